@@ -1,0 +1,6 @@
+package dev.cartograph.cli;
+
+public final class Carto {
+    public static void main(String[] args) {
+    }
+}

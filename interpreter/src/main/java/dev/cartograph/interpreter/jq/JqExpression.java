@@ -1,0 +1,86 @@
+package dev.cartograph.interpreter.jq;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import java.util.ArrayList;
+import java.util.List;
+import net.thisptr.jackson.jq.JsonQuery;
+import net.thisptr.jackson.jq.exception.JsonQueryException;
+
+/**
+ * A compiled jq expression. Immutable and thread-safe: evaluate it from any thread, any number of
+ * times. Each evaluation is bounded in time and output by the engine's {@link JqLimits}; when a
+ * bound is hit, or the expression raises an error, the result carries the error and no values.
+ */
+public final class JqExpression {
+    private final String source;
+    private final JsonQuery query;
+    private final Jq engine;
+    private volatile JqExpression pathQuery;
+
+    JqExpression(String source, JsonQuery query, Jq engine) {
+        this.source = source;
+        this.query = query;
+        this.engine = engine;
+    }
+
+    public String source() {
+        return source;
+    }
+
+    /** Evaluates against {@code input} (never modified). */
+    public JqResult evaluate(JsonNode input) {
+        JsonNode in = input == null || input instanceof MissingNode ? NullNode.getInstance() : input;
+        JqLimits limits = engine.limits();
+        List<JsonNode> out = new ArrayList<>();
+        Budget.open(limits);
+        try {
+            query.apply(engine.newEvaluationScope(), in, value -> {
+                Budget.tickCurrent();
+                if (out.size() >= limits.maxResults()) {
+                    throw new JsonQueryException("more than " + limits.maxResults() + " results");
+                }
+                if (value.isTextual() && value.textValue().length() > limits.maxStringLength()) {
+                    throw new JsonQueryException("a result longer than " + limits.maxStringLength() + " characters");
+                }
+                out.add(value);
+            });
+            return JqResult.ok(out);
+        } catch (JsonQueryException e) {
+            return JqResult.failed(Jq.cleanMessage(e));
+        } catch (Budget.BudgetExceeded e) {
+            return JqResult.failed(e.getMessage());
+        } catch (StackOverflowError e) {
+            return JqResult.failed("recursion too deep");
+        } catch (OutOfMemoryError e) {
+            return JqResult.failed("result too large for memory");
+        } catch (RuntimeException e) {
+            return JqResult.failed("evaluation failed: " + Jq.cleanMessage(e));
+        } finally {
+            Budget.close();
+        }
+    }
+
+    /**
+     * The paths this expression points at in {@code input}, as jq's {@code path(f)} gives them
+     * (arrays of keys and indices). Fails for expressions that are not paths.
+     */
+    public JqResult paths(JsonNode input) {
+        JqExpression paths = pathQuery;
+        if (paths == null) {
+            Jq.Compiled compiled = engine.compile("path(" + source + ")");
+            if (compiled instanceof Jq.Compiled.Failed failed) {
+                return JqResult.failed(failed.reason());
+            }
+            paths = ((Jq.Compiled.Ok) compiled).expression();
+            pathQuery = paths;
+        }
+        return paths.evaluate(input);
+    }
+
+    @Override
+    public String toString() {
+        return source;
+    }
+}

@@ -1,0 +1,35 @@
+package dev.cartograph.interpreter.resolve;
+
+import dev.cartograph.interpreter.Problem;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Problems found while resolving one object. Not thread-safe: one per resolution. */
+final class Findings {
+    private final String subject;
+    private final String definition;
+    private final List<Problem> problems = new ArrayList<>();
+
+    Findings(String subject, String definition) {
+        this.subject = subject;
+        this.definition = definition;
+    }
+
+    void error(String field, String message) {
+        problems.add(Problem.error(subject, where(field), message));
+    }
+
+    void warn(String field, String message) {
+        problems.add(Problem.warning(subject, where(field), message));
+    }
+
+    List<Problem> problems() {
+        return List.copyOf(problems);
+    }
+
+    private String where(String field) {
+        return field.startsWith("spec.structureDefinition") || field.startsWith("spec.optimizationInstructions")
+                ? "definition " + definition + " " + field
+                : field;
+    }
+}

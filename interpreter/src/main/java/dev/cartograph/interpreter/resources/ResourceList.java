@@ -1,0 +1,85 @@
+package dev.cartograph.interpreter.resources;
+
+import java.math.BigDecimal;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BinaryOperator;
+
+/**
+ * Amounts per resource name ({@code cpu}, {@code memory}, {@code nvidia.com/gpu}, any extended
+ * resource such as a MIG profile), as exact decimals in base units (cores, bytes, devices).
+ * Immutable; names sorted.
+ */
+public record ResourceList(Map<String, BigDecimal> amounts) {
+    public static final String CPU = "cpu";
+    public static final String MEMORY = "memory";
+    public static final String GPU = "nvidia.com/gpu";
+    public static final String PODS = "pods";
+    public static final ResourceList EMPTY = new ResourceList(Map.of());
+
+    public ResourceList {
+        TreeMap<String, BigDecimal> copy = new TreeMap<>();
+        amounts.forEach((name, amount) -> {
+            if (amount.signum() != 0) {
+                copy.put(name, amount);
+            }
+        });
+        amounts = Collections.unmodifiableMap(copy);
+    }
+
+    public BigDecimal get(String name) {
+        return amounts.getOrDefault(name, BigDecimal.ZERO);
+    }
+
+    public long gpus() {
+        return Quantity.toWhole(get(GPU));
+    }
+
+    public long cpuMillis() {
+        return Quantity.toMillis(get(CPU));
+    }
+
+    public long memoryBytes() {
+        return Quantity.toWhole(get(MEMORY));
+    }
+
+    public boolean isEmpty() {
+        return amounts.isEmpty();
+    }
+
+    public ResourceList plus(ResourceList other) {
+        return combine(other, BigDecimal::add);
+    }
+
+    public ResourceList minus(ResourceList other) {
+        return combine(other, BigDecimal::subtract);
+    }
+
+    /** Per resource, the larger of the two. */
+    public ResourceList max(ResourceList other) {
+        return combine(other, BigDecimal::max);
+    }
+
+    public ResourceList times(long factor) {
+        TreeMap<String, BigDecimal> result = new TreeMap<>();
+        BigDecimal f = BigDecimal.valueOf(factor);
+        amounts.forEach((name, amount) -> result.put(name, amount.multiply(f)));
+        return new ResourceList(result);
+    }
+
+    /** True when every amount here is at most the same amount in {@code other}. */
+    public boolean fitsIn(ResourceList other) {
+        return amounts.entrySet().stream().allMatch(e -> e.getValue().compareTo(other.get(e.getKey())) <= 0);
+    }
+
+    private ResourceList combine(ResourceList other, BinaryOperator<BigDecimal> op) {
+        TreeMap<String, BigDecimal> result = new TreeMap<>();
+        java.util.Set<String> names = new java.util.TreeSet<>(amounts.keySet());
+        names.addAll(other.amounts.keySet());
+        for (String name : names) {
+            result.put(name, op.apply(get(name), other.get(name)));
+        }
+        return new ResourceList(result);
+    }
+}
