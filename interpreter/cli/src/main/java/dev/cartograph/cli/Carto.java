@@ -1,6 +1,35 @@
 package dev.cartograph.cli;
 
-public final class Carto {
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code carto}: Cartograph's command line. Exit codes: 0 success, 1 invalid input (definitions
+ * with errors, objects with problems), 2 unreadable input or bad usage, 3 no definition for a kind.
+ */
+@Command(name = "carto", mixinStandardHelpOptions = true, version = "carto 0.1.0",
+        description = "Cartograph: AI workloads as workloads (roles, replicas, GPUs, phase).",
+        subcommands = {ValidateCommand.class, DescribeCommand.class, DefinitionsCommand.class,
+                CommandLine.HelpCommand.class})
+public final class Carto implements Runnable {
+    static final int OK = 0;
+    static final int INVALID = 1;
+    static final int UNREADABLE = 2;
+    static final int NO_DEFINITION = 3;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
+    }
+
     public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String... args) {
+        return new CommandLine(new Carto()).execute(args);
     }
 }

@@ -67,7 +67,7 @@ public final class DefinitionParser {
             ComponentParser.kind(extra.get(i), STRUCTURE + ".additionalChildKinds[" + i + "]", r).ifPresent(extraKinds::add);
         }
         List<ComponentDefinition> ordered = checkTree(components, r);
-        List<PodGroupDefinition> groups = GangParser.parse(doc.path("spec"), ordered, r);
+        List<PodGroupDefinition> groups = GangParser.parse(doc.path("spec"), components, r);
         if (r.hasErrors() || ordered.isEmpty()) {
             return new Parsed(name, Optional.empty(), r.problems());
         }

@@ -100,7 +100,7 @@ final class GangCalculator {
             }
             c = c.get().ownerRef().flatMap(definition::component);
         }
-        return new Split(SplitKind.NONE, m.componentName());
+        return new Split(SplitKind.NONE, "");
     }
 
     private List<String> withDescendants(String componentName) {
