@@ -82,14 +82,6 @@ class CatalogRecordedConformanceTest {
     }
 
     static Map<String, Set<Integer>> conflicts() throws IOException {
-        Map<String, Set<Integer>> out = new HashMap<>();
-        try (InputStream in = CatalogRecordedConformanceTest.class.getResourceAsStream("/recorded-conflicts.yaml")) {
-            for (JsonNode entry : Documents.read(in).get(0).path("conflicts")) {
-                Set<Integer> events = new TreeSet<>();
-                entry.path("events").forEach(n -> events.add(n.asInt()));
-                out.put(entry.path("file").asText(), events);
-            }
-        }
-        return out;
+        return RecordedEvents.exceptions(CatalogRecordedConformanceTest.class, "/recorded-conflicts.yaml", "conflicts");
     }
 }

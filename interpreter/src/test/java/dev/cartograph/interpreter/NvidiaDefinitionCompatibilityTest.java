@@ -89,15 +89,7 @@ class NvidiaDefinitionCompatibilityTest {
     }
 
     private static Map<String, Set<Integer>> drift() throws IOException {
-        Map<String, Set<Integer>> out = new HashMap<>();
-        try (var in = NvidiaDefinitionCompatibilityTest.class.getResourceAsStream("/nvidia-definition-drift.yaml")) {
-            for (var entry : Documents.read(in).get(0).path("drift")) {
-                Set<Integer> events = new TreeSet<>();
-                entry.path("events").forEach(n -> events.add(n.asInt()));
-                out.put(entry.path("file").asText(), events);
-            }
-        }
-        return out;
+        return RecordedEvents.exceptions(NvidiaDefinitionCompatibilityTest.class, "/nvidia-definition-drift.yaml", "drift");
     }
 
     @Test

@@ -63,6 +63,22 @@ public final class RecordedEvents {
         return events;
     }
 
+    /**
+     * A list of known exceptions ({@code file} relative to recorded/, {@code events} indices) under
+     * {@code key} in a YAML test resource, by file.
+     */
+    public static java.util.Map<String, Set<Integer>> exceptions(Class<?> owner, String resource, String key) throws IOException {
+        java.util.Map<String, Set<Integer>> out = new java.util.HashMap<>();
+        try (InputStream in = owner.getResourceAsStream(resource)) {
+            for (JsonNode entry : Documents.read(in).get(0).path(key)) {
+                Set<Integer> events = new java.util.TreeSet<>();
+                entry.path("events").forEach(n -> events.add(n.asInt()));
+                out.put(entry.path("file").asText(), events);
+            }
+        }
+        return out;
+    }
+
     public static Phase phase(String recorded) {
         if (recorded.equalsIgnoreCase("Pending") || recorded.equalsIgnoreCase("Progressing")) {
             return Phase.INITIALIZING;
