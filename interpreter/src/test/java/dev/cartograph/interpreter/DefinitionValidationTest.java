@@ -46,6 +46,20 @@ class DefinitionValidationTest {
                       members: [{componentName: ghost}]
             """;
 
+    /** A definition of example.com/v1 Thing whose root component has {@code rootBody} (indented 6). */
+    static String thing(String name, String rootBody) {
+        return """
+                apiVersion: run.ai/v1alpha1
+                kind: Karta
+                metadata: {name: %s}
+                spec:
+                  structureDefinition:
+                    rootComponent:
+                      name: thing
+                      kind: {group: example.com, version: v1, kind: Thing}
+                """.formatted(name) + rootBody.indent(6);
+    }
+
     @Test
     void reportsEveryProblemWithItsFieldPath() {
         Definitions.Loaded loaded = read(BROKEN);
@@ -65,21 +79,13 @@ class DefinitionValidationTest {
 
     @Test
     void legacyStatusKeysLoadAsInitializingWithAWarning() {
-        Definitions.Loaded loaded = read("""
-                apiVersion: run.ai/v1alpha1
-                kind: Karta
-                metadata: {name: old}
-                spec:
-                  structureDefinition:
-                    rootComponent:
-                      name: thing
-                      kind: {group: example.com, version: v1, kind: Thing}
-                      statusDefinition:
-                        phaseDefinition: {path: .status.phase}
-                        statusMappings:
-                          pending: [{byPhase: Waiting}]
-                          progressing: [{byPhase: Starting}]
-                """);
+        Definitions.Loaded loaded = read(thing("old", """
+                statusDefinition:
+                  phaseDefinition: {path: .status.phase}
+                  statusMappings:
+                    pending: [{byPhase: Waiting}]
+                    progressing: [{byPhase: Starting}]
+                """));
         assertThat(loaded.hasErrors()).isFalse();
         assertThat(loaded.problems()).extracting(Problem::toString)
                 .contains("warning: old: spec.structureDefinition.rootComponent.statusDefinition.statusMappings.pending: is an older name; read as 'initializing'");
@@ -97,22 +103,14 @@ class DefinitionValidationTest {
 
     @Test
     void badSuspendValueAndUnknownStatusAreErrors() {
-        Definitions.Loaded loaded = read("""
-                apiVersion: run.ai/v1alpha1
-                kind: Karta
-                metadata: {name: s}
-                spec:
-                  structureDefinition:
-                    rootComponent:
-                      name: thing
-                      kind: {group: example.com, version: v1, kind: Thing}
-                      statusDefinition:
-                        statusMappings:
-                          sleeping: [{byExpression: {expression: ".x", expectedResult: "1"}}]
-                      suspendDefinition:
-                        suspendActions: [{path: .spec.suspend, value: "yes please"}]
-                        resumeActions: [{path: .spec.suspend, value: "false"}]
-                """);
+        Definitions.Loaded loaded = read(thing("s", """
+                statusDefinition:
+                  statusMappings:
+                    sleeping: [{byExpression: {expression: ".x", expectedResult: "1"}}]
+                suspendDefinition:
+                  suspendActions: [{path: .spec.suspend, value: "yes please"}]
+                  resumeActions: [{path: .spec.suspend, value: "false"}]
+                """));
         assertThat(loaded.problems()).extracting(Problem::toString)
                 .anyMatch(p -> p.contains("statusMappings.sleeping: is not a status"))
                 .anyMatch(p -> p.contains("suspendActions[0].value: must be JSON text"));

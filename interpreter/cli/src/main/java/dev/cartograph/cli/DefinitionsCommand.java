@@ -6,13 +6,13 @@ import dev.cartograph.interpreter.definition.ComponentDefinition;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
 import dev.cartograph.interpreter.view.Phase;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -23,8 +23,8 @@ final class DefinitionsCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "one definition by name")
     String name;
 
-    @Option(names = "--definitions", paramLabel = "FILE|DIR", description = "definitions that add to or override the catalog")
-    List<Path> definitions = new ArrayList<>();
+    @Mixin
+    DefinitionOptions definitions;
 
     @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table or yaml (yaml pipes into carto validate -)")
     String output;
@@ -35,7 +35,7 @@ final class DefinitionsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Definitions.Loaded loaded = Inputs.definitions(definitions);
+        Definitions.Loaded loaded = definitions.load();
         Inputs.report(loaded.problems(), spec.commandLine().getErr());
         List<WorkloadDefinition> defs = loaded.definitions().all().stream()
                 .filter(d -> name == null || d.name().equals(name))

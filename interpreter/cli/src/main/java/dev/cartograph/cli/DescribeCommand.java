@@ -10,11 +10,10 @@ import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.Resolution;
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -24,8 +23,8 @@ final class DescribeCommand implements Callable<Integer> {
     @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE|-", description = "manifest file, or - for standard input")
     String file;
 
-    @Option(names = "--definitions", paramLabel = "FILE|DIR", description = "definitions that add to or override the catalog (repeatable)")
-    List<Path> definitions = new ArrayList<>();
+    @Mixin
+    DefinitionOptions definitions;
 
     @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table, json or yaml (default: ${DEFAULT-VALUE})")
     String output;
@@ -48,7 +47,7 @@ final class DescribeCommand implements Callable<Integer> {
         } catch (Inputs.Unreadable e) {
             return fail(structured, "unreadable", e.getMessage(), out, err, Carto.UNREADABLE);
         }
-        Definitions.Loaded loaded = Inputs.definitions(definitions);
+        Definitions.Loaded loaded = definitions.load();
         Inputs.report(loaded.problems(), err);
         Interpreter interpreter = Interpreter.of(loaded.definitions());
         int exit = Carto.OK;
