@@ -140,7 +140,10 @@ final class InstanceResolver {
             return new InstanceView(id, replicas, template, ResourceList.EMPTY, Map.of(),
                     com.fasterxml.jackson.databind.node.NullNode.getInstance(), List.of(), Optional.empty(), Optional.empty());
         }
-        JsonNode spec = template.get().path("spec");
+        // the view keeps only its own copy of the template, never a node of the caller's object
+        JsonNode own = template.get().deepCopy();
+        template = Optional.of(own);
+        JsonNode spec = own.path("spec");
         PodRequests.Result requests = PodRequests.of(spec);
         requests.problems().forEach(p -> findings.error("pod template of " + at + " instance " + id, p));
         Map<String, String> nodeSelector = new LinkedHashMap<>();

@@ -19,8 +19,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Resolves an object against its definition into a {@link WorkloadView}. Pure and thread-safe:
- * it reads a private deep copy of the object and returns new immutable values.
+ * Resolves an object against its definition into a {@link WorkloadView}. Pure and thread-safe: it
+ * only reads the object (which must not be modified while it runs) and returns new immutable
+ * values that share no nodes with it.
  */
 public final class Resolver {
     private Resolver() {
@@ -41,7 +42,7 @@ public final class Resolver {
     }
 
     public static Outcome resolve(WorkloadDefinition definition, JsonNode input) {
-        JsonNode object = input.deepCopy();
+        JsonNode object = input; // read only: jq never writes, and views copy what they keep
         Identity identity = identity(object);
         Findings findings = new Findings(identity.describe(), definition.name());
         InstanceResolver instances = new InstanceResolver(new Evaluations(object, findings), findings);
