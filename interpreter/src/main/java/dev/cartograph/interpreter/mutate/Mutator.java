@@ -97,10 +97,13 @@ public final class Mutator {
                 if (JsonPaths.get(object, p).filter(JsonNode::isObject).isEmpty()) {
                     continue;
                 }
-                ObjectNode meta = JsonPaths.objectAt(object, JsonPaths.child(p, "metadata"));
+                boolean touchesMetadata = !patch.labels().isEmpty() || !patch.annotations().isEmpty();
+                ObjectNode meta = touchesMetadata ? JsonPaths.objectAt(object, JsonPaths.child(p, "metadata")) : null;
                 ObjectNode spec = JsonPaths.objectAt(object, JsonPaths.child(p, "spec"));
-                if (meta != null && spec != null) {
-                    metadata(meta, patch);
+                if ((meta != null || !touchesMetadata) && spec != null) {
+                    if (meta != null) {
+                        metadata(meta, patch);
+                    }
                     podSpec(spec, patch);
                     n++;
                 }
