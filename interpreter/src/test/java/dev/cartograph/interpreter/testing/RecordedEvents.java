@@ -68,13 +68,17 @@ public final class RecordedEvents {
      * {@code key} in a YAML test resource, by file.
      */
     public static java.util.Map<String, Set<Integer>> exceptions(Class<?> owner, String resource, String key) throws IOException {
-        java.util.Map<String, Set<Integer>> out = new java.util.HashMap<>();
         try (InputStream in = owner.getResourceAsStream(resource)) {
-            for (JsonNode entry : Documents.read(in).get(0).path(key)) {
-                Set<Integer> events = new java.util.TreeSet<>();
-                entry.path("events").forEach(n -> events.add(n.asInt()));
-                out.put(entry.path("file").asText(), events);
-            }
+            return exceptions(in, key);
+        }
+    }
+
+    public static java.util.Map<String, Set<Integer>> exceptions(InputStream in, String key) throws IOException {
+        java.util.Map<String, Set<Integer>> out = new java.util.HashMap<>();
+        for (JsonNode entry : Documents.read(in).get(0).path(key)) {
+            Set<Integer> events = new java.util.TreeSet<>();
+            entry.path("events").forEach(n -> events.add(n.asInt()));
+            out.put(entry.path("file").asText(), events);
         }
         return out;
     }
