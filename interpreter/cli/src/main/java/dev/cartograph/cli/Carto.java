@@ -5,17 +5,20 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code carto}: Cartograph's command line. Exit codes: 0 success, 1 invalid input (definitions
- * with errors, objects with problems), 2 unreadable input or bad usage, 3 no definition for a kind.
+ * with errors, objects with problems), 2 unreadable input or bad usage, 3 no definition for a kind,
+ * 4 object not found, 5 the cluster could not be read.
  */
 @Command(name = "carto", mixinStandardHelpOptions = true, version = "carto 0.1.0",
         description = "Cartograph: AI workloads as workloads (roles, replicas, GPUs, phase).",
-        subcommands = {ValidateCommand.class, DescribeCommand.class, DefinitionsCommand.class, BenchCommand.class,
+        subcommands = {GetCommand.class, ValidateCommand.class, DescribeCommand.class, DefinitionsCommand.class, BenchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Carto implements Runnable {
     static final int OK = 0;
     static final int INVALID = 1;
     static final int UNREADABLE = 2;
     static final int NO_DEFINITION = 3;
+    static final int NOT_FOUND = 4;
+    static final int CLUSTER_ERROR = 5;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

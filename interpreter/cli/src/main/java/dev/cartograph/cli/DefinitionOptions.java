@@ -12,8 +12,20 @@ final class DefinitionOptions {
             description = "definitions that add to or override the catalog for their kind (repeatable)")
     List<Path> paths = new ArrayList<>();
 
-    /** The effective definitions; their problems come with them. */
+    /** The effective definitions without a cluster: the catalog overridden by these files. */
     Definitions.Loaded load() {
         return Inputs.definitions(paths);
+    }
+
+    /** Only the files given (they override catalog and cluster definitions alike). */
+    Definitions.Loaded files() {
+        Definitions all = Definitions.empty();
+        java.util.List<dev.cartograph.interpreter.Problem> problems = new java.util.ArrayList<>();
+        for (java.nio.file.Path p : paths) {
+            Definitions.Loaded loaded = Definitions.load(p);
+            problems.addAll(loaded.problems());
+            all = all.overriddenBy(loaded.definitions());
+        }
+        return new Definitions.Loaded(all, problems);
     }
 }

@@ -26,16 +26,37 @@ final class DefinitionsCommand implements Callable<Integer> {
     @Mixin
     DefinitionOptions definitions;
 
+    @Mixin
+    dev.cartograph.cli.kube.ClusterOptions cluster;
+
+    @Option(names = "--local", description = "do not read definitions from the cluster")
+    boolean local;
+
     @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table or yaml (yaml pipes into carto validate -)")
     String output;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    /** Catalog + cluster Kartas (when a cluster is configured) + --definitions. */
+    private Definitions.Loaded effective() {
+        if (local || !cluster.clusterConfigured()) {
+            return definitions.load();
+        }
+        try (Live live = Live.connect(cluster, definitions.files())) {
+            return live.definitions;
+        } catch (dev.cartograph.cli.kube.Kube.ClusterError | io.fabric8.kubernetes.client.KubernetesClientException e) {
+            Definitions.Loaded local = definitions.load();
+            java.util.List<dev.cartograph.interpreter.Problem> problems = new java.util.ArrayList<>(local.problems());
+            problems.add(dev.cartograph.interpreter.Problem.warning("cluster", "", e.getMessage() + "; using the built-in catalog"));
+            return new Definitions.Loaded(local.definitions(), problems);
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Definitions.Loaded loaded = definitions.load();
+        Definitions.Loaded loaded = effective();
         Inputs.report(loaded.problems(), spec.commandLine().getErr());
         List<WorkloadDefinition> defs = loaded.definitions().all().stream()
                 .filter(d -> name == null || d.name().equals(name))

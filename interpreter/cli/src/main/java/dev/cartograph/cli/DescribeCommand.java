@@ -4,27 +4,46 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cartograph.cli.kube.ApiType;
+import dev.cartograph.cli.kube.ClusterOptions;
+import dev.cartograph.cli.kube.Kube;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.Resolution;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code carto describe -f FILE|-}: interprets manifests with no cluster. */
-@Command(name = "describe", description = "Show a workload's components, replicas, per-pod resources, gang and phase.")
+/** {@code carto describe TYPE/NAME | TYPE NAME | -f FILE}: a workload's tree, resources, gang, phase, and live pods. */
+@Command(name = "describe", description = "Show a workload's components, replicas, per-pod resources, gang, phase and pods.")
 final class DescribeCommand implements Callable<Integer> {
-    @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE|-", description = "manifest file, or - for standard input")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "TYPE[/NAME]")
+    String type;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "NAME")
+    String name;
+
+    @Option(names = {"-f", "--filename"}, paramLabel = "FILE|-", description = "manifest file, or - for standard input (no cluster)")
     String file;
 
     @Mixin
     DefinitionOptions definitions;
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Option(names = "--pod-limit", defaultValue = "10", description = "pods shown per role (default: ${DEFAULT-VALUE})")
+    int podLimit;
 
     @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table, json or yaml (default: ${DEFAULT-VALUE})")
     String output;
@@ -36,16 +55,22 @@ final class DescribeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Errors errors = new Errors(output, out, err);
         if (!List.of("table", "json", "yaml").contains(output)) {
-            err.println("--output must be table, json or yaml, not '" + output + "'");
-            return Carto.UNREADABLE;
+            return errors.fail(Carto.UNREADABLE, "usage", "--output must be table, json or yaml, not '" + output + "'");
         }
-        boolean structured = !output.equals("table");
+        if ((file == null) == (type == null)) {
+            return errors.fail(Carto.UNREADABLE, "usage", "give TYPE/NAME, TYPE NAME, or -f FILE");
+        }
+        return file != null ? fromFile(out, err, errors) : live(out, err, errors);
+    }
+
+    private int fromFile(PrintWriter out, PrintWriter err, Errors errors) throws Exception {
         List<JsonNode> objects;
         try {
             objects = Inputs.objects(file);
         } catch (Inputs.Unreadable e) {
-            return fail(structured, "unreadable", e.getMessage(), out, err, Carto.UNREADABLE);
+            return errors.fail(Carto.UNREADABLE, "unreadable", e.getMessage());
         }
         Definitions.Loaded loaded = definitions.load();
         Inputs.report(loaded.problems(), err);
@@ -53,56 +78,105 @@ final class DescribeCommand implements Callable<Integer> {
         int exit = Carto.OK;
         ArrayNode results = JsonNodeFactory.instance.arrayNode();
         for (JsonNode object : objects) {
-            Resolution r = interpreter.resolve(object);
-            if (r instanceof Resolution.Resolved resolved) {
-                if (structured) {
-                    results.add(ViewJson.of(resolved.view(), resolved.problems()));
-                } else {
-                    out.println(ViewTable.of(resolved.view(), resolved.problems()));
-                }
-                if (resolved.problems().stream().anyMatch(Problem::isError)) {
-                    exit = Math.max(exit, Carto.INVALID);
-                }
-            } else if (r instanceof Resolution.NoDefinition none) {
-                exit = Math.max(exit, Carto.NO_DEFINITION);
-                ObjectNode e = JsonNodeFactory.instance.objectNode().put("error", "no_definition")
-                        .put("kind", none.kind().kind()).put("apiVersion", none.kind().apiVersion())
-                        .put("name", none.identity().name()).put("message", none.problems().get(0).toString());
-                if (structured) {
-                    results.add(e);
-                } else {
-                    err.println(none.problems().get(0));
-                }
-            } else {
-                exit = Math.max(exit, Carto.INVALID);
-                if (structured) {
-                    ObjectNode e = JsonNodeFactory.instance.objectNode().put("error", "invalid_object");
-                    ArrayNode msgs = e.putArray("problems");
-                    r.problems().forEach(p -> msgs.add(p.toString()));
-                    results.add(e);
-                } else {
-                    Inputs.report(r.problems(), err);
-                }
+            exit = Math.max(exit, show(interpreter.resolve(object), null, results, out, err));
+        }
+        flush(results, out);
+        return exit;
+    }
+
+    private int live(PrintWriter out, PrintWriter err, Errors errors) throws Exception {
+        String token = type;
+        String objectName = name;
+        if (type.contains("/")) {
+            token = type.substring(0, type.indexOf('/'));
+            objectName = type.substring(type.indexOf('/') + 1);
+        }
+        if (objectName == null) {
+            return errors.fail(Carto.UNREADABLE, "usage", "which " + token + "? give TYPE/NAME or TYPE NAME");
+        }
+        try (Live live = Live.connect(cluster, definitions.files())) {
+            Inputs.report(live.definitions.problems(), err);
+            List<ApiType> kinds = live.typesFor(token);
+            if (kinds.isEmpty()) {
+                return errors.fail(Carto.NO_DEFINITION, "no_definition", "no definition for type \"" + token + "\"; see carto definitions");
             }
+            String namespace = cluster.namespaceOverride().orElse(live.defaultNamespace());
+            Optional<JsonNode> object = Optional.empty();
+            for (ApiType kind : kinds) {
+                object = object.or(() -> live.reader.get(kind, namespace, name(type, name)));
+            }
+            if (object.isEmpty()) {
+                return errors.fail(Carto.NOT_FOUND, "not_found", kinds.get(0).resource() + " \"" + objectName
+                        + "\" not found in namespace " + namespace);
+            }
+            Resolution r = live.interpreter.resolve(object.get());
+            Map<String, List<PodSummary>> pods = null;
+            if (r instanceof Resolution.Resolved resolved) {
+                Optional<String> ns = Optional.of(namespace);
+                List<JsonNode> all = live.pods(ns);
+                List<JsonNode> mine = live.ownership(all, ns).podsOf(object.get().path("metadata").path("uid").asText());
+                pods = LivePods.group(live.definitions.definitions().find(
+                        dev.cartograph.interpreter.definition.GroupVersionKind.of(resolved.view().identity().apiVersion(),
+                                resolved.view().identity().kind())).orElseThrow(), mine);
+            }
+            ArrayNode results = JsonNodeFactory.instance.arrayNode();
+            int exit = show(r, pods, results, out, err);
+            flush(results, out);
+            return exit;
+        } catch (KubernetesClientException e) {
+            return errors.fail(Carto.CLUSTER_ERROR, "cluster", Kube.reason(e));
+        } catch (Kube.ClusterError e) {
+            return errors.fail(Carto.CLUSTER_ERROR, "cluster", e.getMessage());
+        }
+    }
+
+    private static String name(String type, String name) {
+        return type.contains("/") ? type.substring(type.indexOf('/') + 1) : name;
+    }
+
+    private int show(Resolution r, Map<String, List<PodSummary>> pods, ArrayNode results, PrintWriter out, PrintWriter err) {
+        boolean structured = !output.equals("table");
+        if (r instanceof Resolution.Resolved resolved) {
+            if (structured) {
+                results.add(ViewJson.of(resolved.view(), resolved.problems(), pods));
+            } else {
+                out.print(ViewTable.of(resolved.view(), resolved.problems()));
+                if (pods != null) {
+                    out.print(LivePods.table(pods, podLimit));
+                }
+                out.println();
+            }
+            return resolved.problems().stream().anyMatch(Problem::isError) ? Carto.INVALID : Carto.OK;
+        }
+        if (r instanceof Resolution.NoDefinition none) {
+            ObjectNode e = JsonNodeFactory.instance.objectNode().put("error", "no_definition")
+                    .put("kind", none.kind().kind()).put("apiVersion", none.kind().apiVersion())
+                    .put("name", none.identity().name()).put("message", none.problems().get(0).toString());
+            if (structured) {
+                results.add(e);
+            } else {
+                err.println(none.problems().get(0));
+            }
+            return Carto.NO_DEFINITION;
         }
         if (structured) {
+            ObjectNode e = JsonNodeFactory.instance.objectNode().put("error", "invalid_object");
+            ArrayNode msgs = e.putArray("problems");
+            r.problems().forEach(p -> msgs.add(p.toString()));
+            results.add(e);
+        } else {
+            Inputs.report(r.problems(), err);
+        }
+        return Carto.INVALID;
+    }
+
+    private void flush(ArrayNode results, PrintWriter out) throws Exception {
+        if (!output.equals("table")) {
             JsonNode body = results.size() == 1 ? results.get(0) : results;
             out.print(output.equals("json")
                     ? Documents.json().writerWithDefaultPrettyPrinter().writeValueAsString(body) + "\n"
                     : Documents.yaml().writeValueAsString(body));
         }
         out.flush();
-        return exit;
-    }
-
-    private static int fail(boolean structured, String code, String message, PrintWriter out, PrintWriter err, int exit) {
-        if (structured) {
-            out.println(JsonNodeFactory.instance.objectNode().put("error", code).put("message", message));
-            out.flush();
-        } else {
-            err.println(message);
-            err.flush();
-        }
-        return exit;
     }
 }

@@ -51,8 +51,8 @@ final class Inputs {
     /** The catalog, overridden by every {@code --definitions} file or folder in order. */
     static Definitions.Loaded definitions(List<Path> extra) {
         Definitions.Loaded catalog = Catalog.load();
-        Definitions defs = catalog.definitions();
         List<Problem> problems = new ArrayList<>(catalog.problems());
+        Definitions defs = catalog.definitions();
         for (Path p : extra) {
             Definitions.Loaded loaded = Definitions.load(p);
             problems.addAll(loaded.problems());

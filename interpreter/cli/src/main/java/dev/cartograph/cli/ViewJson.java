@@ -21,6 +21,11 @@ final class ViewJson {
     }
 
     static ObjectNode of(WorkloadView view, List<Problem> problems) {
+        return of(view, problems, null);
+    }
+
+    /** With {@code pods} (by "component/instance", from a live cluster), each instance lists its pods. */
+    static ObjectNode of(WorkloadView view, List<Problem> problems, java.util.Map<String, List<PodSummary>> pods) {
         ObjectNode out = F.objectNode();
         out.put("apiVersion", view.identity().apiVersion());
         out.put("kind", view.identity().kind());
@@ -35,7 +40,7 @@ final class ViewJson {
         out.set("resources", resources(view.totals().resources()));
         out.set("gang", gang(view.gang()));
         ArrayNode components = out.putArray("components");
-        components.add(component(view.root()));
+        components.add(component(view.root(), pods));
         if (!view.status().conditions().isEmpty()) {
             ArrayNode conditions = out.putArray("conditions");
             view.status().conditions().forEach(c -> {
@@ -83,7 +88,7 @@ final class ViewJson {
         return g;
     }
 
-    private static ObjectNode component(ComponentView c) {
+    private static ObjectNode component(ComponentView c, java.util.Map<String, List<PodSummary>> pods) {
         ObjectNode n = F.objectNode().put("name", c.name());
         c.kind().ifPresentOrElse(k -> n.put("kind", k.kind()), () -> n.putNull("kind"));
         ArrayNode instances = n.putArray("instances");
@@ -98,9 +103,16 @@ final class ViewJson {
                 i.nodeSelector().forEach(ns::put);
             }
             i.priorityClassName().ifPresent(p -> in.put("priorityClassName", p));
+            if (pods != null && i.hasPods()) {
+                ArrayNode list = in.putArray("pods");
+                for (PodSummary p : pods.getOrDefault(c.name() + "/" + i.id(), List.of())) {
+                    list.addObject().put("name", p.name()).put("node", p.node()).put("phase", p.phase())
+                            .put("ready", p.ready()).put("restarts", p.restarts()).put("reason", p.reason());
+                }
+            }
         }
         ArrayNode children = n.putArray("children");
-        c.children().forEach(child -> children.add(component(child)));
+        c.children().forEach(child -> children.add(component(child, pods)));
         return n;
     }
 }

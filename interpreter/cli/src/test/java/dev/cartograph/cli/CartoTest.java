@@ -116,7 +116,7 @@ class CartoTest {
 
     @Test
     void definitionsListsTheCatalogWithOrigin() {
-        Run run = carto("definitions");
+        Run run = carto("definitions", "--local");
         assertThat(run.exit()).isZero();
         assertThat(run.out()).contains("jobset-x-k8s-io-jobset-v1alpha2").contains("JobSet.jobset.x-k8s.io").contains("catalog");
     }

@@ -38,7 +38,7 @@ public final class Resolver {
         JsonNode meta = object.path("metadata");
         return new Identity(object.path("apiVersion").asText(""), object.path("kind").asText(""),
                 meta.path("name").asText(meta.path("generateName").asText("")),
-                text(meta, "namespace"), text(meta, "uid"));
+                text(meta, "namespace"), text(meta, "uid"), text(meta, "creationTimestamp").flatMap(Resolver::instant));
     }
 
     public static Outcome resolve(WorkloadDefinition definition, JsonNode input) {
@@ -93,6 +93,14 @@ public final class Resolver {
             children.add(tree(definition, child, byComponent));
         }
         return new ComponentView(c.name(), c.kind(), byComponent.getOrDefault(c.name(), List.of()), children);
+    }
+
+    private static Optional<java.time.Instant> instant(String text) {
+        try {
+            return Optional.of(java.time.Instant.parse(text));
+        } catch (java.time.format.DateTimeParseException e) {
+            return Optional.empty();
+        }
     }
 
     private static Optional<String> text(JsonNode node, String key) {

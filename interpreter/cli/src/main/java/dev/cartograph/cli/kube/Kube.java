@@ -1,0 +1,65 @@
+package dev.cartograph.cli.kube;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.nio.file.Files;
+
+/** Opens a fabric8 client from kubectl-style options. The only place that builds clients. */
+public final class Kube {
+    private Kube() {
+    }
+
+    /** A cluster problem in words a user can act on; the command reports it and exits. */
+    public static final class ClusterError extends Exception {
+        public ClusterError(String message) {
+            super(message);
+        }
+    }
+
+    public static KubernetesClient connect(ClusterOptions options) throws ClusterError {
+        Config config;
+        try {
+            if (options.kubeconfig != null) {
+                config = Config.fromKubeconfig(options.context, Files.readString(options.kubeconfig), options.kubeconfig.toString());
+            } else {
+                config = Config.autoConfigure(options.context);
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new ClusterError("cannot read kubeconfig" + (options.kubeconfig == null ? "" : " " + options.kubeconfig)
+                    + ": " + e.getMessage());
+        }
+        options.namespaceOverride().ifPresent(config::setNamespace);
+        if (config.getNamespace() == null) {
+            config.setNamespace("default");
+        }
+        int millis = Math.max(1, options.requestTimeoutSeconds) * 1000;
+        config.setRequestTimeout(millis);
+        config.setConnectionTimeout(Math.min(millis, 10_000));
+        config.setRequestRetryBackoffLimit(0);
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** A one-line reason for a failed call. */
+    public static String reason(KubernetesClientException e) {
+        if (e.getCode() == 403) {
+            return "forbidden (403)";
+        }
+        if (e.getCode() == 401) {
+            return "unauthorized (401): check the kubeconfig credentials";
+        }
+        if (e.getCode() == 404) {
+            return "not found (404)";
+        }
+        if (e.getCode() == 0) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            return "cannot reach the API server (" + (root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage()) + ")";
+        }
+        return "HTTP " + e.getCode() + ": " + e.getMessage();
+    }
+}
