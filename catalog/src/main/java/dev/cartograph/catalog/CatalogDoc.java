@@ -76,7 +76,7 @@ public final class CatalogDoc {
             md.append("| component | owner | pods from | replicas | min | max |\n|---|---|---|---|---|---|\n");
             for (ComponentDefinition c : d.components()) {
                 Optional<ScaleDefinition> s = c.scale();
-                md.append("| ").append(c.name()).append(c.instanceIdPath().map(p -> " (one per `" + p.source() + "`)").orElse(""))
+                md.append("| ").append(c.name()).append(c.instanceIdPath().map(p -> " (one per " + code(Optional.of(p)) + ")").orElse(""))
                         .append(" | ").append(c.ownerRef().orElse("—"))
                         .append(" | ").append(c.spec().map(CatalogDoc::spec).orElse("— (groups its children)"))
                         .append(" | ").append(code(s.flatMap(ScaleDefinition::replicasPath)))
