@@ -120,4 +120,13 @@ class CartoTest {
         assertThat(run.exit()).isZero();
         assertThat(run.out()).contains("jobset-x-k8s-io-jobset-v1alpha2").contains("JobSet.jobset.x-k8s.io").contains("catalog");
     }
+
+    @Test
+    void completionScriptsForBashAndZsh() {
+        Run bash = carto("completion", "bash");
+        assertThat(bash.exit()).isZero();
+        assertThat(bash.out()).contains("_complete_carto").contains("describe").contains("get");
+        assertThat(carto("completion", "zsh").out()).startsWith("autoload -U +X compinit");
+        assertThat(carto("completion", "fish").exit()).isEqualTo(2);
+    }
 }

@@ -39,7 +39,16 @@ public final class Kube {
         config.setRequestTimeout(millis);
         config.setConnectionTimeout(Math.min(millis, 10_000));
         config.setRequestRetryBackoffLimit(0);
-        return new KubernetesClientBuilder().withConfig(config).build();
+        KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+        try {
+            client.getApiGroups(); // one cheap call, so an unreachable server is one clear error
+        } catch (KubernetesClientException e) {
+            if (e.getCode() <= 0) {
+                client.close();
+                throw new ClusterError(reason(e) + " at " + config.getMasterUrl());
+            }
+        }
+        return client;
     }
 
     /** A one-line reason for a failed call. */
@@ -53,7 +62,7 @@ public final class Kube {
         if (e.getCode() == 404) {
             return "not found (404)";
         }
-        if (e.getCode() == 0) {
+        if (e.getCode() <= 0) {
             Throwable root = e;
             while (root.getCause() != null) {
                 root = root.getCause();
