@@ -17,6 +17,11 @@ public final class Catalog {
 
     /** Loads the catalog; problems (there should be none in a release) come with it. */
     public static Definitions.Loaded load() {
-        return Definitions.loadClasspath(FOLDER, Catalog.class.getClassLoader(), ORIGIN);
+        return load(kind -> true);
+    }
+
+    /** Only the definitions of the kinds {@code wanted} accepts (the others are not compiled). */
+    public static Definitions.Loaded load(java.util.function.Predicate<dev.cartograph.interpreter.definition.GroupVersionKind> wanted) {
+        return Definitions.loadClasspath(FOLDER, Catalog.class.getClassLoader(), ORIGIN, wanted);
     }
 }

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -62,9 +63,22 @@ public final class Definitions {
 
     /** Parses already-read documents; {@code origin} is recorded on each definition. */
     public static Loaded parse(List<JsonNode> documents, String origin) {
+        return parse(documents, origin, kind -> true);
+    }
+
+    /**
+     * Parses only the documents whose root kind {@code wanted} accepts (the others are not even
+     * compiled): what a short-lived command needs when it knows the kinds it will meet.
+     */
+    public static Loaded parse(List<JsonNode> documents, String origin, Predicate<GroupVersionKind> wanted) {
         Map<GroupVersionKind, WorkloadDefinition> map = new LinkedHashMap<>();
         List<Problem> problems = new ArrayList<>();
         for (JsonNode doc : documents) {
+            JsonNode k = doc.path("spec").path("structureDefinition").path("rootComponent").path("kind");
+            if (k.isObject() && !wanted.test(new GroupVersionKind(k.path("group").asText(""), k.path("version").asText(""),
+                    k.path("kind").asText("")))) {
+                continue;
+            }
             DefinitionParser.Parsed parsed = DefinitionParser.parse(doc, origin, Jq.standard());
             problems.addAll(parsed.problems());
             parsed.definition().ifPresent(d -> {
@@ -80,8 +94,12 @@ public final class Definitions {
 
     /** Reads definitions from YAML or JSON text. */
     public static Loaded read(InputStream in, String origin) {
+        return read(in, origin, kind -> true);
+    }
+
+    static Loaded read(InputStream in, String origin, Predicate<GroupVersionKind> wanted) {
         try {
-            return parse(Documents.read(in), origin);
+            return parse(Documents.read(in), origin, wanted);
         } catch (IOException | RuntimeException e) {
             return new Loaded(EMPTY, List.of(Problem.error(origin, "", "cannot be read as YAML or JSON: "
                     + firstLine(e.getMessage()))));
@@ -90,6 +108,11 @@ public final class Definitions {
 
     /** Loads a file, or every {@code .yaml}/{@code .yml}/{@code .json} file below a directory. */
     public static Loaded load(Path path) {
+        return load(path, kind -> true);
+    }
+
+    /** As {@link #load(Path)}, keeping (and compiling) only the kinds {@code wanted} accepts. */
+    public static Loaded load(Path path, Predicate<GroupVersionKind> wanted) {
         if (!Files.exists(path)) {
             return new Loaded(EMPTY, List.of(Problem.error(path.toString(), "", "does not exist")));
         }
@@ -107,7 +130,7 @@ public final class Definitions {
         List<Problem> problems = new ArrayList<>();
         for (Path file : files) {
             try (InputStream in = Files.newInputStream(file)) {
-                Loaded loaded = read(in, file.toString());
+                Loaded loaded = read(in, file.toString(), wanted);
                 problems.addAll(loaded.problems());
                 all = all.overriddenBy(loaded.definitions());
             } catch (IOException e) {
@@ -122,6 +145,11 @@ public final class Definitions {
      * {@code origin} recorded on each, e.g. {@code catalog}.
      */
     public static Loaded loadClasspath(String folder, ClassLoader classLoader, String origin) {
+        return loadClasspath(folder, classLoader, origin, kind -> true);
+    }
+
+    /** As {@link #loadClasspath(String, ClassLoader, String)}, keeping only the kinds {@code wanted} accepts. */
+    public static Loaded loadClasspath(String folder, ClassLoader classLoader, String origin, Predicate<GroupVersionKind> wanted) {
         URL url = classLoader.getResource(folder);
         if (url == null) {
             return new Loaded(EMPTY, List.of(Problem.error(origin, "", "classpath folder " + folder + " not found")));
@@ -130,10 +158,10 @@ public final class Definitions {
             URI uri = url.toURI();
             if ("jar".equals(uri.getScheme())) {
                 try (FileSystem fs = FileSystems.newFileSystem(uri, Map.of())) {
-                    return withOrigin(load(fs.getPath(folder)), origin);
+                    return withOrigin(load(fs.getPath(folder), wanted), origin);
                 }
             }
-            return withOrigin(load(Path.of(uri)), origin);
+            return withOrigin(load(Path.of(uri), wanted), origin);
         } catch (IOException | URISyntaxException e) {
             return new Loaded(EMPTY, List.of(Problem.error(origin, "", "cannot read classpath folder " + folder + ": " + e)));
         } catch (UncheckedIOException e) {

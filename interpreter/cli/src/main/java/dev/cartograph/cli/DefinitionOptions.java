@@ -17,6 +17,11 @@ final class DefinitionOptions {
         return Inputs.definitions(paths);
     }
 
+    /** As {@link #load()}, compiling only the catalog definitions of the kinds {@code wanted} accepts. */
+    Definitions.Loaded load(java.util.function.Predicate<dev.cartograph.interpreter.definition.GroupVersionKind> wanted) {
+        return Inputs.definitions(paths, wanted);
+    }
+
     /** Only the files given (they override catalog and cluster definitions alike). */
     Definitions.Loaded files() {
         Definitions all = Definitions.empty();

@@ -72,7 +72,12 @@ final class DescribeCommand implements Callable<Integer> {
         } catch (Inputs.Unreadable e) {
             return errors.fail(Carto.UNREADABLE, "unreadable", e.getMessage());
         }
-        Definitions.Loaded loaded = definitions.load();
+        java.util.Set<dev.cartograph.interpreter.definition.GroupVersionKind> kinds = new java.util.HashSet<>();
+        for (JsonNode o : objects) {
+            kinds.add(dev.cartograph.interpreter.definition.GroupVersionKind.of(o.path("apiVersion").asText(""), o.path("kind").asText("")));
+        }
+        // only the kinds in the file are compiled: a short command stays short as the catalog grows
+        Definitions.Loaded loaded = definitions.load(kinds::contains);
         Inputs.report(loaded.problems(), err);
         Interpreter interpreter = Interpreter.of(loaded.definitions());
         int exit = Carto.OK;

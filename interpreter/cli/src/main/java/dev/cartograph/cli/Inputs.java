@@ -50,7 +50,13 @@ final class Inputs {
 
     /** The catalog, overridden by every {@code --definitions} file or folder in order. */
     static Definitions.Loaded definitions(List<Path> extra) {
-        Definitions.Loaded catalog = Catalog.load();
+        return definitions(extra, kind -> true);
+    }
+
+    /** The catalog (only the kinds {@code wanted} accepts), overridden by every file given. */
+    static Definitions.Loaded definitions(List<Path> extra,
+                                          java.util.function.Predicate<dev.cartograph.interpreter.definition.GroupVersionKind> wanted) {
+        Definitions.Loaded catalog = Catalog.load(wanted);
         List<Problem> problems = new ArrayList<>(catalog.problems());
         Definitions defs = catalog.definitions();
         for (Path p : extra) {

@@ -84,7 +84,7 @@ public final class Jq {
         Scope scope = Scope.newEmptyScope();
         scope.setModuleLoader(new NoModules());
         BuiltinFunctionLoader loader = BuiltinFunctionLoader.getInstance();
-        ClassLoader classLoader = Jq.class.getClassLoader();
+        ClassLoader classLoader = new JqJarOnly(Jq.class.getClassLoader());
         addBounded(scope, loader.loadFunctionsFromServiceLoader(classLoader, VERSION));
         // jq-defined builtins resolve the functions they call in this scope, so they see the
         // bounded natives added above, and each other through the bounded wrappers added here.
@@ -98,6 +98,33 @@ public final class Jq {
                 scope.addFunction(nameAndArity, new BoundedFunction(function));
             }
         });
+    }
+
+    /**
+     * Finds jackson-jq's builtin resources (service files, jq.json) in jackson-jq's own jar only,
+     * instead of scanning every jar on a large classpath; classes still load normally.
+     */
+    private static final class JqJarOnly extends ClassLoader {
+        private final java.net.URL jar = JsonQuery.class.getProtectionDomain().getCodeSource() == null ? null
+                : JsonQuery.class.getProtectionDomain().getCodeSource().getLocation();
+
+        JqJarOnly(ClassLoader parent) {
+            super(parent);
+        }
+
+        @Override
+        public java.util.Enumeration<java.net.URL> getResources(String name) throws java.io.IOException {
+            boolean jqResource = name.startsWith("net/thisptr/") || name.startsWith("META-INF/services/net.thisptr.");
+            if (jqResource && jar != null && jar.getPath().endsWith(".jar")) {
+                java.net.URL url = new java.net.URL("jar:" + jar + "!/" + name);
+                try (java.io.InputStream probe = url.openStream()) {
+                    return java.util.Collections.enumeration(java.util.List.of(url));
+                } catch (java.io.IOException absent) {
+                    return java.util.Collections.emptyEnumeration();
+                }
+            }
+            return super.getResources(name);
+        }
     }
 
     /** Modules would read files: refused. */
