@@ -40,6 +40,9 @@ class CatalogFixtureConformanceTest {
         assertThat(FixtureIndex.roles("leader 2, worker 2 (replicas 2, size 2)"))
                 .containsExactly(Map.entry("leader", 2L), Map.entry("worker", 2L));
         assertThat(FixtureIndex.roles("–")).isEmpty();
+        assertThat(FixtureIndex.roles("Frontend, VllmDecodeWorker", "1, 1"))
+                .containsExactly(Map.entry("Frontend", 1L), Map.entry("VllmDecodeWorker", 1L));
+        assertThat(FixtureIndex.roles("dummy-job", "3 (parallelism 3, completions 3)")).containsExactly(Map.entry("dummy-job", 3L));
     }
 
     @TestFactory

@@ -41,13 +41,28 @@ record FixtureIndex(String file, String kind, Map<String, Long> podsPerRole, lon
 
     private static final Pattern BARE = Pattern.compile("^\\s*(\\d+)\\b");
 
-    /** A bare count ("3 (parallelism 3, completions 3)") belongs to the row's single role. */
+    /**
+     * A bare count ("3 (parallelism 3, completions 3)") belongs to the row's single role; bare counts
+     * "1, 1" zip with the roles "Frontend, VllmDecodeWorker" in order.
+     */
     static Map<String, Long> roles(String rolesCell, String podsCell) {
         Matcher bare = BARE.matcher(podsCell);
-        if (bare.find()) {
-            return Map.of(rolesCell.replaceAll("\\s*\\(.*", "").strip(), Long.parseLong(bare.group(1)));
+        if (!bare.find()) {
+            return roles(podsCell);
         }
-        return roles(podsCell);
+        List<String> names = topLevelParts(rolesCell.replaceAll("\\s*\\(.*?\\)", ""));
+        List<String> counts = topLevelParts(podsCell);
+        Map<String, Long> out = new LinkedHashMap<>();
+        if (names.size() > 1 && names.size() == counts.size()) {
+            for (int i = 0; i < names.size(); i++) {
+                Matcher n = BARE.matcher(counts.get(i));
+                if (n.find()) {
+                    out.put(names.get(i).strip(), Long.parseLong(n.group(1)));
+                }
+            }
+            return out;
+        }
+        return Map.of(rolesCell.replaceAll("\\s*\\(.*", "").strip(), Long.parseLong(bare.group(1)));
     }
 
     /** "workers 4 (1×4), driver 1 (1×1)" gives workers=4, driver=1; "–" gives none. */
