@@ -8,8 +8,8 @@ import java.util.function.BinaryOperator;
 
 /**
  * Amounts per resource name ({@code cpu}, {@code memory}, {@code nvidia.com/gpu}, any extended
- * resource such as a MIG profile), as exact decimals in base units (cores, bytes, devices).
- * Immutable; names sorted.
+ * resource such as a MIG profile), as exact decimals in base units (cores, bytes, devices),
+ * normalized so equal amounts are equal. Immutable; names sorted.
  */
 public record ResourceList(Map<String, BigDecimal> amounts) {
     public static final String CPU = "cpu";
@@ -22,7 +22,7 @@ public record ResourceList(Map<String, BigDecimal> amounts) {
         TreeMap<String, BigDecimal> copy = new TreeMap<>();
         amounts.forEach((name, amount) -> {
             if (amount.signum() != 0) {
-                copy.put(name, amount);
+                copy.put(name, amount.stripTrailingZeros()); // 160.500 and 160.5 are the same amount
             }
         });
         amounts = Collections.unmodifiableMap(copy);

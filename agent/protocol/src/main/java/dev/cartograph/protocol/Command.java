@@ -1,0 +1,41 @@
+package dev.cartograph.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * What the broker asks one cluster's agent to do (per-cluster topic, key = placement id). Every
+ * command carries the placement's fencing epoch: an agent ignores a command older than the epoch it
+ * has applied. Immutable.
+ */
+public sealed interface Command {
+    String placementId();
+
+    long epoch();
+
+    Instant issued();
+
+    /** Create, or update the object this agent created for the placement. */
+    record Apply(String placementId, long epoch, Instant issued, JsonNode manifest) implements Command {
+        public Apply {
+            Objects.requireNonNull(placementId, "placementId");
+            Objects.requireNonNull(issued, "issued");
+            Objects.requireNonNull(manifest, "manifest");
+            manifest = manifest.deepCopy();
+        }
+
+        @Override
+        public JsonNode manifest() {
+            return manifest.deepCopy();
+        }
+    }
+
+    /** Delete the object this agent created for the placement. */
+    record Delete(String placementId, long epoch, Instant issued) implements Command {
+        public Delete {
+            Objects.requireNonNull(placementId, "placementId");
+            Objects.requireNonNull(issued, "issued");
+        }
+    }
+}

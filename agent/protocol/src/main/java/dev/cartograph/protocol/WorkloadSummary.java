@@ -1,0 +1,39 @@
+package dev.cartograph.protocol;
+
+import dev.cartograph.interpreter.resources.ResourceList;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The interpreter's view of one workload in a member cluster, as its agent publishes it
+ * (compacted topic, key = {@link WorkloadKey#kafkaKey()}, a tombstone when it is deleted), with the
+ * placement id when the broker placed it. Immutable.
+ */
+public record WorkloadSummary(WorkloadKey key, String apiVersion, String incarnation, long sequence, Instant observed,
+                              Optional<String> placementId, String phase, List<String> phases, long pods,
+                              ResourceList resources, long minMember, List<Role> roles) {
+
+    public WorkloadSummary {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(apiVersion, "apiVersion");
+        Objects.requireNonNull(incarnation, "incarnation");
+        Objects.requireNonNull(observed, "observed");
+        placementId = placementId == null ? Optional.empty() : placementId;
+        Objects.requireNonNull(phase, "phase");
+        phases = List.copyOf(phases);
+        Objects.requireNonNull(resources, "resources");
+        roles = List.copyOf(roles);
+    }
+
+    /** Pods of one component instance: counts, and what each pod requests. */
+    public record Role(String component, String instance, long desired, long min, Optional<Long> max, ResourceList perPod) {
+        public Role {
+            Objects.requireNonNull(component, "component");
+            Objects.requireNonNull(instance, "instance");
+            max = max == null ? Optional.empty() : max;
+            Objects.requireNonNull(perPod, "perPod");
+        }
+    }
+}
