@@ -1,0 +1,65 @@
+package dev.cartograph.agent.apply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.catalog.Catalog;
+import dev.cartograph.interpreter.Documents;
+import dev.cartograph.protocol.Command;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class ApplyPolicyTest {
+    static final ApplyPolicy POLICY = new ApplyPolicy(Catalog.load().definitions(), Set.of(), ApplyPolicy.SYSTEM_NAMESPACES);
+    static final Instant T = Instant.parse("2026-12-02T12:00:00Z");
+
+    static JsonNode yaml(String text) throws Exception {
+        return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).get(0);
+    }
+
+    static final String JOB = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ml, uid: from-hub, resourceVersion: \"9\"}\n"
+            + "spec: {template: {spec: {containers: [{name: c, image: x}]}}}\nstatus: {active: 1}\n";
+
+    @Test
+    void createsMarkedCopiesWithoutServerFields() throws Exception {
+        ApplyPolicy.Decision d = POLICY.decide(new Command.Apply("p-1", 3, T, yaml(JOB)), Optional.empty());
+        assertThat(d).isInstanceOf(ApplyPolicy.Decision.Create.class);
+        JsonNode m = ((ApplyPolicy.Decision.Create) d).manifest();
+        assertThat(m.at("/metadata/labels/cartograph.dev~1placement-id").asText()).isEqualTo("p-1");
+        assertThat(m.at("/metadata/annotations/cartograph.dev~1epoch").asText()).isEqualTo("3");
+        assertThat(m.at("/metadata/uid").isMissingNode()).isTrue();
+        assertThat(m.has("status")).isFalse();
+        assertThat(Ownership.ownedBy(m, "p-1")).isTrue();
+    }
+
+    @Test
+    void redeliveryUpdatesTheSameObjectAndOlderEpochsAreStale() throws Exception {
+        JsonNode existing = Ownership.mark(yaml(JOB), "p-1", 3);
+        assertThat(POLICY.decide(new Command.Apply("p-1", 3, T, yaml(JOB)), Optional.of(existing)))
+                .isInstanceOf(ApplyPolicy.Decision.Update.class);
+        assertThat(POLICY.decide(new Command.Apply("p-1", 2, T, yaml(JOB)), Optional.of(existing)))
+                .isEqualTo(new ApplyPolicy.Decision.Stale(3));
+        assertThat(POLICY.decide(new Command.Delete("p-1", 2, T), Optional.of(existing))).isEqualTo(new ApplyPolicy.Decision.Stale(3));
+        assertThat(POLICY.decide(new Command.Delete("p-1", 4, T), Optional.of(existing))).isInstanceOf(ApplyPolicy.Decision.Delete.class);
+        assertThat(POLICY.decide(new Command.Delete("p-1", 4, T), Optional.empty())).isInstanceOf(ApplyPolicy.Decision.NothingToDelete.class);
+    }
+
+    @Test
+    void refusesWhatIsNotAllowedWithTheReason() throws Exception {
+        assertThat(POLICY.decide(new Command.Apply("p", 1, T, yaml(JOB.replace("namespace: ml", "namespace: kube-system"))), Optional.empty()))
+                .isEqualTo(new ApplyPolicy.Decision.Reject("namespace kube-system is not allowed"));
+        assertThat(POLICY.decide(new Command.Apply("p", 1, T, yaml("apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: ml}\n")),
+                Optional.empty())).isEqualTo(new ApplyPolicy.Decision.Reject("Secret (v1) is not a catalog workload kind; only those are applied"));
+        ApplyPolicy onlyMl = new ApplyPolicy(Catalog.load().definitions(), Set.of("ml"), Set.of());
+        assertThat(onlyMl.decide(new Command.Apply("p", 1, T, yaml(JOB.replace("namespace: ml", "namespace: other"))), Optional.empty()))
+                .isEqualTo(new ApplyPolicy.Decision.Reject("namespace other is not allowed (allowed: ml)"));
+        assertThat(POLICY.decide(new Command.Apply("p", 1, T, yaml(JOB.replace(", namespace: ml", ""))), Optional.empty()))
+                .isInstanceOf(ApplyPolicy.Decision.Reject.class);
+    }
+}
