@@ -1,0 +1,216 @@
+package dev.cartograph.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.agent.apply.ApplyPolicy;
+import dev.cartograph.agent.apply.Ownership;
+import dev.cartograph.agent.kafka.CommandLoop;
+import dev.cartograph.agent.kafka.Publisher;
+import dev.cartograph.agent.kube.ClusterCache;
+import dev.cartograph.agent.kube.KubeApplier;
+import dev.cartograph.agent.report.Reporter;
+import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.protocol.Command;
+import dev.cartograph.protocol.CommandResult;
+import dev.cartograph.protocol.Topics;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One agent: informers feed change signals; a single publishing thread conflates them into at
+ * most one record per key per interval (plus a heartbeat); a command thread applies what the
+ * broker sends. Informer handlers only enqueue; the work loop reads whole current state. Start
+ * once, close once; thread-safe.
+ */
+public final class AgentRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
+    public static final String VERSION = "0.1.0";
+
+    private final AgentSettings settings;
+    private final KubernetesClient client;
+    private final Clock clock;
+    private final Interpreter interpreter;
+    private final Reporter reporter;
+    private final Topics topics;
+    private final ClusterCache cache;
+    private final ApplyPolicy policy;
+    private final AtomicBoolean capacityDirty = new AtomicBoolean(true);
+    private final Set<ClusterCache.Change.Workload> dirtyWorkloads = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<Instant> lastClusterRecord = new AtomicReference<>(Instant.EPOCH);
+    private final ScheduledExecutorService publishing = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "agent-publish"));
+    private Publisher publisher;
+    private KubeApplier applier;
+    private CommandLoop commands;
+    private Thread commandThread;
+
+    public AgentRuntime(AgentSettings settings, KubernetesClient client, Definitions definitions, Clock clock) {
+        this.settings = settings;
+        this.client = client;
+        this.clock = clock;
+        this.interpreter = Interpreter.of(definitions);
+        this.reporter = new Reporter(settings.cluster(), settings.labels(), VERSION, UUID.randomUUID().toString());
+        this.topics = new Topics(settings.topicPrefix());
+        this.policy = new ApplyPolicy(definitions, settings.allowedNamespaces(), ApplyPolicy.SYSTEM_NAMESPACES);
+        this.cache = new ClusterCache(client, definitions, change -> {
+            if (change instanceof ClusterCache.Change.Workload w) {
+                dirtyWorkloads.add(w);
+            }
+            capacityDirty.set(true);
+        });
+    }
+
+    public void start() {
+        cache.start();
+        publisher = new Publisher(settings.kafka(), topics);
+        applier = new KubeApplier(client, cache, settings.createNamespaces(), Duration.ofMillis(200), 4);
+        commands = new CommandLoop(settings.kafka(), topics.commands(settings.cluster()), settings.cluster(), this::handle, publisher);
+        commandThread = new Thread(commands, "agent-commands");
+        commandThread.start();
+        long every = settings.publishInterval().toMillis();
+        publishing.scheduleWithFixedDelay(this::publishSafely, every, every, TimeUnit.MILLISECONDS);
+        LOG.info("agent for cluster {} started (incarnation {})", settings.cluster(), reporter.incarnation());
+    }
+
+    public String incarnation() {
+        return reporter.incarnation();
+    }
+
+    public long poisonCommands() {
+        return commands == null ? 0 : commands.poisonRecords();
+    }
+
+    /** Up when the command loop runs and a cluster record went out within two heartbeats. */
+    public boolean healthy() {
+        Instant last = lastClusterRecord.get();
+        return commandThread != null && commandThread.isAlive()
+                && Duration.between(last, clock.instant()).compareTo(settings.heartbeatInterval().multipliedBy(2)) < 0;
+    }
+
+    private void publishSafely() {
+        try {
+            publish();
+        } catch (RuntimeException e) {
+            LOG.warn("publishing failed, will retry next interval: {}", e.toString());
+        }
+    }
+
+    private void publish() {
+        Instant now = clock.instant();
+        boolean heartbeatDue = Duration.between(lastClusterRecord.get(), now).compareTo(settings.heartbeatInterval()) >= 0;
+        if (capacityDirty.getAndSet(false) || heartbeatDue) {
+            List<JsonNode> workloads = cache.workloads();
+            List<JsonNode> pods = cache.pods();
+            List<JsonNode> placed = workloads.stream().filter(o -> Ownership.placementId(o).isPresent()).toList();
+            Map<String, String> ownerOf = owners(workloads, pods);
+            publisher.cluster(reporter.cluster(cache.nodes(), pods, placed, object -> podsOf(object, pods, ownerOf), now));
+            lastClusterRecord.set(now);
+        }
+        List<ClusterCache.Change.Workload> batch = new ArrayList<>(dirtyWorkloads);
+        dirtyWorkloads.removeAll(batch);
+        for (ClusterCache.Change.Workload w : batch) {
+            Optional<JsonNode> object = cache.workload(w.kind(), w.namespace(), w.name());
+            if (object.isPresent()) {
+                reporter.workload(interpreter, object.get(), now).ifPresent(publisher::workload);
+            } else {
+                publisher.workloadDeleted(reporter.key(tombstoneOf(w)));
+            }
+        }
+        publisher.flush();
+    }
+
+    private static JsonNode tombstoneOf(ClusterCache.Change.Workload w) {
+        var o = dev.cartograph.interpreter.Documents.json().createObjectNode().put("apiVersion", w.kind().apiVersion())
+                .put("kind", w.kind().kind());
+        o.putObject("metadata").put("namespace", w.namespace()).put("name", w.name());
+        return o;
+    }
+
+    /** uid → controlling owner uid, over pods and every cached workload object (Jobs, ReplicaSets… are catalog kinds). */
+    private static Map<String, String> owners(List<JsonNode> workloads, List<JsonNode> pods) {
+        Map<String, String> out = new HashMap<>();
+        for (List<JsonNode> list : List.of(workloads, pods)) {
+            for (JsonNode o : list) {
+                for (JsonNode ref : o.path("metadata").path("ownerReferences")) {
+                    if (ref.path("controller").asBoolean(false) || o.path("metadata").path("ownerReferences").size() == 1) {
+                        out.put(o.path("metadata").path("uid").asText(), ref.path("uid").asText());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<JsonNode> podsOf(JsonNode object, List<JsonNode> pods, Map<String, String> ownerOf) {
+        String uid = object.path("metadata").path("uid").asText();
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode pod : pods) {
+            String current = pod.path("metadata").path("uid").asText();
+            for (int hops = 0; hops < 6 && current != null; hops++) {
+                current = ownerOf.get(current);
+                if (uid.equals(current)) {
+                    out.add(pod);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** One command: find what this agent created for the placement, decide, act, report. */
+    CommandResult handle(Command command) {
+        Optional<JsonNode> existing = cache.workloads().stream().filter(o -> Ownership.ownedBy(o, command.placementId())).findFirst();
+        if (existing.isEmpty() && command instanceof Command.Apply apply) {
+            existing = live(apply.manifest()).filter(o -> Ownership.ownedBy(o, command.placementId()));
+        }
+        ApplyPolicy.Decision decision = policy.decide(command, existing);
+        KubeApplier.Outcome outcome = applier.carryOut(decision);
+        capacityDirty.set(true);
+        LOG.info("{} {} epoch {}: {} ({})", command instanceof Command.Apply ? "apply" : "delete", command.placementId(),
+                command.epoch(), outcome.outcome(), outcome.reason());
+        return new CommandResult(settings.cluster(), command.placementId(), command.epoch(),
+                command instanceof Command.Apply ? "apply" : "delete", outcome.outcome(), outcome.reason(), clock.instant());
+    }
+
+    /** The object the manifest names, read from the cache (informers may lag a write by a moment). */
+    private Optional<JsonNode> live(JsonNode manifest) {
+        var kind = dev.cartograph.interpreter.definition.GroupVersionKind.of(manifest.path("apiVersion").asText(""),
+                manifest.path("kind").asText(""));
+        return cache.workload(kind, manifest.path("metadata").path("namespace").asText(""), manifest.path("metadata").path("name").asText(""));
+    }
+
+    @Override
+    public void close() {
+        publishing.shutdownNow();
+        if (commands != null) {
+            commands.close();
+        }
+        try {
+            if (commandThread != null) {
+                commandThread.join(10_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (publisher != null) {
+            publisher.close();
+        }
+        cache.close();
+    }
+}
