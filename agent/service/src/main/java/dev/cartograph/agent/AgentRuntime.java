@@ -188,11 +188,9 @@ public final class AgentRuntime implements AutoCloseable {
                 command instanceof Command.Apply ? "apply" : "delete", outcome.outcome(), outcome.reason(), clock.instant());
     }
 
-    /** The object the manifest names, read from the cache (informers may lag a write by a moment). */
+    /** The object the manifest names, read from the API server: the cache may not have seen our own last write. */
     private Optional<JsonNode> live(JsonNode manifest) {
-        var kind = dev.cartograph.interpreter.definition.GroupVersionKind.of(manifest.path("apiVersion").asText(""),
-                manifest.path("kind").asText(""));
-        return cache.workload(kind, manifest.path("metadata").path("namespace").asText(""), manifest.path("metadata").path("name").asText(""));
+        return applier.current(manifest);
     }
 
     @Override

@@ -90,17 +90,25 @@ public final class ClusterCache implements AutoCloseable {
         }
     }
 
+    /** Built-in workload kinds every API server serves (a discovery answer may list only CRDs). */
+    private static final Map<String, String> BUILTIN_PLURALS = Map.of(
+            "v1/Pod", "pods", "batch/v1/Job", "jobs", "batch/v1/CronJob", "cronjobs", "apps/v1/Deployment", "deployments",
+            "apps/v1/StatefulSet", "statefulsets", "apps/v1/ReplicaSet", "replicasets");
+
     private Optional<String> served(GroupVersionKind kind) {
         try {
             APIResourceList list = client.getApiResources(kind.apiVersion());
             if (list != null && list.getResources() != null) {
-                return list.getResources().stream().filter(r -> kind.kind().equals(r.getKind()) && !r.getName().contains("/"))
+                Optional<String> found = list.getResources().stream().filter(r -> kind.kind().equals(r.getKind()) && !r.getName().contains("/"))
                         .map(APIResource::getName).findFirst();
+                if (found.isPresent()) {
+                    return found;
+                }
             }
         } catch (KubernetesClientException e) {
             LOG.debug("discovery of {} failed: {}", kind.apiVersion(), e.getMessage());
         }
-        return Optional.empty();
+        return Optional.ofNullable(BUILTIN_PLURALS.get(kind.apiVersion() + "/" + kind.kind()));
     }
 
     public List<JsonNode> nodes() {

@@ -74,6 +74,18 @@ public final class KubeApplier {
         }
     }
 
+    /** The object a manifest names, read from the API server (not the cache, which may lag a write). */
+    public java.util.Optional<JsonNode> current(JsonNode manifest) {
+        try {
+            GenericKubernetesResource r = client.genericKubernetesResources(context(manifest))
+                    .inNamespace(manifest.path("metadata").path("namespace").asText())
+                    .withName(manifest.path("metadata").path("name").asText()).get();
+            return java.util.Optional.ofNullable(r).map(ClusterCache::tree);
+        } catch (KubernetesClientException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
     private void write(Runnable action) {
         Supplier<Object> call = () -> {
             action.run();

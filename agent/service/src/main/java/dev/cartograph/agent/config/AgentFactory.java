@@ -1,0 +1,57 @@
+package dev.cartograph.agent.config;
+
+import dev.cartograph.agent.AgentRuntime;
+import dev.cartograph.agent.AgentSettings;
+import dev.cartograph.catalog.Catalog;
+import dev.cartograph.interpreter.Definitions;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micronaut.context.annotation.Bean;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Factory;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+
+/** Wires the agent from its configuration: the cluster client, the catalog, the runtime (started eagerly). */
+@Factory
+public class AgentFactory {
+
+    @Singleton
+    @Bean(preDestroy = "close")
+    KubernetesClient kubernetesClient(AgentProperties p) throws IOException {
+        Config config = p.kubeconfig() == null || p.kubeconfig().isBlank()
+                ? Config.autoConfigure(p.context()) // in-cluster service account, or $KUBECONFIG / ~/.kube/config
+                : Config.fromKubeconfig(p.context(), Files.readString(Path.of(p.kubeconfig())), p.kubeconfig());
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    @Context
+    @Bean(preDestroy = "close")
+    AgentRuntime agent(AgentProperties p, KubernetesClient client) {
+        Definitions.Loaded catalog = Catalog.load();
+        if (catalog.hasErrors()) {
+            throw new IllegalStateException("the built-in catalog has errors: " + catalog.problems());
+        }
+        AgentRuntime runtime = new AgentRuntime(settings(p), client, catalog.definitions(), Clock.systemUTC());
+        runtime.start();
+        return runtime;
+    }
+
+    static AgentSettings settings(AgentProperties p) {
+        if (p.cluster() == null || p.cluster().isBlank()) {
+            throw new IllegalArgumentException("cartograph.agent.cluster (CARTOGRAPH_AGENT_CLUSTER) is required");
+        }
+        Map<String, String> kafka = new HashMap<>(p.kafka() == null ? Map.of() : p.kafka());
+        return new AgentSettings(p.cluster(), p.labels() == null ? Map.of() : p.labels(), p.topicPrefix(), kafka,
+                p.publishInterval(), p.heartbeatInterval(), new HashSet<>(p.allowedNamespaces() == null ? List.of() : p.allowedNamespaces()),
+                p.createNamespaces());
+    }
+}

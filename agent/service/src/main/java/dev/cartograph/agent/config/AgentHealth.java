@@ -1,0 +1,27 @@
+package dev.cartograph.agent.config;
+
+import dev.cartograph.agent.AgentRuntime;
+import io.micronaut.health.HealthStatus;
+import io.micronaut.management.health.indicator.HealthIndicator;
+import io.micronaut.management.health.indicator.HealthResult;
+import jakarta.inject.Singleton;
+import java.util.Map;
+import org.reactivestreams.Publisher;
+import io.micronaut.core.async.publisher.Publishers;
+
+/** {@code /health}: up while commands are consumed and cluster summaries go out on time. */
+@Singleton
+public class AgentHealth implements HealthIndicator {
+    private final AgentRuntime agent;
+
+    public AgentHealth(AgentRuntime agent) {
+        this.agent = agent;
+    }
+
+    @Override
+    public Publisher<HealthResult> getResult() {
+        boolean up = agent.healthy();
+        return Publishers.just(HealthResult.builder("cartograph-agent", up ? HealthStatus.UP : HealthStatus.DOWN)
+                .details(Map.of("incarnation", agent.incarnation(), "poisonCommands", agent.poisonCommands())).build());
+    }
+}

@@ -1,0 +1,273 @@
+package dev.cartograph.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.catalog.Catalog;
+import dev.cartograph.interpreter.Documents;
+import dev.cartograph.kafka.local.LocalKafka;
+import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.Command;
+import dev.cartograph.protocol.CommandResult;
+import dev.cartograph.protocol.Decoded;
+import dev.cartograph.protocol.NodeState;
+import dev.cartograph.protocol.Topics;
+import dev.cartograph.protocol.Wire;
+import dev.cartograph.protocol.WorkloadSummary;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersionBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The agent against a real Kafka broker (KRaft, in-process) and a fabric8 mock API server (CRUD
+ * mode) as its member cluster: summaries follow node and pod changes, heartbeats continue, new
+ * CRDs are picked up, commands apply idempotently with fencing and rejections, poison records are
+ * skipped, and a restarted agent resumes from committed offsets.
+ */
+@Timeout(180)
+@EnableKubernetesMockClient(crud = true)
+class AgentIT {
+    static LocalKafka kafka;
+    static Path data;
+    KubernetesClient client;
+    AgentRuntime agent;
+    String cluster;
+    Topics topics;
+    final List<ClusterSummary> clusters = new CopyOnWriteArrayList<>();
+    final List<WorkloadSummary> workloads = new CopyOnWriteArrayList<>();
+    final List<CommandResult> results = new CopyOnWriteArrayList<>();
+    Thread reader;
+    volatile boolean reading;
+
+    @BeforeAll
+    static void kafka() throws Exception {
+        data = Files.createTempDirectory("agent-it-kafka");
+        kafka = LocalKafka.start(data);
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        kafka.close();
+    }
+
+    @BeforeEach
+    void cluster() throws Exception {
+        cluster = "member-" + Long.toHexString(System.nanoTime());
+        topics = new Topics("it" + Long.toHexString(System.nanoTime()));
+        create("""
+                apiVersion: v1
+                kind: Node
+                metadata: {name: gpu-1, labels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}}
+                status:
+                  allocatable: {cpu: "64", memory: 512Gi, nvidia.com/gpu: "8", pods: "110"}
+                  conditions: [{type: Ready, status: "True"}]
+                """);
+        client.pods().inNamespace("ml").resource(pod("running-a", "gpu-1", 4)).create();
+        readAll();
+        agent = startAgent();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (agent != null) {
+            agent.close();
+        }
+        reading = false;
+        reader.join(5000);
+    }
+
+    AgentRuntime startAgent() {
+        AgentSettings settings = new AgentSettings(cluster, Map.of("region", "test"), topics.prefix(),
+                Map.of("bootstrap.servers", kafka.bootstrapServers()), Duration.ofMillis(200), Duration.ofSeconds(1), Set.of(), true);
+        AgentRuntime a = new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC());
+        a.start();
+        return a;
+    }
+
+    @Test
+    void summariesFollowPodsAndHeartbeatsContinue() throws Exception {
+        Eventually.until(Duration.ofSeconds(30), () -> gpusAllocated("gpu-1") == 4);
+        client.pods().inNamespace("ml").resource(pod("running-b", "gpu-1", 2)).create();
+        Eventually.until(Duration.ofSeconds(30), () -> gpusAllocated("gpu-1") == 6);
+        client.pods().inNamespace("ml").withName("running-a").delete();
+        Eventually.until(Duration.ofSeconds(30), () -> gpusAllocated("gpu-1") == 2);
+        int before = clusters.size();
+        Thread.sleep(2500); // nothing changes: heartbeats still arrive, with rising sequence numbers
+        List<ClusterSummary> later = new ArrayList<>(clusters.subList(before, clusters.size()));
+        assertThat(later).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(later.get(later.size() - 1).sequence()).isGreaterThan(later.get(0).sequence());
+        assertThat(later).allSatisfy(s -> assertThat(s.incarnation()).isEqualTo(agent.incarnation()));
+    }
+
+    @Test
+    void aCrdAddedLaterIsWatchedAndItsWorkloadsSummarized() throws Exception {
+        client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
+                .withNewMetadata().withName("jobsets.jobset.x-k8s.io").endMetadata()
+                .withNewSpec().withGroup("jobset.x-k8s.io").withScope("Namespaced")
+                .withVersions(new CustomResourceDefinitionVersionBuilder().withName("v1alpha2").withServed(true).withStorage(true).build())
+                .withNewNames().withKind("JobSet").withPlural("jobsets").withSingular("jobset").endNames().endSpec().build()).create();
+        Thread.sleep(1000);
+        var ctx = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder().withGroup("jobset.x-k8s.io")
+                .withVersion("v1alpha2").withKind("JobSet").withPlural("jobsets").withNamespaced(true).build();
+        JsonNode jobset = yaml("""
+                apiVersion: jobset.x-k8s.io/v1alpha2
+                kind: JobSet
+                metadata: {name: train, namespace: ml}
+                spec:
+                  replicatedJobs:
+                    - name: w
+                      replicas: 2
+                      template: {spec: {parallelism: 2, template: {spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: 8}}}]}}}}
+                """);
+        Eventually.asserted(Duration.ofSeconds(30), () -> {
+            try {
+                client.genericKubernetesResources(ctx).inNamespace("ml").resource(Documents.json().treeToValue(jobset,
+                        io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).createOr(r -> r.update());
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            assertThat(workloads).anySatisfy(w -> {
+                assertThat(w.key().kind()).isEqualTo("JobSet");
+                assertThat(w.pods()).isEqualTo(4);
+                assertThat(w.resources().gpus()).isEqualTo(32);
+            });
+        });
+    }
+
+    @Test
+    void commandsApplyIdempotentlyWithFencingAndRejections() throws Exception {
+        JsonNode job = yaml("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: eval, namespace: team-x}
+                spec: {parallelism: 2, template: {spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}
+                """);
+        Instant t = Instant.now();
+        send(new Command.Apply("p-1", 2, t, job));
+        send(new Command.Apply("p-1", 2, t, job)); // redelivery
+        sendRaw("p-x", "{\"not\": \"a command\"".getBytes(StandardCharsets.UTF_8)); // poison
+        send(new Command.Apply("p-1", 1, t, job)); // older epoch
+        send(new Command.Apply("p-2", 1, t, yaml(Documents.json().writeValueAsString(job).replace("team-x", "kube-system"))));
+        send(new Command.Apply("p-3", 1, t, yaml("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: ml}\n")));
+        Eventually.until(Duration.ofSeconds(30), () -> results.size() >= 5);
+        assertThat(results).extracting(CommandResult::placementId, CommandResult::outcome).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("p-1", CommandResult.Outcome.APPLIED),
+                org.assertj.core.groups.Tuple.tuple("p-1", CommandResult.Outcome.APPLIED),
+                org.assertj.core.groups.Tuple.tuple("p-1", CommandResult.Outcome.STALE),
+                org.assertj.core.groups.Tuple.tuple("p-2", CommandResult.Outcome.REJECTED),
+                org.assertj.core.groups.Tuple.tuple("p-3", CommandResult.Outcome.REJECTED));
+        assertThat(agent.poisonCommands()).isEqualTo(1);
+        List<Job> jobs = client.batch().v1().jobs().inNamespace("team-x").list().getItems();
+        assertThat(jobs).singleElement().satisfies(j -> {
+            assertThat(j.getMetadata().getLabels()).containsEntry("cartograph.dev/placement-id", "p-1");
+            assertThat(j.getMetadata().getAnnotations()).containsEntry("cartograph.dev/epoch", "2");
+        });
+        assertThat(client.namespaces().withName("team-x").get()).isNotNull(); // created on demand
+        // a summary reports the placement with its epoch
+        Eventually.until(Duration.ofSeconds(30), () -> !clusters.isEmpty()
+                && clusters.get(clusters.size() - 1).placements().stream().anyMatch(p -> p.placementId().equals("p-1") && p.epoch() == 2));
+
+        // restart: commands already handled are not applied again; the new one is
+        agent.close();
+        agent = null;
+        send(new Command.Delete("p-1", 3, Instant.now()));
+        agent = startAgent();
+        Eventually.until(Duration.ofSeconds(30), () -> results.size() >= 6);
+        Thread.sleep(1500);
+        assertThat(results).hasSize(6);
+        assertThat(results.get(5).outcome()).isEqualTo(CommandResult.Outcome.DELETED);
+        Eventually.until(Duration.ofSeconds(10), () -> client.batch().v1().jobs().inNamespace("team-x").list().getItems().isEmpty());
+    }
+
+    // ---- helpers
+
+    long gpusAllocated(String node) {
+        if (clusters.isEmpty()) {
+            return -1;
+        }
+        return clusters.get(clusters.size() - 1).nodes().stream().filter(n -> n.name().equals(node)).findFirst()
+                .map(NodeState::allocated).map(r -> r.gpus()).orElse(-1L);
+    }
+
+    void send(Command c) throws Exception {
+        sendRaw(c.placementId(), Wire.encode(c));
+    }
+
+    void sendRaw(String key, byte[] value) throws Exception {
+        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                new StringSerializer(), new ByteArraySerializer())) {
+            p.send(new ProducerRecord<>(topics.commands(cluster), key, value)).get();
+        }
+    }
+
+    void readAll() {
+        reading = true;
+        reader = new Thread(() -> {
+            try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                    "group.id", "it-" + System.nanoTime(), "auto.offset.reset", "earliest"), new StringDeserializer(), new ByteArrayDeserializer())) {
+                c.subscribe(List.of(topics.clusters(), topics.workloads(), topics.events()));
+                while (reading) {
+                    for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
+                        if (r.value() == null) {
+                            continue;
+                        }
+                        if (r.topic().equals(topics.clusters()) && Wire.decodeCluster(r.value()) instanceof Decoded.Ok<ClusterSummary> ok) {
+                            clusters.add(ok.value());
+                        } else if (r.topic().equals(topics.workloads()) && Wire.decodeWorkload(r.value()) instanceof Decoded.Ok<WorkloadSummary> ok) {
+                            workloads.add(ok.value());
+                        } else if (r.topic().equals(topics.events()) && Wire.decodeResult(r.value()) instanceof Decoded.Ok<CommandResult> ok) {
+                            results.add(ok.value());
+                        }
+                    }
+                }
+            }
+        }, "it-reader");
+        reader.start();
+    }
+
+    void create(String text) throws Exception {
+        client.resource(new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).create();
+    }
+
+    static JsonNode yaml(String text) throws Exception {
+        return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).get(0);
+    }
+
+    static Pod pod(String name, String node, int gpus) {
+        return new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName(name).withNamespace("ml").endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("x").withNewResources()
+                .addToLimits("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity(String.valueOf(gpus))).endResources()
+                .endContainer().endSpec().withNewStatus().withPhase("Running").endStatus().build();
+    }
+
+}
