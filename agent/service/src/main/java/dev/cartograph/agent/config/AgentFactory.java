@@ -40,7 +40,8 @@ public class AgentFactory {
         if (catalog.hasErrors()) {
             throw new IllegalStateException("the built-in catalog has errors: " + catalog.problems());
         }
-        AgentRuntime runtime = new AgentRuntime(settings(p), client, catalog.definitions(), Clock.systemUTC());
+        Definitions definitions = dev.cartograph.agent.kube.ClusterKartas.overlay(catalog.definitions(), client);
+        AgentRuntime runtime = new AgentRuntime(settings(p), client, definitions, Clock.systemUTC());
         runtime.start();
         return runtime;
     }
@@ -50,6 +51,9 @@ public class AgentFactory {
             throw new IllegalArgumentException("cartograph.agent.cluster (CARTOGRAPH_AGENT_CLUSTER) is required");
         }
         Map<String, String> kafka = new HashMap<>(p.kafka() == null ? Map.of() : p.kafka());
+        if (p.bootstrapServers() != null && !p.bootstrapServers().isBlank()) {
+            kafka.put("bootstrap.servers", p.bootstrapServers());
+        }
         return new AgentSettings(p.cluster(), p.labels() == null ? Map.of() : p.labels(), p.topicPrefix(), kafka,
                 p.publishInterval(), p.heartbeatInterval(), new HashSet<>(p.allowedNamespaces() == null ? List.of() : p.allowedNamespaces()),
                 p.createNamespaces());

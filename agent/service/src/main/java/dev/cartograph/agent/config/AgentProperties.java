@@ -1,6 +1,7 @@
 package dev.cartograph.agent.config;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;
 import java.time.Duration;
 import java.util.List;
@@ -8,19 +9,21 @@ import java.util.Map;
 
 /**
  * {@code cartograph.agent.*}, bound once at start (environment variables work too, e.g.
- * {@code CARTOGRAPH_AGENT_CLUSTER}). Kafka client settings go under {@code cartograph.agent.kafka}
- * verbatim ({@code bootstrap.servers}, {@code security.protocol}, {@code sasl.*}, {@code ssl.*}).
+ * {@code CARTOGRAPH_AGENT_CLUSTER}, {@code CARTOGRAPH_AGENT_BOOTSTRAP_SERVERS}). Other Kafka client
+ * settings go under {@code cartograph.agent.kafka} verbatim ({@code security.protocol}, {@code sasl.*},
+ * {@code ssl.*}, or {@code bootstrap.servers} itself).
  */
 @ConfigurationProperties("cartograph.agent")
 public record AgentProperties(
-        String cluster,
+        @Nullable String cluster,
         @Bindable(defaultValue = "cartograph") String topicPrefix,
-        Map<String, String> labels,
-        Map<String, String> kafka,
-        String kubeconfig,
-        String context,
+        @Nullable Map<String, String> labels,
+        @Nullable String bootstrapServers,
+        @Nullable Map<String, String> kafka,
+        @Nullable String kubeconfig,
+        @Nullable String context,
         @Bindable(defaultValue = "2s") Duration publishInterval,
         @Bindable(defaultValue = "15s") Duration heartbeatInterval,
-        List<String> allowedNamespaces,
+        @Nullable List<String> allowedNamespaces,
         @Bindable(defaultValue = "false") boolean createNamespaces) {
 }

@@ -1,0 +1,61 @@
+package dev.cartograph.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cartograph.kafka.local.LocalKafka;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.client.HttpClient;
+import io.micronaut.runtime.server.EmbeddedServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent as the Micronaut service it ships as: configured by properties, healthy once publishing. */
+@Timeout(120)
+@EnableKubernetesMockClient(crud = true)
+class AgentApplicationIT {
+    KubernetesClient client;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void startsFromConfigurationAndReportsHealth() throws Exception {
+        Path kubeconfig = dir.resolve("kubeconfig");
+        Files.writeString(kubeconfig, """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: m, cluster: {server: "%s", insecure-skip-tls-verify: true}}]
+                users: [{name: u, user: {token: t}}]
+                contexts: [{name: m, context: {cluster: m, user: u}}]
+                current-context: m
+                """.formatted(client.getConfiguration().getMasterUrl()));
+        try (LocalKafka kafka = LocalKafka.start(dir.resolve("kafka"));
+             EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, Map.of(
+                     "micronaut.server.port", "-1",
+                     "cartograph.agent.cluster", "app-test",
+                     "cartograph.agent.bootstrap-servers", kafka.bootstrapServers(),
+                     "cartograph.agent.kubeconfig", kubeconfig.toString(),
+                     "cartograph.agent.publish-interval", "200ms",
+                     "cartograph.agent.heartbeat-interval", "1s"));
+             HttpClient http = HttpClient.create(server.getURL())) {
+            Eventually.asserted(Duration.ofSeconds(30), () -> {
+                String body;
+                try {
+                    body = http.toBlocking().retrieve(HttpRequest.GET("/health"));
+                } catch (RuntimeException e) {
+                    throw new AssertionError(e);
+                }
+                assertThat(body).contains("\"status\":\"UP\"");
+            });
+            assertThat(server.getApplicationContext().getBean(AgentRuntime.class).incarnation()).isNotBlank();
+        }
+    }
+}
