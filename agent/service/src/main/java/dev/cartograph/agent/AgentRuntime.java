@@ -195,7 +195,15 @@ public final class AgentRuntime implements AutoCloseable {
 
     @Override
     public void close() {
-        publishing.shutdownNow();
+        publishing.shutdown(); // let a publish in flight finish rather than interrupt the producer
+        try {
+            if (!publishing.awaitTermination(5, TimeUnit.SECONDS)) {
+                publishing.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            publishing.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
         if (commands != null) {
             commands.close();
         }
