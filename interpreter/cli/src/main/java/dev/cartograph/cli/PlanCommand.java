@@ -1,0 +1,119 @@
+package dev.cartograph.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.interpreter.Documents;
+import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.interpreter.Resolution;
+import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.placement.Decision;
+import dev.cartograph.placement.Demands;
+import dev.cartograph.placement.Planner;
+import dev.cartograph.protocol.ClusterState;
+import dev.cartograph.protocol.Decoded;
+import dev.cartograph.protocol.Wire;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code carto plan -f WORKLOAD --fleet SNAPSHOT.json}: where the whole gang would go, and why not elsewhere. Places nothing. */
+@Command(name = "plan", description = "Decide where a workload's whole gang fits in a fleet snapshot (nothing is placed).")
+final class PlanCommand implements Callable<Integer> {
+    @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE|-")
+    String file;
+
+    @Option(names = "--fleet", required = true, paramLabel = "SNAPSHOT.json", description = "a fleet snapshot (docs/protocol.md)")
+    Path fleet;
+
+    @Option(names = "--policy", defaultValue = "BIN_PACK", description = "BIN_PACK (default) or SPREAD")
+    Planner.Policy policy;
+
+    @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table or json")
+    String output;
+
+    @Mixin
+    DefinitionOptions definitions;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Errors errors = new Errors(output, out, spec.commandLine().getErr());
+        List<JsonNode> objects;
+        try {
+            objects = Inputs.objects(file);
+        } catch (Inputs.Unreadable e) {
+            return errors.fail(Carto.UNREADABLE, "unreadable", e.getMessage());
+        }
+        if (objects.size() != 1) {
+            return errors.fail(Carto.UNREADABLE, "usage", "plan takes one workload; " + file + " has " + objects.size() + " objects");
+        }
+        if (!Files.isReadable(fleet)) {
+            return errors.fail(Carto.UNREADABLE, "unreadable", fleet + ": no such readable file");
+        }
+        Decoded<List<ClusterState>> decoded = Wire.decodeFleet(Files.readAllBytes(fleet));
+        if (decoded instanceof Decoded.Failed<List<ClusterState>> failed) {
+            return errors.fail(Carto.UNREADABLE, "unreadable", fleet + ": not a fleet snapshot: " + failed.reason());
+        }
+        JsonNode object = objects.get(0);
+        GroupVersionKind kind = GroupVersionKind.of(object.path("apiVersion").asText(""), object.path("kind").asText(""));
+        Definitions.Loaded loaded = definitions.load(kind::equals);
+        Resolution r = Interpreter.of(loaded.definitions()).resolve(object);
+        if (!(r instanceof Resolution.Resolved resolved)) {
+            return errors.fail(r instanceof Resolution.NoDefinition ? Carto.NO_DEFINITION : Carto.INVALID,
+                    r instanceof Resolution.NoDefinition ? "no_definition" : "invalid_object", r.problems().get(0).toString());
+        }
+        Decision d = Planner.plan(Demands.of(resolved.view()), Demands.clusterSelector(object),
+                ((Decoded.Ok<List<ClusterState>>) decoded).value(), policy);
+        if (output.equals("json")) {
+            out.println(Documents.json().writerWithDefaultPrettyPrinter().writeValueAsString(json(d)));
+        } else {
+            out.print(table(d));
+        }
+        out.flush();
+        return Carto.OK;
+    }
+
+    static ObjectNode json(Decision d) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("decision", d instanceof Decision.Placed ? "Placed" : "Unschedulable");
+        d.chosen().ifPresentOrElse(c -> o.put("cluster", c), () -> o.putNull("cluster"));
+        ArrayNode assignments = o.putArray("assignments");
+        if (d instanceof Decision.Placed p) {
+            p.assignments().forEach(a -> assignments.addObject().put("component", a.component()).put("instance", a.instance())
+                    .put("pod", a.pod()).put("node", a.node()));
+        }
+        ArrayNode clusters = o.putArray("clusters");
+        d.clusters().forEach(v -> clusters.addObject().put("name", v.cluster()).put("fits", v.fits()).put("reason", v.reason()));
+        return o;
+    }
+
+    static String table(Decision d) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(d.chosen().map(c -> "Placed on " + c).orElse("Unschedulable: fits on no cluster now")).append("\n\n");
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"CLUSTER", "FITS", "REASON"});
+        d.clusters().forEach(v -> rows.add(new String[] {v.cluster() + (d.chosen().filter(v.cluster()::equals).isPresent() ? " *" : ""),
+                v.fits() ? "yes" : "no", v.reason()}));
+        sb.append(Columns.render(rows));
+        if (d instanceof Decision.Placed p) {
+            List<String[]> a = new ArrayList<>();
+            a.add(new String[] {"COMPONENT", "INSTANCE", "POD", "NODE"});
+            p.assignments().forEach(x -> a.add(new String[] {x.component(), x.instance(), String.valueOf(x.pod()), x.node()}));
+            sb.append("\n").append(Columns.render(a));
+        }
+        return sb.toString();
+    }
+}
