@@ -9,6 +9,7 @@ import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.protocol.ClusterState;
 import dev.cartograph.protocol.NodeState;
 import dev.cartograph.protocol.Taint;
+import dev.cartograph.testing.Nodes;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,21 +23,15 @@ import org.junit.jupiter.api.Timeout;
 /** Every rule of the planner, on fleets counted by hand. */
 @Timeout(60)
 class PlannerTest {
-    static final String H100 = "NVIDIA-H100-80GB-HBM3";
-    static final String A100 = "NVIDIA-A100-SXM4-80GB";
+    static final String H100 = Nodes.H100;
+    static final String A100 = Nodes.A100;
 
     static ResourceList res(String... kv) {
-        TreeMap<String, BigDecimal> m = new TreeMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put(kv[i], Quantity.parse(kv[i + 1]).orElseThrow());
-        }
-        return new ResourceList(m);
+        return Nodes.res(kv);
     }
 
     static NodeState node(String name, String product, int gpus, int usedGpus) {
-        return new NodeState(name, Map.of(NodeState.GPU_PRODUCT, product), List.of(), true, true,
-                res("cpu", "64", "memory", "512Gi", "nvidia.com/gpu", String.valueOf(gpus), "pods", "110"),
-                usedGpus == 0 ? ResourceList.EMPTY : res("nvidia.com/gpu", String.valueOf(usedGpus)));
+        return Nodes.node(name, product, gpus, usedGpus);
     }
 
     static ClusterState cluster(String name, NodeState... nodes) {

@@ -1,0 +1,78 @@
+package dev.cartograph.fleet;
+
+import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.placement.Decision;
+import dev.cartograph.placement.PodDemand;
+import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.PlacementReport;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Fleet state with exactly one writer: agent summaries and the broker's own reservations go in
+ * here, in order, on the writer's thread; every change publishes an immutable {@link FleetSnapshot}
+ * that any thread may read. Writer methods are not thread-safe (one writer by contract);
+ * {@link #snapshot()} is.
+ */
+public final class Fleet {
+    /** Whether a summary was taken or ignored as older than what is held. */
+    public enum Outcome { ACCEPTED, STALE }
+
+    private final Map<String, ClusterSummary> clusters = new HashMap<>();
+    private final Map<String, Reservation> reservations = new HashMap<>();
+    private final AtomicReference<FleetSnapshot> published = new AtomicReference<>(FleetSnapshot.EMPTY);
+
+    public FleetSnapshot snapshot() {
+        return published.get();
+    }
+
+    /**
+     * Takes a cluster summary unless it is older than the one held: within an incarnation by
+     * sequence, across incarnations (a restarted agent) by heartbeat time. Releases reservations
+     * the agent now accounts for.
+     */
+    public Outcome accept(ClusterSummary s) {
+        ClusterSummary held = clusters.get(s.cluster());
+        if (held != null && (held.incarnation().equals(s.incarnation()) ? s.sequence() <= held.sequence()
+                : !s.heartbeat().isAfter(held.heartbeat()))) {
+            return Outcome.STALE;
+        }
+        clusters.put(s.cluster(), s);
+        for (PlacementReport p : s.placements()) {
+            Reservation r = reservations.get(p.placementId());
+            if (r != null && r.cluster().equals(s.cluster()) && p.epoch() >= r.epoch() && p.pendingPods() == 0) {
+                reservations.remove(p.placementId());
+            }
+        }
+        publish();
+        return Outcome.ACCEPTED;
+    }
+
+    /** Reserves what a placement decision assigned, node by node, until the agent accounts for it. */
+    public Reservation reserve(String placementId, long epoch, Decision.Placed decision, List<PodDemand> demand) {
+        Map<String, ResourceList> perNode = new HashMap<>();
+        for (Decision.Assignment a : decision.assignments()) {
+            PodDemand d = demand.stream().filter(x -> x.component().equals(a.component()) && x.instance().equals(a.instance()))
+                    .findFirst().orElseThrow(() -> new IllegalArgumentException("assignment for unknown " + a.component()));
+            perNode.merge(a.node(), d.perPod(), ResourceList::plus);
+        }
+        Reservation r = new Reservation(placementId, decision.cluster(), epoch, perNode);
+        reservations.put(placementId, r);
+        publish();
+        return r;
+    }
+
+    /** Drops a reservation (the placement was deleted or moved elsewhere). */
+    public Optional<Reservation> release(String placementId) {
+        Optional<Reservation> r = Optional.ofNullable(reservations.remove(placementId));
+        publish();
+        return r;
+    }
+
+    private void publish() {
+        published.set(new FleetSnapshot(clusters, reservations));
+    }
+}

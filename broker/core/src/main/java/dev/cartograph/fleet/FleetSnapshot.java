@@ -1,0 +1,51 @@
+package dev.cartograph.fleet;
+
+import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.protocol.ClusterState;
+import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.NodeState;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An immutable view of the fleet at one moment: the newest summary of every cluster and every
+ * open reservation. Readers share it without locks; the one writer ({@link Fleet}) publishes a new
+ * snapshot after each change.
+ */
+public record FleetSnapshot(Map<String, ClusterSummary> clusters, Map<String, Reservation> reservations) {
+    public static final FleetSnapshot EMPTY = new FleetSnapshot(Map.of(), Map.of());
+
+    public FleetSnapshot {
+        clusters = Map.copyOf(clusters);
+        reservations = Map.copyOf(reservations);
+    }
+
+    /** A cluster is ready while its agent's heartbeat is younger than {@code timeout}. */
+    public boolean ready(String cluster, Instant now, Duration timeout) {
+        ClusterSummary s = clusters.get(cluster);
+        return s != null && Duration.between(s.heartbeat(), now).compareTo(timeout) <= 0;
+    }
+
+    /** What placement sees: every cluster, readiness by heartbeat, each node's allocation plus what is reserved on it. */
+    public List<ClusterState> forPlanning(Instant now, Duration heartbeatTimeout) {
+        List<ClusterState> out = new ArrayList<>();
+        for (ClusterSummary s : clusters.values()) {
+            List<NodeState> nodes = new ArrayList<>();
+            for (NodeState n : s.nodes()) {
+                ResourceList reserved = ResourceList.EMPTY;
+                for (Reservation r : reservations.values()) {
+                    if (r.cluster().equals(s.cluster())) {
+                        reserved = reserved.plus(r.perNode().getOrDefault(n.name(), ResourceList.EMPTY));
+                    }
+                }
+                nodes.add(reserved.isEmpty() ? n : new NodeState(n.name(), n.labels(), n.taints(), n.ready(), n.schedulable(),
+                        n.allocatable(), n.allocated().plus(reserved)));
+            }
+            out.add(new ClusterState(s.cluster(), s.labels(), ready(s.cluster(), now, heartbeatTimeout), nodes));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.cartograph.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.placement.Decision;
+import dev.cartograph.placement.Planner;
+import dev.cartograph.placement.PodDemand;
+import dev.cartograph.protocol.ClusterState;
+import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.NodeState;
+import dev.cartograph.protocol.PlacementReport;
+import dev.cartograph.testing.Nodes;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(60)
+class FleetTest {
+    static final Instant T = Instant.parse("2026-12-02T12:00:00Z");
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    static ClusterSummary summary(String cluster, String incarnation, long seq, Instant heartbeat, int nodes, List<PlacementReport> placed) {
+        List<NodeState> list = new ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            list.add(Nodes.node(cluster + "-" + i, Nodes.H100, 8, 0));
+        }
+        return new ClusterSummary(cluster, Map.of(), "0.1.0", incarnation, seq, heartbeat, list, placed);
+    }
+
+    @Test
+    void staleRecordsAreIgnoredAndARestartedAgentIsTakenByHeartbeat() {
+        Fleet fleet = new Fleet();
+        assertThat(fleet.accept(summary("a", "i1", 5, T, 1, List.of()))).isEqualTo(Fleet.Outcome.ACCEPTED);
+        assertThat(fleet.accept(summary("a", "i1", 4, T.plusSeconds(1), 1, List.of()))).isEqualTo(Fleet.Outcome.STALE);
+        assertThat(fleet.accept(summary("a", "i0", 99, T.minusSeconds(60), 1, List.of()))).isEqualTo(Fleet.Outcome.STALE);
+        assertThat(fleet.accept(summary("a", "i2", 1, T.plusSeconds(2), 1, List.of()))).isEqualTo(Fleet.Outcome.ACCEPTED);
+        assertThat(fleet.snapshot().clusters().get("a").incarnation()).isEqualTo("i2");
+    }
+
+    @Test
+    void aClusterWithoutARecentHeartbeatIsNotReady() {
+        Fleet fleet = new Fleet();
+        fleet.accept(summary("a", "i1", 1, T, 1, List.of()));
+        assertThat(fleet.snapshot().forPlanning(T.plusSeconds(10), TIMEOUT).get(0).ready()).isTrue();
+        assertThat(fleet.snapshot().forPlanning(T.plusSeconds(31), TIMEOUT).get(0).ready()).isFalse();
+    }
+
+    @Test
+    void oneHundredGangsOnAFleetThatFitsExactlyOneHundredAreEachPlacedOnceAndNeverDoubleBooked() {
+        Fleet fleet = new Fleet();
+        // 3 clusters, 50 + 30 + 20 nodes of 8 GPUs: exactly 100 gangs of 2 pods x 4 GPUs
+        fleet.accept(summary("a", "i", 1, T, 50, List.of()));
+        fleet.accept(summary("b", "i", 1, T, 30, List.of()));
+        fleet.accept(summary("c", "i", 1, T, 20, List.of()));
+        List<PodDemand> gang = List.of(new PodDemand("worker", "worker", 2, gpus(4), Map.of(), List.of(), List.of()));
+        Map<String, Integer> gpusPerNode = new HashMap<>();
+        for (int g = 0; g < 100; g++) {
+            Decision d = Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
+            assertThat(d).as("gang %d", g).isInstanceOf(Decision.Placed.class);
+            Decision.Placed p = (Decision.Placed) d;
+            fleet.reserve("p-" + g, 1, p, gang);
+            p.assignments().forEach(a -> gpusPerNode.merge(a.node(), 4, Integer::sum));
+        }
+        assertThat(gpusPerNode.values()).allSatisfy(v -> assertThat(v).isLessThanOrEqualTo(8));
+        assertThat(gpusPerNode.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(800);
+        assertThat(Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK))
+                .isInstanceOf(Decision.Unschedulable.class);
+        assertThat(fleet.snapshot().reservations()).hasSize(100);
+    }
+
+    @Test
+    void aReservationHoldsUntilTheAgentAccountsForThePlacement() {
+        Fleet fleet = new Fleet();
+        fleet.accept(summary("a", "i", 1, T, 1, List.of()));
+        List<PodDemand> gang = List.of(new PodDemand("w", "w", 1, gpus(8), Map.of(), List.of(), List.of()));
+        Decision.Placed p = (Decision.Placed) Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
+        fleet.reserve("p-1", 3, p, gang);
+        // applied but a pod is still unbound: still reserved
+        fleet.accept(summary("a", "i", 2, T, 1, List.of(new PlacementReport("p-1", 3, 1, gpus(8)))));
+        assertThat(fleet.snapshot().reservations()).containsKey("p-1");
+        // an older epoch does not release it either
+        fleet.accept(summary("a", "i", 3, T, 1, List.of(new PlacementReport("p-1", 2, 0, ResourceList.EMPTY))));
+        assertThat(fleet.snapshot().reservations()).containsKey("p-1");
+        fleet.accept(summary("a", "i", 4, T, 1, List.of(new PlacementReport("p-1", 3, 0, ResourceList.EMPTY))));
+        assertThat(fleet.snapshot().reservations()).isEmpty();
+        ClusterState planning = fleet.snapshot().forPlanning(T, TIMEOUT).get(0);
+        assertThat(planning.nodes().get(0).free().gpus()).isEqualTo(8); // the summary above carries no allocation
+    }
+
+    static ResourceList gpus(int gpus) {
+        return Nodes.res("nvidia.com/gpu", String.valueOf(gpus));
+    }
+}
