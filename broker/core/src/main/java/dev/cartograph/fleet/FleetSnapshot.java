@@ -31,18 +31,22 @@ public record FleetSnapshot(Map<String, ClusterSummary> clusters, Map<String, Re
 
     /** What placement sees: every cluster, readiness by heartbeat, each node's allocation plus what is reserved on it. */
     public List<ClusterState> forPlanning(Instant now, Duration heartbeatTimeout) {
+        Map<String, Map<String, ResourceList>> reservedByCluster = new java.util.HashMap<>();
+        for (Reservation r : reservations.values()) {
+            Map<String, ResourceList> nodes = reservedByCluster.computeIfAbsent(r.cluster(), k -> new java.util.HashMap<>());
+            r.perNode().forEach((node, amount) -> nodes.merge(node, amount, ResourceList::plus));
+        }
         List<ClusterState> out = new ArrayList<>();
         for (ClusterSummary s : clusters.values()) {
-            List<NodeState> nodes = new ArrayList<>();
-            for (NodeState n : s.nodes()) {
-                ResourceList reserved = ResourceList.EMPTY;
-                for (Reservation r : reservations.values()) {
-                    if (r.cluster().equals(s.cluster())) {
-                        reserved = reserved.plus(r.perNode().getOrDefault(n.name(), ResourceList.EMPTY));
-                    }
+            Map<String, ResourceList> reserved = reservedByCluster.getOrDefault(s.cluster(), Map.of());
+            List<NodeState> nodes = s.nodes();
+            if (!reserved.isEmpty()) {
+                nodes = new ArrayList<>(s.nodes().size());
+                for (NodeState n : s.nodes()) {
+                    ResourceList r = reserved.get(n.name());
+                    nodes.add(r == null ? n : new NodeState(n.name(), n.labels(), n.taints(), n.ready(), n.schedulable(),
+                            n.allocatable(), n.allocated().plus(r)));
                 }
-                nodes.add(reserved.isEmpty() ? n : new NodeState(n.name(), n.labels(), n.taints(), n.ready(), n.schedulable(),
-                        n.allocatable(), n.allocated().plus(reserved)));
             }
             out.add(new ClusterState(s.cluster(), s.labels(), ready(s.cluster(), now, heartbeatTimeout), nodes));
         }

@@ -60,11 +60,29 @@ public final class Planner {
         if (!NodeFilter.selects(selector, c.labels())) {
             return new Attempt(null, "cluster labels do not match the cluster selector " + format(selector), Long.MAX_VALUE);
         }
+        // only nodes some pod may use are looked at again; a cluster short of GPU blocks is refused up front
+        Map<PodDemand, List<NodeState>> eligible = new java.util.IdentityHashMap<>();
         Map<String, ResourceList> free = new TreeMap<>();
-        Map<String, NodeState> nodes = new TreeMap<>();
-        for (NodeState n : c.nodes()) {
-            free.put(n.name(), n.free());
-            nodes.put(n.name(), n);
+        Map<String, Long> freeGpus = new java.util.HashMap<>();
+        for (PodDemand d : demand) {
+            List<NodeState> ok = new ArrayList<>();
+            long blocks = 0;
+            long gpus = d.perPod().gpus();
+            for (NodeState n : c.nodes()) {
+                if (NodeFilter.eligible(d, n)) {
+                    ok.add(n);
+                    if (gpus > 0) {
+                        blocks += Math.max(0, n.allocatable().gpus() - n.allocated().gpus()) / gpus;
+                    }
+                }
+            }
+            eligible.put(d, ok);
+            if (d.count() > 0 && (ok.isEmpty() || gpus > 0 && blocks < d.count())) {
+                for (NodeState n : ok) {
+                    free.putIfAbsent(n.name(), n.free());
+                }
+                return new Attempt(null, whyNot(new Pod(d, 0, d.perPod().plus(ONE_POD)), List.of(), c, free, d.count()), Long.MAX_VALUE);
+            }
         }
         List<Pod> pods = new ArrayList<>();
         for (PodDemand d : demand) {
@@ -80,22 +98,43 @@ public final class Planner {
         for (Pod p : pods) {
             String best = null;
             long bestKey = 0;
-            for (NodeState n : nodes.values()) {
-                ResourceList room = free.get(n.name());
-                if (!NodeFilter.eligible(p.demand, n) || !p.request.fitsIn(room)) {
-                    continue;
+            long podGpus = p.request.gpus();
+            for (NodeState n : eligible.get(p.demand)) {
+                long gpusHere = freeGpus.computeIfAbsent(n.name(), k -> Math.max(0, n.allocatable().gpus() - n.allocated().gpus()));
+                if (gpusHere < podGpus) {
+                    continue; // cheap test first: most nodes fail on GPUs
                 }
-                long left = room.minus(p.request).gpus() * 1_000_000 + room.minus(p.request).cpuMillis() / 1000;
-                long key = policy == Policy.BIN_PACK ? left : -left;
-                if (best == null || key < bestKey) {
-                    best = n.name();
-                    bestKey = key;
+                // GPU pods rank by GPUs left, others by CPU left; the full fit is checked only for a node that would win
+                long key;
+                if (podGpus > 0) {
+                    long left = gpusHere - podGpus;
+                    key = policy == Policy.BIN_PACK ? left : -left;
+                    if (best != null && (key > bestKey || key == bestKey && n.name().compareTo(best) > 0)) {
+                        continue;
+                    }
+                    if (!p.request.fitsIn(free.computeIfAbsent(n.name(), k -> n.free()))) {
+                        continue;
+                    }
+                } else {
+                    ResourceList room = free.computeIfAbsent(n.name(), k -> n.free());
+                    if (!p.request.fitsIn(room)) {
+                        continue;
+                    }
+                    long left = room.cpuMillis() - p.request.cpuMillis();
+                    key = policy == Policy.BIN_PACK ? left : -left;
+                    if (best != null && (key > bestKey || key == bestKey && n.name().compareTo(best) > 0)) {
+                        continue;
+                    }
                 }
+                best = n.name();
+                bestKey = key;
             }
             if (best == null) {
-                return new Attempt(null, whyNot(p, pods, c, free), Long.MAX_VALUE);
+                return new Attempt(null, whyNot(p, pods, c, free, -1), Long.MAX_VALUE);
             }
-            free.put(best, free.get(best).minus(p.request));
+            String chosen = best;
+            free.put(chosen, free.computeIfAbsent(chosen, k -> nodeNamed(c, k).free()).minus(p.request));
+            freeGpus.merge(best, -podGpus, Long::sum);
             touched.add(best);
             assignments.add(new Decision.Assignment(p.demand.component(), p.demand.instance(), p.index, best));
         }
@@ -104,19 +143,24 @@ public final class Planner {
         return new Attempt(assignments, "fits: " + pods.size() + " pods on " + touched.size() + " nodes", score(c, free, touched, policy));
     }
 
+    private static NodeState nodeNamed(ClusterState c, String name) {
+        return c.nodes().stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
+    }
+
     /** BIN_PACK: fewer nodes left with some but not all GPUs free, then fewer GPUs left on touched nodes. SPREAD: most GPUs left free. */
     private static long score(ClusterState c, Map<String, ResourceList> free, Set<String> touched, Policy policy) {
         long fragmented = 0;
         long leftOnTouched = 0;
         long totalFree = 0;
         for (NodeState n : c.nodes()) {
-            long f = free.get(n.name()).gpus();
             long all = n.allocatable().gpus();
+            ResourceList changed = touched.contains(n.name()) ? free.get(n.name()) : null;
+            long f = changed != null ? changed.gpus() : Math.max(0, all - n.allocated().gpus());
             totalFree += f;
             if (f > 0 && f < all) {
                 fragmented++;
             }
-            if (touched.contains(n.name())) {
+            if (changed != null) {
                 leftOnTouched += f;
             }
         }
@@ -124,7 +168,7 @@ public final class Planner {
     }
 
     /** Why the pod does not fit, with the numbers a user can act on. */
-    private static String whyNot(Pod p, List<Pod> all, ClusterState c, Map<String, ResourceList> free) {
+    private static String whyNot(Pod p, List<Pod> all, ClusterState c, Map<String, ResourceList> free, long countHint) {
         PodDemand d = p.demand;
         List<NodeState> eligible = c.nodes().stream().filter(n -> NodeFilter.eligible(d, n)).toList();
         String what = d.component() + (d.instance().equals(d.component()) ? "" : "/" + d.instance());
@@ -134,18 +178,18 @@ public final class Planner {
                     + (d.nodeSelector().isEmpty() ? "" : "has labels " + format(d.nodeSelector()) + " or ")
                     + "passes its node affinity and tolerations";
         }
-        long same = all.stream().filter(o -> o.demand == d).count();
+        long same = countHint >= 0 ? countHint : all.stream().filter(o -> o.demand == d).count();
         long gpus = d.perPod().gpus();
         String product = d.gpuProduct().isEmpty() ? "" : " " + d.gpuProduct();
         if (gpus > 0) {
-            long largest = eligible.stream().mapToLong(n -> free.get(n.name()).gpus()).max().orElse(0);
+            long largest = eligible.stream().mapToLong(n -> free.getOrDefault(n.name(), n.free()).gpus()).max().orElse(0);
             long totalFree = eligible.stream().mapToLong(n -> n.free().gpus()).sum();
             return "needs " + same + " pods × " + gpus + " GPUs" + product + " (" + what + "); largest free block "
                     + largest + " on " + eligible.size() + " ready nodes (" + totalFree + " GPUs free in all)";
         }
         List<String> short_ = new ArrayList<>();
         for (Map.Entry<String, BigDecimal> e : p.request.amounts().entrySet()) {
-            BigDecimal most = eligible.stream().map(n -> free.get(n.name()).get(e.getKey())).max(BigDecimal::compareTo).orElse(BigDecimal.ZERO);
+            BigDecimal most = eligible.stream().map(n -> free.getOrDefault(n.name(), n.free()).get(e.getKey())).max(BigDecimal::compareTo).orElse(BigDecimal.ZERO);
             if (most.compareTo(e.getValue()) < 0) {
                 short_.add(e.getKey() + " " + Quantity.format(e.getValue()) + " (most free on one node: " + Quantity.format(most) + ")");
             }
