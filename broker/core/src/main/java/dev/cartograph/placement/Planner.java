@@ -182,10 +182,12 @@ public final class Planner {
         long gpus = d.perPod().gpus();
         String product = d.gpuProduct().isEmpty() ? "" : " " + d.gpuProduct();
         if (gpus > 0) {
-            long largest = eligible.stream().mapToLong(n -> free.getOrDefault(n.name(), n.free()).gpus()).max().orElse(0);
+            long largest = eligible.stream().mapToLong(n -> n.free().gpus()).max().orElse(0);
             long totalFree = eligible.stream().mapToLong(n -> n.free().gpus()).sum();
+            long room = eligible.stream().mapToLong(n -> n.free().gpus() / gpus).sum();
             return "needs " + same + " pods × " + gpus + " GPUs" + product + " (" + what + "); largest free block "
-                    + largest + " on " + eligible.size() + " ready nodes (" + totalFree + " GPUs free in all)";
+                    + largest + " on " + eligible.size() + " ready nodes, room for " + room + " such pods ("
+                    + totalFree + " GPUs free in all)";
         }
         List<String> short_ = new ArrayList<>();
         for (Map.Entry<String, BigDecimal> e : p.request.amounts().entrySet()) {

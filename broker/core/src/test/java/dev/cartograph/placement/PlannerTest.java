@@ -50,7 +50,7 @@ class PlannerTest {
         assertThat(d.chosen()).contains("two-blocks");
         Decision.Verdict no = d.clusters().stream().filter(v -> v.cluster().equals("scattered")).findFirst().orElseThrow();
         assertThat(no.cluster()).isEqualTo("scattered");
-        assertThat(no.reason()).isEqualTo("needs 2 pods × 4 GPUs (worker); largest free block 3 on 4 ready nodes (12 GPUs free in all)");
+        assertThat(no.reason()).isEqualTo("needs 2 pods × 4 GPUs (worker); largest free block 3 on 4 ready nodes, room for 0 such pods (12 GPUs free in all)");
         assertThat(((Decision.Placed) d).assignments()).extracting(Decision.Assignment::node).containsExactlyInAnyOrder("e", "f");
     }
 

@@ -47,7 +47,7 @@ class PlanCommandTest {
     void threeWholeH100NodesFitNowhereAndSayWhy() throws Exception {
         CartoTest.Run run = CartoTest.carto("plan", "-f", jobset("NVIDIA-H100-80GB-HBM3", 3, 8).toString(), "--fleet", FLEET);
         assertThat(run.out()).startsWith("Unschedulable").contains(
-                "gpu-east  no    needs 3 pods × 8 GPUs NVIDIA-H100-80GB-HBM3 (replicatedjob/w); largest free block 6 on 4 ready nodes (22 GPUs free in all)");
+                "gpu-east  no    needs 3 pods × 8 GPUs NVIDIA-H100-80GB-HBM3 (replicatedjob/w); largest free block 8 on 4 ready nodes, room for 2 such pods (22 GPUs free in all)");
     }
 
     @Test
