@@ -186,6 +186,9 @@ public final class Wire {
             r.max().ifPresent(m -> ro.put("max", m));
             Fields.resources(ro, "perPod", r.perPod());
         }
+        if (!w.status().isNull()) {
+            o.set("status", w.status());
+        }
         return bytes(o);
     }
 
@@ -203,7 +206,8 @@ public final class Wire {
                     Fields.text(o, "kind"), Fields.text(o, "name"));
             return new WorkloadSummary(key, Fields.text(o, "apiVersion"), Fields.text(o, "incarnation"), Fields.number(o, "sequence"),
                     Fields.instant(o, "observed"), Optional.ofNullable(o.path("placementId").textValue()), Fields.text(o, "phase"),
-                    phases, Fields.number(o, "pods"), Fields.resources(o, "resources"), o.path("minMember").asLong(0), roles);
+                    phases, Fields.number(o, "pods"), Fields.resources(o, "resources"), o.path("minMember").asLong(0), roles,
+                    o.path("status"));
         });
     }
 
@@ -255,6 +259,39 @@ public final class Wire {
             }
             return new CommandResult(Fields.text(o, "cluster"), Fields.text(o, "placementId"), Fields.number(o, "epoch"),
                     Fields.text(o, "command"), outcome, Fields.textOr(o, "reason", ""), Fields.instant(o, "at"));
+        });
+    }
+
+    // ---- placements (the broker's durable decisions)
+
+    public static byte[] encode(PlacementRecord p) {
+        ObjectNode o = header("placement");
+        o.put("uid", p.uid());
+        o.putObject("target").put("namespace", p.target().namespace()).put("apiVersion", p.target().apiVersion())
+                .put("kind", p.target().kind()).put("name", p.target().name());
+        p.cluster().ifPresent(c -> o.put("cluster", c));
+        o.put("epoch", p.epoch()).put("state", p.state().name()).put("reason", p.reason());
+        ObjectNode reserved = o.putObject("reserved");
+        new java.util.TreeMap<>(p.reserved()).forEach((node, amount) -> Fields.resources(reserved, node, amount));
+        o.put("priority", p.priority()).put("submitted", p.submitted().toString()).put("at", p.at().toString());
+        return bytes(o);
+    }
+
+    public static Decoded<PlacementRecord> decodePlacement(byte[] value) {
+        return decode(value, "placement", o -> {
+            JsonNode t = o.path("target");
+            PlacementRecord.State state;
+            try {
+                state = PlacementRecord.State.valueOf(Fields.text(o, "state"));
+            } catch (IllegalArgumentException e) {
+                throw new Fields.Bad("field 'state' is not one of " + java.util.Arrays.toString(PlacementRecord.State.values()));
+            }
+            Map<String, dev.cartograph.interpreter.resources.ResourceList> reserved = new LinkedHashMap<>();
+            o.path("reserved").fieldNames().forEachRemaining(node -> reserved.put(node, Fields.resources(o.path("reserved"), node)));
+            return new PlacementRecord(Fields.text(o, "uid"), new PlacementRecord.Target(Fields.textOr(t, "namespace", ""),
+                    Fields.text(t, "apiVersion"), Fields.text(t, "kind"), Fields.text(t, "name")),
+                    Optional.ofNullable(o.path("cluster").textValue()), Fields.number(o, "epoch"), state, Fields.textOr(o, "reason", ""),
+                    reserved, (int) o.path("priority").asLong(0), Fields.instant(o, "submitted"), Fields.instant(o, "at"));
         });
     }
 

@@ -1,5 +1,7 @@
 package dev.cartograph.protocol;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import dev.cartograph.interpreter.resources.ResourceList;
 import java.time.Instant;
 import java.util.List;
@@ -9,11 +11,12 @@ import java.util.Optional;
 /**
  * The interpreter's view of one workload in a member cluster, as its agent publishes it
  * (compacted topic, key = {@link WorkloadKey#kafkaKey()}, a tombstone when it is deleted), with the
- * placement id when the broker placed it. Immutable.
+ * placement id when the broker placed it and the object's raw status (the broker mirrors it onto the
+ * hub object). Immutable.
  */
 public record WorkloadSummary(WorkloadKey key, String apiVersion, String incarnation, long sequence, Instant observed,
                               Optional<String> placementId, String phase, List<String> phases, long pods,
-                              ResourceList resources, long minMember, List<Role> roles) {
+                              ResourceList resources, long minMember, List<Role> roles, JsonNode status) {
 
     public WorkloadSummary {
         Objects.requireNonNull(key, "key");
@@ -25,6 +28,13 @@ public record WorkloadSummary(WorkloadKey key, String apiVersion, String incarna
         phases = List.copyOf(phases);
         Objects.requireNonNull(resources, "resources");
         roles = List.copyOf(roles);
+        status = status == null || status.isMissingNode() || status.isNull() ? NullNode.getInstance() : status.deepCopy();
+    }
+
+    /** The member object's {@code .status} as the agent last saw it (null node when it has none); a copy. */
+    @Override
+    public JsonNode status() {
+        return status.deepCopy();
     }
 
     /** Pods of one component instance: counts, and what each pod requests. */

@@ -82,11 +82,28 @@ class WireTest {
     }
 
     @Test
+    void placementsRoundTripAndBadStatesAreNamed() {
+        PlacementRecord p = new PlacementRecord("uid-1", new PlacementRecord.Target("ml", "kubeflow.org/v1", "PyTorchJob", "ft"),
+                Optional.of("gpu-east"), 2, PlacementRecord.State.PLACED, "", Map.of("n1", res("nvidia.com/gpu", "8"),
+                "n2", res("nvidia.com/gpu", "4", "cpu", "2.5")), 100, T, T.plusSeconds(1));
+        assertThat(Wire.decodePlacement(Wire.encode(p))).isEqualTo(new Decoded.Ok<>(p));
+        PlacementRecord queued = p.with(Optional.empty(), 0, PlacementRecord.State.QUEUED, "fits nowhere", Map.of(), T);
+        assertThat(Wire.decodePlacement(Wire.encode(queued))).isEqualTo(new Decoded.Ok<>(queued));
+        byte[] bad = new String(Wire.encode(p), StandardCharsets.UTF_8).replace("PLACED", "LOST").getBytes(StandardCharsets.UTF_8);
+        assertThat(Wire.decodePlacement(bad)).isInstanceOf(Decoded.Failed.class);
+        assertThat(((Decoded.Failed<PlacementRecord>) Wire.decodePlacement(bad)).reason()).contains("field 'state'");
+    }
+
+    @Test
     void workloadsCommandsAndResultsRoundTrip() {
         WorkloadSummary w = new WorkloadSummary(new WorkloadKey("gpu-east", "ml", "kubeflow.org", "PyTorchJob", "ft"), "kubeflow.org/v1",
                 "inc", 3, T, Optional.of("p-9"), "Running", List.of("Running", "Initializing"), 4, res("nvidia.com/gpu", "32"), 4,
-                List.of(new WorkloadSummary.Role("worker", "worker", 3, 2, Optional.of(4L), res("nvidia.com/gpu", "8", "cpu", "32"))));
+                List.of(new WorkloadSummary.Role("worker", "worker", 3, 2, Optional.of(4L), res("nvidia.com/gpu", "8", "cpu", "32"))),
+                JsonNodeFactory.instance.objectNode().set("conditions", JsonNodeFactory.instance.arrayNode()
+                        .add(JsonNodeFactory.instance.objectNode().put("type", "Running").put("status", "True"))));
         assertThat(Wire.decodeWorkload(Wire.encode(w))).isEqualTo(new Decoded.Ok<>(w));
+        assertThat(((Decoded.Ok<WorkloadSummary>) Wire.decodeWorkload(Wire.encode(w))).value().status().path("conditions").get(0)
+                .path("type").asText()).isEqualTo("Running");
         assertThat(WorkloadKey.parse(w.key().kafkaKey())).contains(w.key());
 
         Command.Apply apply = new Command.Apply("p-9", 2, T, JsonNodeFactory.instance.objectNode().put("kind", "PyTorchJob"));

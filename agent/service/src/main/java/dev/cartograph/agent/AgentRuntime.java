@@ -119,7 +119,7 @@ public final class AgentRuntime implements AutoCloseable {
             List<JsonNode> pods = cache.pods();
             List<JsonNode> placed = workloads.stream().filter(o -> Ownership.placementId(o).isPresent()).toList();
             Map<String, String> ownerOf = owners(workloads, pods);
-            publisher.cluster(reporter.cluster(cache.nodes(), pods, placed, object -> podsOf(object, pods, ownerOf), now));
+            publisher.cluster(reporter.cluster(interpreter, cache.nodes(), pods, placed, object -> podsOf(object, pods, ownerOf), now));
             lastClusterRecord.set(now);
         }
         List<ClusterCache.Change.Workload> batch = new ArrayList<>(dirtyWorkloads);

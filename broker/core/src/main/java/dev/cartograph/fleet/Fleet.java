@@ -65,6 +65,12 @@ public final class Fleet {
         return r;
     }
 
+    /** Holds a reservation recorded earlier (a restarted or newly elected broker restoring its placements). */
+    public void hold(Reservation r) {
+        reservations.put(r.placementId(), r);
+        publish();
+    }
+
     /** Drops a reservation (the placement was deleted or moved elsewhere). */
     public Optional<Reservation> release(String placementId) {
         Optional<Reservation> r = Optional.ofNullable(reservations.remove(placementId));

@@ -47,12 +47,15 @@ public final class Reporter {
 
     /**
      * The cluster summary: node capacity, and per placement this agent applied its epoch and the
-     * demand of its pods that are not yet bound to a node.
+     * demand of its pods that are not yet running on a node. What is pending counts the pods the
+     * workload should have (its gang minimum, else its desired pods, by the interpreter) that are not
+     * yet bound, so a workload whose controller has not created its pods yet still holds its
+     * reservation at the broker; a finished workload holds nothing.
      *
      * @param placed the objects this agent created (marked with a placement id)
      * @param podsOf the pods of one such object (found by owner references)
      */
-    public ClusterSummary cluster(List<JsonNode> nodes, List<JsonNode> pods, List<JsonNode> placed,
+    public ClusterSummary cluster(Interpreter interpreter, List<JsonNode> nodes, List<JsonNode> pods, List<JsonNode> placed,
                                   java.util.function.Function<JsonNode, List<JsonNode>> podsOf, Instant now) {
         List<PlacementReport> placements = new ArrayList<>();
         for (JsonNode object : placed) {
@@ -60,18 +63,69 @@ public final class Reporter {
             if (id.isEmpty()) {
                 continue;
             }
-            int pending = 0;
-            ResourceList demand = ResourceList.EMPTY;
+            int unbound = 0;
+            ResourceList unboundDemand = ResourceList.EMPTY;
+            int bound = 0;
+            ResourceList boundDemand = ResourceList.EMPTY;
             for (JsonNode pod : podsOf.apply(object)) {
-                if (pod.path("spec").path("nodeName").asText("").isEmpty() && !NodeCapacity.terminal(pod)) {
-                    pending++;
-                    demand = demand.plus(PodRequests.of(pod.path("spec")).request());
+                if (NodeCapacity.terminal(pod)) {
+                    continue;
+                }
+                ResourceList request = PodRequests.of(pod.path("spec")).request();
+                if (pod.path("spec").path("nodeName").asText("").isEmpty()) {
+                    unbound++;
+                    unboundDemand = unboundDemand.plus(request);
+                } else {
+                    bound++;
+                    boundDemand = boundDemand.plus(request);
+                }
+            }
+            int pending = unbound;
+            ResourceList demand = unboundDemand;
+            if (interpreter.resolve(object) instanceof Resolution.Resolved r) {
+                if (r.view().phase() == Phase.COMPLETED || r.view().phase() == Phase.FAILED) {
+                    pending = 0;
+                    demand = ResourceList.EMPTY;
+                } else {
+                    Expected e = expected(r.view());
+                    pending = (int) Math.max(unbound, e.pods() - bound);
+                    demand = unboundDemand.max(positive(e.demand().minus(boundDemand)));
                 }
             }
             placements.add(new PlacementReport(id.get(), Ownership.epoch(object).orElse(0L), pending, demand));
         }
         return new ClusterSummary(cluster, labels, agentVersion, incarnation, sequence.incrementAndGet(), now,
                 NodeCapacity.of(nodes, pods), placements);
+    }
+
+    private record Expected(long pods, ResourceList demand) {
+    }
+
+    /** The pods a workload should run: its gang minimum when it has one, else every desired pod. */
+    private static Expected expected(WorkloadView v) {
+        boolean gang = v.gang().minMember() > 0;
+        long pods = 0;
+        ResourceList demand = ResourceList.EMPTY;
+        for (ComponentView c : v.components().toList()) {
+            for (InstanceView i : c.instances()) {
+                if (i.hasPods()) {
+                    long n = gang ? i.replicas().min() : i.replicas().desired();
+                    pods += n;
+                    demand = demand.plus(i.perPod().times(n));
+                }
+            }
+        }
+        return new Expected(pods, demand);
+    }
+
+    private static ResourceList positive(ResourceList list) {
+        java.util.Map<String, java.math.BigDecimal> out = new java.util.TreeMap<>();
+        list.amounts().forEach((k, v) -> {
+            if (v.signum() > 0) {
+                out.put(k, v);
+            }
+        });
+        return new ResourceList(out);
     }
 
     /** A workload's summary, or empty when no definition covers it. */
@@ -92,7 +146,7 @@ public final class Reporter {
         }
         return Optional.of(new WorkloadSummary(key(object), apiVersion, incarnation, sequence.incrementAndGet(), now,
                 Ownership.placementId(object), v.phase().displayName(), v.status().phases().stream().map(Phase::displayName).toList(),
-                v.totals().pods(), v.totals().resources(), v.gang().minMember(), roles));
+                v.totals().pods(), v.totals().resources(), v.gang().minMember(), roles, object.path("status")));
     }
 
     public WorkloadKey key(JsonNode object) {

@@ -1,0 +1,71 @@
+package dev.cartograph.protocol;
+
+import dev.cartograph.interpreter.resources.ResourceList;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The broker's durable decision about one hub object (compacted topic {@code P.placements}, key =
+ * the hub object's uid, which is also the placement id agents label their copies with; a tombstone
+ * once the hub object is gone). Written before any command is sent, so a restarted broker knows
+ * every placement, its fencing epoch, and what it reserved on which node. Immutable.
+ *
+ * @param cluster  where the gang is placed; empty while it is queued
+ * @param epoch    the fencing epoch: rises every time the placement moves to another cluster
+ * @param reserved what the decision booked per node, held until the agent accounts for it
+ * @param priority queue order, higher first; then {@code submitted}, then uid
+ */
+public record PlacementRecord(String uid, Target target, Optional<String> cluster, long epoch, State state, String reason,
+                              Map<String, ResourceList> reserved, int priority, Instant submitted, Instant at) {
+
+    /** Where the placement stands. */
+    public enum State {
+        /** fits nowhere yet; waits in the queue with the reason */
+        QUEUED,
+        /** decided and durable; the apply command is on its way to the cluster */
+        PLACED,
+        /** the cluster's agent created (or updated) its copy */
+        APPLIED,
+        /** the cluster's agent refused the manifest; the reason says why (not retried) */
+        FAILED,
+        /** the hub object is being deleted; the member copy's delete is on its way */
+        DELETING
+    }
+
+    /** The hub object the placement is for. */
+    public record Target(String namespace, String apiVersion, String kind, String name) {
+        public Target {
+            Objects.requireNonNull(namespace, "namespace");
+            Objects.requireNonNull(apiVersion, "apiVersion");
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(name, "name");
+        }
+
+        @Override
+        public String toString() {
+            return kind + " " + namespace + "/" + name;
+        }
+    }
+
+    public PlacementRecord {
+        Objects.requireNonNull(uid, "uid");
+        Objects.requireNonNull(target, "target");
+        cluster = cluster == null ? Optional.empty() : cluster;
+        Objects.requireNonNull(state, "state");
+        reason = reason == null ? "" : reason;
+        reserved = Map.copyOf(reserved);
+        Objects.requireNonNull(submitted, "submitted");
+        Objects.requireNonNull(at, "at");
+    }
+
+    public PlacementRecord with(Optional<String> cluster, long epoch, State state, String reason, Map<String, ResourceList> reserved,
+                                Instant at) {
+        return new PlacementRecord(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at);
+    }
+
+    public PlacementRecord with(State state, String reason, Instant at) {
+        return new PlacementRecord(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at);
+    }
+}

@@ -1,0 +1,143 @@
+package dev.cartograph.broker;
+
+import dev.cartograph.broker.coordinate.BrokerView;
+import dev.cartograph.broker.coordinate.Coordinator;
+import dev.cartograph.broker.coordinate.Input;
+import dev.cartograph.broker.hub.HubWatch;
+import dev.cartograph.broker.hub.KubeHub;
+import dev.cartograph.broker.kafka.Ingest;
+import dev.cartograph.broker.kafka.KafkaOutbox;
+import dev.cartograph.broker.kafka.Topology;
+import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.protocol.Topics;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One broker instance: Kafka ingest and the coordinator always run (every replica keeps fleet state
+ * for reads); the hub is written and gangs are placed only while this instance holds the leader
+ * Lease on the hub (when leader election is on). Start once, close once.
+ */
+public final class BrokerRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerRuntime.class);
+
+    private final BrokerSettings settings;
+    private final KubernetesClient hubClient;
+    private final Definitions definitions;
+    private final Clock clock;
+    private final Topics topics;
+    private KafkaOutbox outbox;
+    private Coordinator coordinator;
+    private Ingest ingest;
+    private HubWatch watch;
+    private KubeHub hub;
+    private Thread coordinatorThread;
+    private Thread ingestThread;
+    private CompletableFuture<?> election;
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "broker-tick"));
+
+    public BrokerRuntime(BrokerSettings settings, KubernetesClient hubClient, Definitions definitions, Clock clock) {
+        this.settings = settings;
+        this.hubClient = hubClient;
+        this.definitions = definitions;
+        this.clock = clock;
+        this.topics = new Topics(settings.topicPrefix());
+    }
+
+    public void start() throws Exception {
+        Topology.ensure(settings.kafka(), topics);
+        outbox = new KafkaOutbox(settings.kafka(), topics);
+        java.util.concurrent.atomic.AtomicReference<Coordinator> ref = new java.util.concurrent.atomic.AtomicReference<>();
+        watch = new HubWatch(hubClient, definitions, settings.federationKey(), settings.federationValue(), in -> ref.get().post(in));
+        hub = new KubeHub(hubClient, watch);
+        coordinator = new Coordinator(settings, Interpreter.of(definitions), outbox, hub, clock);
+        ref.set(coordinator);
+        coordinatorThread = new Thread(coordinator, "broker-coordinator");
+        coordinatorThread.start();
+        ingest = new Ingest(settings.kafka(), topics, coordinator);
+        ingestThread = new Thread(ingest, "broker-ingest");
+        ingestThread.start();
+        watch.start();
+        long every = settings.tick().toMillis();
+        ticker.scheduleWithFixedDelay(() -> coordinator.post(new Input.Tick()), every, every, TimeUnit.MILLISECONDS);
+        if (settings.leaderElection()) {
+            election = hubClient.leaderElector().withConfig(new LeaderElectionConfigBuilder().withName(settings.leaseName())
+                    .withLock(new LeaseLock(settings.leaseNamespace(), settings.leaseName(), settings.brokerId()))
+                    .withLeaseDuration(Duration.ofSeconds(15)).withRenewDeadline(Duration.ofSeconds(10)).withRetryPeriod(Duration.ofSeconds(2))
+                    .withReleaseOnCancel(true)
+                    .withLeaderCallbacks(new LeaderCallbacks(() -> coordinator.post(new Input.Leading(true)),
+                            () -> coordinator.post(new Input.Leading(false)),
+                            leader -> LOG.info("broker leader is {}", leader)))
+                    .build()).build().start();
+        }
+        LOG.info("broker {} started (topics {}.*, federation label {})", settings.brokerId(), settings.topicPrefix(), settings.federationLabel());
+    }
+
+    public BrokerView view() {
+        return coordinator == null ? BrokerView.EMPTY : coordinator.view();
+    }
+
+    public BrokerSettings settings() {
+        return settings;
+    }
+
+    public Definitions definitions() {
+        return definitions;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** Waits until the hub writes queued so far are done. */
+    public void drainHubWrites(Duration timeout) throws InterruptedException {
+        hub.drain(timeout);
+    }
+
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        if (election != null) {
+            election.cancel(true);
+        }
+        if (watch != null) {
+            watch.close();
+        }
+        if (ingest != null) {
+            ingest.close();
+        }
+        if (coordinator != null) {
+            coordinator.close();
+        }
+        join(ingestThread);
+        join(coordinatorThread);
+        if (hub != null) {
+            hub.close();
+        }
+        if (outbox != null) {
+            outbox.close();
+        }
+    }
+
+    private static void join(Thread t) {
+        if (t == null) {
+            return;
+        }
+        try {
+            t.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

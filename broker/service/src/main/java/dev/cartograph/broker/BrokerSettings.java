@@ -1,0 +1,53 @@
+package dev.cartograph.broker;
+
+import dev.cartograph.placement.Planner;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything one broker needs to run. Immutable.
+ *
+ * @param brokerId          this instance's identity in the leader lease
+ * @param heartbeatTimeout  a cluster whose agent was silent longer is NotReady and gets no placements
+ * @param failoverTimeout   a cluster NotReady this long is lost: its gangs that never started are re-placed
+ * @param federationLabel   {@code key=value}: objects (or namespaces) with it are federated
+ * @param replaceRunning    also re-place gangs that were running on a lost cluster (off by default)
+ * @param leaseNamespace    where the leader Lease lives on the hub; leader election is off when blank
+ * @param tick              how often readiness and failover are re-checked
+ */
+public record BrokerSettings(String brokerId, String topicPrefix, Map<String, String> kafka, Duration heartbeatTimeout,
+                             Duration failoverTimeout, String federationLabel, Planner.Policy policy, boolean replaceRunning,
+                             String leaseNamespace, String leaseName, Duration tick) {
+    public BrokerSettings {
+        Objects.requireNonNull(brokerId, "brokerId");
+        Objects.requireNonNull(topicPrefix, "topicPrefix");
+        kafka = Map.copyOf(kafka);
+        Objects.requireNonNull(heartbeatTimeout, "heartbeatTimeout");
+        Objects.requireNonNull(failoverTimeout, "failoverTimeout");
+        if (failoverTimeout.compareTo(heartbeatTimeout) < 0) {
+            throw new IllegalArgumentException("failover-timeout (" + failoverTimeout + ") cannot be shorter than heartbeat-timeout ("
+                    + heartbeatTimeout + ")");
+        }
+        Objects.requireNonNull(federationLabel, "federationLabel");
+        if (!federationLabel.matches("[^=\\s]+=[^=\\s]*")) {
+            throw new IllegalArgumentException("federation-label '" + federationLabel + "' must be key=value, e.g. cartograph.dev/federate=true");
+        }
+        Objects.requireNonNull(policy, "policy");
+        leaseNamespace = leaseNamespace == null ? "" : leaseNamespace;
+        leaseName = leaseName == null || leaseName.isBlank() ? "cartograph-broker" : leaseName;
+        Objects.requireNonNull(tick, "tick");
+    }
+
+    public String federationKey() {
+        return federationLabel.substring(0, federationLabel.indexOf('='));
+    }
+
+    public String federationValue() {
+        return federationLabel.substring(federationLabel.indexOf('=') + 1);
+    }
+
+    public boolean leaderElection() {
+        return !leaseNamespace.isBlank();
+    }
+}

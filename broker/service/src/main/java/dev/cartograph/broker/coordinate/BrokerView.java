@@ -1,0 +1,36 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.fleet.FleetSnapshot;
+import dev.cartograph.placement.Decision;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.WorkloadSummary;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the coordinator publishes after every batch of inputs, for the REST API and tests to read
+ * without locks. Immutable.
+ *
+ * @param queue     queued uids in the order they will be tried
+ * @param decisions the latest decision per uid (with the per-cluster explanation)
+ * @param members   the member copy's latest summary per placed uid
+ */
+public record BrokerView(FleetSnapshot fleet, Map<String, PlacementRecord> placements, List<String> queue,
+                         Map<String, Decision> decisions, Map<String, WorkloadSummary> members, boolean leading, boolean caughtUp,
+                         long poisonRecords, Instant at) {
+    public static final BrokerView EMPTY = new BrokerView(FleetSnapshot.EMPTY, Map.of(), List.of(), Map.of(), Map.of(), false, false, 0,
+            Instant.EPOCH);
+
+    public BrokerView {
+        placements = Map.copyOf(placements);
+        queue = List.copyOf(queue);
+        decisions = Map.copyOf(decisions);
+        members = Map.copyOf(members);
+    }
+
+    /** Active: leads (or needs no election) and has read every topic up to where it stood at start. */
+    public boolean active() {
+        return leading && caughtUp;
+    }
+}

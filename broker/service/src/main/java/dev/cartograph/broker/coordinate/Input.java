@@ -1,0 +1,49 @@
+package dev.cartograph.broker.coordinate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.CommandResult;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.WorkloadKey;
+import dev.cartograph.protocol.WorkloadSummary;
+import java.util.Optional;
+
+/** Everything that reaches the coordinator's one thread, from Kafka, the hub, the lease and the clock. Immutable. */
+public sealed interface Input {
+    record Cluster(ClusterSummary summary) implements Input {
+    }
+
+    /** A member workload's summary; empty when the agent wrote a tombstone (it is gone). */
+    record Workload(WorkloadKey key, Optional<WorkloadSummary> summary) implements Input {
+    }
+
+    record Result(CommandResult result) implements Input {
+    }
+
+    /** A placement record read back from the placements topic (what another leader, or an earlier run, decided). */
+    record Placement(String uid, Optional<PlacementRecord> record) implements Input {
+    }
+
+    /** Every topic has been read up to where it stood at start. */
+    record CaughtUp() implements Input {
+    }
+
+    /** A hub object was added or changed (incl. marked for deletion). */
+    record HubChanged(JsonNode object) implements Input {
+    }
+
+    /** A hub object is gone. */
+    record HubDeleted(JsonNode object) implements Input {
+    }
+
+    /** This instance gained or lost the leader lease. */
+    record Leading(boolean leading) implements Input {
+    }
+
+    record Tick() implements Input {
+    }
+
+    /** Runs on the coordinator's thread (for reads that must see one consistent state). */
+    record Call(Runnable action) implements Input {
+    }
+}

@@ -1,0 +1,200 @@
+package dev.cartograph.broker.hub;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.broker.coordinate.Input;
+import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.interpreter.Documents;
+import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.definition.WorkloadDefinition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches the hub: every catalog kind it serves (CRDs found at start and whenever CRDs change, plus
+ * the built-in workload kinds), and namespaces. Hands the coordinator each object selected for
+ * federation (the label on the object or on its namespace). Informer handlers only convert and
+ * enqueue. Thread-safe.
+ */
+public final class HubWatch implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HubWatch.class);
+    /** Built-in workload kinds and their plurals (served by every API server, absent from the CRD list). */
+    static final Map<String, String> BUILTIN = Map.of("v1/Pod", "pods", "batch/v1/Job", "jobs", "batch/v1/CronJob", "cronjobs",
+            "apps/v1/Deployment", "deployments", "apps/v1/StatefulSet", "statefulsets", "apps/v1/ReplicaSet", "replicasets");
+
+    private final KubernetesClient client;
+    private final Definitions definitions;
+    private final String labelKey;
+    private final String labelValue;
+    private final Consumer<Input> sink;
+    private final Map<String, ResourceDefinitionContext> contexts = new ConcurrentHashMap<>();
+    private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> federatedNamespaces = new ConcurrentHashMap<>();
+    private final List<SharedIndexInformer<?>> others = new ArrayList<>();
+
+    public HubWatch(KubernetesClient client, Definitions definitions, String labelKey, String labelValue, Consumer<Input> sink) {
+        this.client = client;
+        this.definitions = definitions;
+        this.labelKey = labelKey;
+        this.labelValue = labelValue;
+        this.sink = sink;
+    }
+
+    public void start() {
+        others.add(client.namespaces().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Namespace ns) {
+                namespace(ns);
+            }
+
+            @Override
+            public void onUpdate(Namespace old, Namespace ns) {
+                namespace(ns);
+            }
+
+            @Override
+            public void onDelete(Namespace ns, boolean unknown) {
+                federatedNamespaces.remove(ns.getMetadata().getName());
+            }
+        }, 0));
+        discover();
+        try {
+            others.add(client.apiextensions().v1().customResourceDefinitions().inform(new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(CustomResourceDefinition crd) {
+                    discover();
+                }
+
+                @Override
+                public void onUpdate(CustomResourceDefinition a, CustomResourceDefinition b) {
+                }
+
+                @Override
+                public void onDelete(CustomResourceDefinition crd, boolean unknown) {
+                }
+            }, 0));
+        } catch (RuntimeException e) {
+            LOG.warn("cannot watch CRDs on the hub ({}); catalog kinds are discovered at start only", e.getMessage());
+        }
+    }
+
+    /** The API path of a kind the hub serves, for writes. */
+    public Optional<ResourceDefinitionContext> context(String apiVersion, String kind) {
+        return Optional.ofNullable(contexts.get(apiVersion + "/" + kind));
+    }
+
+    private void namespace(Namespace ns) {
+        boolean selected = labelValue.equals(ns.getMetadata().getLabels() == null ? null : ns.getMetadata().getLabels().get(labelKey));
+        Boolean before = federatedNamespaces.put(ns.getMetadata().getName(), selected);
+        if (selected && !Boolean.TRUE.equals(before)) {
+            // objects that were already there are federated now
+            for (SharedIndexInformer<GenericKubernetesResource> informer : informers.values()) {
+                for (GenericKubernetesResource o : informer.getStore().list()) {
+                    if (ns.getMetadata().getName().equals(o.getMetadata().getNamespace())) {
+                        offer(o, false);
+                    }
+                }
+            }
+        }
+    }
+
+    private synchronized void discover() {
+        List<CustomResourceDefinition> crds;
+        try {
+            crds = client.apiextensions().v1().customResourceDefinitions().list().getItems();
+        } catch (RuntimeException e) {
+            LOG.warn("cannot list CRDs on the hub: {}", e.getMessage());
+            crds = List.of();
+        }
+        for (WorkloadDefinition d : definitions.all()) {
+            GroupVersionKind gvk = d.kind();
+            String key = gvk.apiVersion() + "/" + gvk.kind();
+            if (informers.containsKey(key)) {
+                continue;
+            }
+            List<CustomResourceDefinition> known = crds;
+            Optional<String> plural = Optional.ofNullable(BUILTIN.get(key)).or(() -> served(gvk, known));
+            plural.ifPresent(p -> watch(gvk, p));
+        }
+    }
+
+    private static Optional<String> served(GroupVersionKind gvk, List<CustomResourceDefinition> crds) {
+        for (CustomResourceDefinition crd : crds) {
+            if (crd.getSpec() == null || !gvk.group().equals(crd.getSpec().getGroup()) || !gvk.kind().equals(crd.getSpec().getNames().getKind())) {
+                continue;
+            }
+            for (CustomResourceDefinitionVersion v : crd.getSpec().getVersions()) {
+                if (v.getName().equals(gvk.version()) && !Boolean.FALSE.equals(v.getServed())) {
+                    return Optional.of(crd.getSpec().getNames().getPlural());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private void watch(GroupVersionKind gvk, String plural) {
+        ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder().withGroup(gvk.group()).withVersion(gvk.version())
+                .withKind(gvk.kind()).withPlural(plural).withNamespaced(true).build();
+        String key = gvk.apiVersion() + "/" + gvk.kind();
+        contexts.put(key, ctx);
+        try {
+            SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(ctx).inAnyNamespace()
+                    .inform(new ResourceEventHandler<>() {
+                        @Override
+                        public void onAdd(GenericKubernetesResource o) {
+                            offer(o, false);
+                        }
+
+                        @Override
+                        public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource o) {
+                            offer(o, false);
+                        }
+
+                        @Override
+                        public void onDelete(GenericKubernetesResource o, boolean unknown) {
+                            offer(o, true);
+                        }
+                    }, 0);
+            informers.put(key, informer);
+            LOG.info("watching {} ({}) on the hub", key, plural);
+        } catch (RuntimeException e) {
+            contexts.remove(key);
+            LOG.warn("cannot watch {} on the hub: {}", key, e.getMessage());
+        }
+    }
+
+    private void offer(HasMetadata o, boolean deleted) {
+        try {
+            Map<String, String> labels = o.getMetadata().getLabels();
+            boolean selected = labels != null && labelValue.equals(labels.get(labelKey))
+                    || Boolean.TRUE.equals(federatedNamespaces.get(o.getMetadata().getNamespace()));
+            if (!selected) {
+                return;
+            }
+            JsonNode json = Documents.json().valueToTree(o);
+            sink.accept(deleted ? new Input.HubDeleted(json) : new Input.HubChanged(json));
+        } catch (RuntimeException e) {
+            LOG.warn("skipping hub object {}/{}: {}", o.getMetadata().getNamespace(), o.getMetadata().getName(), e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        informers.values().forEach(SharedIndexInformer::close);
+        others.forEach(SharedIndexInformer::close);
+    }
+}

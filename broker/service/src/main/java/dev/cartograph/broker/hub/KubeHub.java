@@ -1,0 +1,176 @@
+package dev.cartograph.broker.hub;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.broker.coordinate.Hub;
+import dev.cartograph.interpreter.Documents;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.MicroTime;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the broker's marks on hub objects through the fabric8 client, in order, on one thread,
+ * each write retried (resilience4j) when the hub is briefly unavailable or the object changed under
+ * it. An object that is gone is not an error. Thread-safe; never blocks the caller.
+ */
+public final class KubeHub implements Hub, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(KubeHub.class);
+    private final KubernetesClient client;
+    private final HubWatch watch;
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> new Thread(r, "hub-writer"));
+    private final Retry retry = Retry.of("hub", RetryConfig.custom().maxAttempts(5).waitDuration(Duration.ofMillis(200))
+            .retryOnException(e -> !(e instanceof KubernetesClientException k && k.getCode() == 404)).build());
+
+    public KubeHub(KubernetesClient client, HubWatch watch) {
+        this.client = client;
+        this.watch = watch;
+    }
+
+    @Override
+    public void addFinalizer(JsonNode object) {
+        edit(object, "add finalizer", o -> {
+            List<String> f = new ArrayList<>(Optional.ofNullable(o.getMetadata().getFinalizers()).orElse(List.of()));
+            if (!f.contains(FINALIZER) && o.getMetadata().getDeletionTimestamp() == null) {
+                f.add(FINALIZER);
+            }
+            o.getMetadata().setFinalizers(f);
+            return o;
+        });
+    }
+
+    @Override
+    public void removeFinalizer(JsonNode object) {
+        edit(object, "remove finalizer", o -> {
+            List<String> f = new ArrayList<>(Optional.ofNullable(o.getMetadata().getFinalizers()).orElse(List.of()));
+            f.remove(FINALIZER);
+            o.getMetadata().setFinalizers(f);
+            return o;
+        });
+    }
+
+    @Override
+    public void mark(JsonNode object, Map<String, String> labels, Map<String, String> annotations) {
+        edit(object, "mark", o -> {
+            Map<String, String> l = new HashMap<>(Optional.ofNullable(o.getMetadata().getLabels()).orElse(Map.of()));
+            Map<String, String> a = new HashMap<>(Optional.ofNullable(o.getMetadata().getAnnotations()).orElse(Map.of()));
+            labels.forEach((k, v) -> {
+                if (v.isEmpty()) {
+                    l.remove(k);
+                } else {
+                    l.put(k, labelValue(v));
+                }
+            });
+            annotations.forEach((k, v) -> {
+                if (v.isEmpty()) {
+                    a.remove(k);
+                } else {
+                    a.put(k, v);
+                }
+            });
+            o.getMetadata().setLabels(l);
+            o.getMetadata().setAnnotations(a);
+            return o;
+        });
+    }
+
+    /** Label values are at most 63 characters of [A-Za-z0-9._-]. */
+    static String labelValue(String v) {
+        String clean = v.replaceAll("[^A-Za-z0-9._-]", "-");
+        return clean.length() > 63 ? clean.substring(0, 63) : clean;
+    }
+
+    @Override
+    public void status(JsonNode object, JsonNode status) {
+        Object value = Documents.json().convertValue(status, Object.class);
+        submit(object, "mirror status", () -> resource(object).ifPresent(r -> {
+            if (r.get() != null) {
+                r.editStatus(o -> {
+                    o.setAdditionalProperty("status", value);
+                    return o;
+                });
+            }
+        }));
+    }
+
+    @Override
+    public void event(JsonNode object, String type, String reason, String message) {
+        JsonNode m = object.path("metadata");
+        String namespace = m.path("namespace").asText("default");
+        String name = m.path("name").asText();
+        submit(object, "event " + reason, () -> client.v1().events().inNamespace(namespace).resource(new EventBuilder()
+                .withNewMetadata().withNamespace(namespace).withName(name + "." + UUID.randomUUID().toString().substring(0, 8)).endMetadata()
+                .withNewInvolvedObject().withApiVersion(object.path("apiVersion").asText()).withKind(object.path("kind").asText())
+                .withNamespace(namespace).withName(name).withUid(m.path("uid").asText()).endInvolvedObject()
+                .withType(type).withReason(reason).withMessage(message.length() > 1000 ? message.substring(0, 1000) + "…" : message)
+                .withFirstTimestamp(Instant.now().toString()).withLastTimestamp(Instant.now().toString()).withCount(1)
+                .withEventTime(new MicroTime(Instant.now().toString()))
+                .withReportingComponent("cartograph-broker").withReportingInstance("cartograph-broker")
+                .withAction(reason).withNewSource("cartograph-broker", null).build()).create());
+    }
+
+    private void edit(JsonNode object, String what, UnaryOperator<GenericKubernetesResource> change) {
+        submit(object, what, () -> resource(object).ifPresent(r -> {
+            if (r.get() != null) {
+                r.edit(change);
+            }
+        }));
+    }
+
+    private Optional<Resource<GenericKubernetesResource>> resource(JsonNode object) {
+        Optional<ResourceDefinitionContext> ctx = watch.context(object.path("apiVersion").asText(), object.path("kind").asText());
+        JsonNode m = object.path("metadata");
+        return ctx.map(c -> client.genericKubernetesResources(c).inNamespace(m.path("namespace").asText()).withName(m.path("name").asText()));
+    }
+
+    private void submit(JsonNode object, String what, Runnable write) {
+        String subject = object.path("kind").asText() + " " + object.path("metadata").path("namespace").asText() + "/"
+                + object.path("metadata").path("name").asText();
+        writer.execute(() -> {
+            try {
+                Retry.decorateRunnable(retry, write).run();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 404) {
+                    LOG.warn("hub write '{}' on {} failed: {}", what, subject, e.getMessage());
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("hub write '{}' on {} failed: {}", what, subject, e.toString());
+            }
+        });
+    }
+
+    /** Waits until every write queued so far is done (tests and orderly shutdown). */
+    public void drain(Duration timeout) throws InterruptedException {
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        writer.execute(done::countDown);
+        done.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        writer.shutdown();
+        try {
+            writer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package dev.cartograph.broker.kafka;
+
+import dev.cartograph.broker.coordinate.Coordinator;
+import dev.cartograph.broker.coordinate.Input;
+import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.CommandResult;
+import dev.cartograph.protocol.Decoded;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.Topics;
+import dev.cartograph.protocol.Wire;
+import dev.cartograph.protocol.WorkloadKey;
+import dev.cartograph.protocol.WorkloadSummary;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the cluster, workload, result and placement topics from the beginning (compacted, so this
+ * rebuilds state after any restart) and then follows them, handing every decoded record to the
+ * coordinator; says once when it has read up to where each partition stood at start. No consumer
+ * group: every broker instance reads everything. Undecodable records are counted, logged with
+ * their offset and skipped. Runs on its own thread.
+ */
+public final class Ingest implements Runnable, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Ingest.class);
+
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final Topics topics;
+    private final Coordinator coordinator;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+
+    public Ingest(Map<String, String> kafka, Topics topics, Coordinator coordinator) {
+        Map<String, Object> config = new HashMap<>(kafka);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+        this.topics = topics;
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public void run() {
+        try {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (String topic : List.of(topics.placements(), topics.clusters(), topics.workloads(), topics.events())) {
+                for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
+                    partitions.add(new TopicPartition(topic, p.partition()));
+                }
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = new HashMap<>(consumer.endOffsets(partitions));
+            boolean caughtUp = false;
+            while (running.get()) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    deliver(r);
+                }
+                if (!caughtUp) {
+                    end.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
+                    if (end.isEmpty()) {
+                        caughtUp = true;
+                        coordinator.post(new Input.CaughtUp());
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            if (running.get()) {
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            LOG.error("ingest stopped: {}", e.toString(), e);
+        } finally {
+            consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    private void deliver(ConsumerRecord<String, byte[]> r) {
+        String topic = r.topic();
+        if (topic.equals(topics.clusters())) {
+            if (r.value() != null) {
+                accept(r, Wire.decodeCluster(r.value()), s -> new Input.Cluster((ClusterSummary) s));
+            }
+        } else if (topic.equals(topics.workloads())) {
+            Optional<WorkloadKey> key = WorkloadKey.parse(r.key());
+            if (key.isEmpty()) {
+                poison(r, "key '" + r.key() + "' is not cluster/namespace/group/kind/name");
+            } else if (r.value() == null) {
+                coordinator.post(new Input.Workload(key.get(), Optional.empty()));
+            } else {
+                accept(r, Wire.decodeWorkload(r.value()), s -> new Input.Workload(key.get(), Optional.of((WorkloadSummary) s)));
+            }
+        } else if (topic.equals(topics.events())) {
+            accept(r, Wire.decodeResult(r.value()), s -> new Input.Result((CommandResult) s));
+        } else if (topic.equals(topics.placements())) {
+            if (r.value() == null) {
+                coordinator.post(new Input.Placement(r.key(), Optional.empty()));
+            } else {
+                accept(r, Wire.decodePlacement(r.value()), s -> new Input.Placement(((PlacementRecord) s).uid(),
+                        Optional.of((PlacementRecord) s)));
+            }
+        }
+    }
+
+    private <T> void accept(ConsumerRecord<String, byte[]> r, Decoded<T> decoded, java.util.function.Function<Object, Input> wrap) {
+        if (decoded instanceof Decoded.Ok<T> ok) {
+            coordinator.post(wrap.apply(ok.value()));
+        } else {
+            poison(r, ((Decoded.Failed<T>) decoded).reason());
+        }
+    }
+
+    private void poison(ConsumerRecord<String, byte[]> r, String reason) {
+        coordinator.poisonRecord();
+        LOG.warn("skipping undecodable record at {}-{} offset {}: {}", r.topic(), r.partition(), r.offset(), reason);
+    }
+
+    @Override
+    public void close() {
+        running.set(false);
+        consumer.wakeup();
+    }
+}

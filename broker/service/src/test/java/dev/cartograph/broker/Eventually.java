@@ -1,0 +1,35 @@
+package dev.cartograph.broker;
+
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+/** Polls until a condition holds or time runs out (then fails with the last reason). */
+final class Eventually {
+    private Eventually() {
+    }
+
+    static void until(Duration timeout, BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("condition not met within " + timeout);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    static void asserted(Duration timeout, Runnable assertion) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                assertion.run();
+                return;
+            } catch (AssertionError e) {
+                if (System.nanoTime() > end) {
+                    throw e;
+                }
+                Thread.sleep(300);
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package dev.cartograph.broker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.agent.AgentRuntime;
+import dev.cartograph.agent.AgentSettings;
+import dev.cartograph.catalog.Catalog;
+import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.interpreter.Documents;
+import dev.cartograph.kafka.local.LocalKafka;
+import dev.cartograph.placement.Planner;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A federation for integration tests: a hub and member clusters as fabric8 mock API servers (CRUD
+ * mode), one real agent per member and a real broker, wired through a real Kafka broker under a
+ * fresh topic prefix. Closes everything it started.
+ */
+final class Federation implements AutoCloseable {
+    static final ResourceDefinitionContext PYTORCHJOBS = new ResourceDefinitionContext.Builder().withGroup("kubeflow.org")
+            .withVersion("v1").withKind("PyTorchJob").withPlural("pytorchjobs").withNamespaced(true).build();
+    static final ResourceDefinitionContext JOBS = new ResourceDefinitionContext.Builder().withGroup("batch")
+            .withVersion("v1").withKind("Job").withPlural("jobs").withNamespaced(true).build();
+
+    final LocalKafka kafka;
+    final String prefix = "fed" + Long.toHexString(System.nanoTime());
+    final Definitions catalog = Catalog.load().definitions();
+    final KubernetesMockServer hubServer = server();
+    final KubernetesClient hub = hubServer.createClient();
+    final Map<String, KubernetesMockServer> memberServers = new LinkedHashMap<>();
+    final Map<String, KubernetesClient> members = new LinkedHashMap<>();
+    final Map<String, AgentRuntime> agents = new HashMap<>();
+    final List<BrokerRuntime> brokers = new ArrayList<>();
+    Duration heartbeatTimeout = Duration.ofSeconds(3);
+    Duration failoverTimeout = Duration.ofSeconds(6);
+
+    Federation(LocalKafka kafka) {
+        this.kafka = kafka;
+        crd(hub);
+    }
+
+    static KubernetesMockServer server() {
+        KubernetesMockServer s = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+                new KubernetesCrudDispatcher(List.of()), false);
+        s.init();
+        return s;
+    }
+
+    static void crd(KubernetesClient client) {
+        client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
+                .withNewMetadata().withName("pytorchjobs.kubeflow.org").endMetadata()
+                .withNewSpec().withGroup("kubeflow.org").withScope("Namespaced")
+                .withVersions(new CustomResourceDefinitionVersionBuilder().withName("v1").withServed(true).withStorage(true)
+                        .withNewSubresources().withNewStatus().endStatus().endSubresources().build())
+                .withNewNames().withKind("PyTorchJob").withPlural("pytorchjobs").withSingular("pytorchjob").endNames().endSpec().build())
+                .create();
+    }
+
+    /** A member with {@code nodes} nodes of 8 GPUs of {@code product}, {@code used[i]} GPUs already taken on node i. */
+    Federation member(String name, String product, int nodes, int... used) {
+        KubernetesMockServer server = server();
+        KubernetesClient client = server.createClient();
+        crd(client);
+        for (int i = 0; i < nodes; i++) {
+            create(client, null, """
+                    apiVersion: v1
+                    kind: Node
+                    metadata: {name: %s-n%d, labels: {nvidia.com/gpu.product: %s, kubernetes.io/hostname: %s-n%d}}
+                    status:
+                      allocatable: {cpu: "96", memory: 1Ti, nvidia.com/gpu: "8", pods: "110"}
+                      conditions: [{type: Ready, status: "True"}]
+                    """.formatted(name, i, product, name, i));
+            if (i < used.length && used[i] > 0) {
+                create(client, null, """
+                        apiVersion: v1
+                        kind: Pod
+                        metadata: {name: used-%d, namespace: preexisting}
+                        spec:
+                          nodeName: %s-n%d
+                          containers: [{name: c, image: x, resources: {requests: {nvidia.com/gpu: "%d"}}}]
+                        status: {phase: Running}
+                        """.formatted(i, name, i, used[i]));
+            }
+        }
+        memberServers.put(name, server);
+        members.put(name, client);
+        startAgent(name);
+        return this;
+    }
+
+    AgentRuntime startAgent(String name) {
+        AgentSettings settings = new AgentSettings(name, Map.of(), prefix, Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                Duration.ofMillis(200), Duration.ofSeconds(1), Set.of(), true);
+        AgentRuntime agent = new AgentRuntime(settings, members.get(name), catalog, Clock.systemUTC());
+        agent.start();
+        agents.put(name, agent);
+        return agent;
+    }
+
+    void stopAgent(String name) {
+        agents.remove(name).close();
+    }
+
+    BrokerRuntime startBroker(String id, boolean leaderElection) throws Exception {
+        BrokerSettings settings = new BrokerSettings(id, prefix, Map.of("bootstrap.servers", kafka.bootstrapServers()), heartbeatTimeout,
+                failoverTimeout, "cartograph.dev/federate=true", Planner.Policy.BIN_PACK, false,
+                leaderElection ? "cartograph-system" : "", "cartograph-broker", Duration.ofMillis(250));
+        BrokerRuntime broker = new BrokerRuntime(settings, hub, catalog, Clock.systemUTC());
+        broker.start();
+        brokers.add(broker);
+        return broker;
+    }
+
+    static JsonNode yaml(String text) {
+        try {
+            return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).get(0);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    static GenericKubernetesResource create(KubernetesClient client, ResourceDefinitionContext ctx, String yaml) {
+        GenericKubernetesResource r = Documents.json().convertValue(yaml(yaml), GenericKubernetesResource.class);
+        if (ctx == null) {
+            return client.resource(r).create();
+        }
+        return client.genericKubernetesResources(ctx).inNamespace(r.getMetadata().getNamespace()).resource(r).create();
+    }
+
+    /** A PyTorchJob on the hub, federated: one master and {@code workers} workers, {@code gpus} GPUs each. */
+    GenericKubernetesResource submitPyTorchJob(String name, int workers, int gpus, String extraAnnotations) {
+        return create(hub, PYTORCHJOBS, """
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata:
+                  name: %s
+                  namespace: ml
+                  labels: {cartograph.dev/federate: "true"}
+                  annotations: {%s}
+                spec:
+                  pytorchReplicaSpecs:
+                    Master:
+                      replicas: 1
+                      template:
+                        spec:
+                          containers: [{name: pytorch, image: trainer, resources: {limits: {nvidia.com/gpu: "%d"}}}]
+                    Worker:
+                      replicas: %d
+                      template:
+                        spec:
+                          containers: [{name: pytorch, image: trainer, resources: {limits: {nvidia.com/gpu: "%d"}}}]
+                """.formatted(name, extraAnnotations, gpus, workers, gpus));
+    }
+
+    /** A batch/v1 Job on the hub, federated: one pod asking for {@code gpus} GPUs. */
+    GenericKubernetesResource submitJob(String name, int gpus) {
+        return create(hub, JOBS, """
+                apiVersion: batch/v1
+                kind: Job
+                metadata:
+                  name: %s
+                  namespace: ml
+                  labels: {cartograph.dev/federate: "true"}
+                spec:
+                  parallelism: 1
+                  completions: 1
+                  template:
+                    spec:
+                      restartPolicy: Never
+                      containers: [{name: c, image: x, resources: {requests: {nvidia.com/gpu: "%d", cpu: "1"}}}]
+                """.formatted(name, gpus));
+    }
+
+    List<GenericKubernetesResource> copies(String member, ResourceDefinitionContext ctx) {
+        return members.get(member).genericKubernetesResources(ctx).inNamespace("ml").list().getItems();
+    }
+
+    @Override
+    public void close() {
+        brokers.forEach(BrokerRuntime::close);
+        agents.values().forEach(AgentRuntime::close);
+        members.values().forEach(KubernetesClient::close);
+        memberServers.values().forEach(KubernetesMockServer::destroy);
+        hub.close();
+        hubServer.destroy();
+    }
+}
