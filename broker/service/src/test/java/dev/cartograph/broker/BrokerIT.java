@@ -95,6 +95,122 @@ class BrokerIT {
         });
     }
 
+    @Test
+    void aHundredConcurrentGangsOnAFleetThatFitsExactlyAHundredArePlacedOnceEach() throws Exception {
+        // 2 members x 25 nodes x 8 GPUs = 400 GPUs; 100 Jobs x 4 GPUs fill it exactly; the 101st must wait.
+        fed = new Federation(kafka).member("a", "NVIDIA-A100-SXM4-80GB", 25).member("b", "NVIDIA-A100-SXM4-80GB", 25);
+        BrokerRuntime broker = fed.startBroker("broker-a", false);
+        Eventually.until(Duration.ofSeconds(60), () -> broker.view().active() && broker.view().fleet().clusters().size() == 2);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        List<java.util.concurrent.Future<GenericKubernetesResource>> futures = new java.util.ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            int n = i;
+            futures.add(pool.submit(() -> fed.submitJob("job-" + n, 4)));
+        }
+        java.util.Set<String> uids = new java.util.HashSet<>();
+        for (var f : futures) {
+            uids.add(f.get().getMetadata().getUid());
+        }
+        pool.shutdown();
+        assertThat(uids).hasSize(100);
+        Eventually.asserted(Duration.ofSeconds(90), () -> assertThat(fed.copies("a", Federation.JOBS).size()
+                + fed.copies("b", Federation.JOBS).size()).isEqualTo(100));
+        String late = fed.submitJob("job-late", 4).getMetadata().getUid();
+
+        Eventually.asserted(Duration.ofSeconds(30), () -> {
+            assertThat(broker.view().placements().get(late)).isNotNull();
+            assertThat(broker.view().placements().get(late).state()).isEqualTo(PlacementRecord.State.QUEUED);
+            assertThat(broker.view().placements().get(late).reason()).contains("fits on no cluster now");
+        });
+        // each uid copied to exactly one member, and no node booked beyond its 8 GPUs
+        Map<String, Long> copiesPerUid = new java.util.HashMap<>();
+        for (String m : List.of("a", "b")) {
+            for (GenericKubernetesResource copy : fed.copies(m, Federation.JOBS)) {
+                copiesPerUid.merge(copy.getMetadata().getLabels().get("cartograph.dev/placement-id"), 1L, Long::sum);
+            }
+        }
+        assertThat(copiesPerUid.keySet()).isEqualTo(uids);
+        assertThat(copiesPerUid.values()).allMatch(c -> c == 1);
+        Map<String, Long> perNode = new java.util.HashMap<>();
+        for (PlacementRecord p : broker.view().placements().values()) {
+            p.reserved().forEach((node, amount) -> perNode.merge(p.cluster().orElseThrow() + "/" + node, amount.gpus(), Long::sum));
+        }
+        assertThat(perNode).hasSize(50);
+        assertThat(perNode.values()).allMatch(g -> g == 8);
+        Eventually.asserted(Duration.ofSeconds(20), () -> assertThat(hubJob("job-late").getMetadata().getLabels())
+                .containsEntry("cartograph.dev/phase", "Queued"));
+        assertThat(hubJob("job-late").getMetadata().getAnnotations().get("cartograph.dev/reason")).contains("largest free block 0");
+
+        // one finishes and is deleted: its capacity returns and the waiting job is placed (event-driven, no polling of the queue)
+        fed.hub.genericKubernetesResources(Federation.JOBS).inNamespace("ml").withName("job-7").delete();
+        Eventually.asserted(Duration.ofSeconds(30), () -> assertThat(broker.view().placements().get(late).state())
+                .isIn(PlacementRecord.State.PLACED, PlacementRecord.State.APPLIED));
+    }
+
+    @Test
+    void aBrokerRestartedMidStreamLosesAndDuplicatesNothing() throws Exception {
+        fed = new Federation(kafka).member("a", "NVIDIA-A100-SXM4-80GB", 10).member("b", "NVIDIA-A100-SXM4-80GB", 10);
+        BrokerRuntime first = fed.startBroker("broker-1", false);
+        Eventually.until(Duration.ofSeconds(60), () -> first.view().active() && first.view().fleet().clusters().size() == 2);
+        java.util.Set<String> uids = new java.util.HashSet<>();
+        for (int i = 0; i < 40; i++) {
+            uids.add(fed.submitJob("job-" + i, 2).getMetadata().getUid());
+            if (i == 15) {
+                first.close(); // mid-stream: some placed, some not yet seen
+                fed.brokers.remove(first);
+            }
+        }
+        BrokerRuntime second = fed.startBroker("broker-2", false);
+        Eventually.asserted(Duration.ofSeconds(90), () -> assertThat(fed.copies("a", Federation.JOBS).size()
+                + fed.copies("b", Federation.JOBS).size()).isEqualTo(40));
+        Map<String, Long> copiesPerUid = new java.util.HashMap<>();
+        for (String m : List.of("a", "b")) {
+            for (GenericKubernetesResource copy : fed.copies(m, Federation.JOBS)) {
+                copiesPerUid.merge(copy.getMetadata().getLabels().get("cartograph.dev/placement-id"), 1L, Long::sum);
+            }
+        }
+        assertThat(copiesPerUid.keySet()).isEqualTo(uids);
+        assertThat(copiesPerUid.values()).allMatch(c -> c == 1);
+        Eventually.asserted(Duration.ofSeconds(20), () -> assertThat(second.view().placements().values())
+                .hasSize(40).allMatch(p -> p.state() == PlacementRecord.State.APPLIED && p.epoch() == 1));
+        Map<String, Long> perNode = new java.util.HashMap<>();
+        for (PlacementRecord p : second.view().placements().values()) {
+            p.reserved().forEach((node, amount) -> perNode.merge(p.cluster().orElseThrow() + "/" + node, amount.gpus(), Long::sum));
+        }
+        assertThat(perNode.values()).allMatch(g -> g <= 8);
+    }
+
+    @Test
+    void gangsOnALostClusterThatNeverStartedAreReplacedAndTheReturningAgentDeletesItsFencedCopy() throws Exception {
+        fed = new Federation(kafka).member("a", "NVIDIA-H100-80GB-HBM3", 2).member("b", "NVIDIA-H100-80GB-HBM3", 1);
+        BrokerRuntime broker = fed.startBroker("broker-a", false);
+        Eventually.until(Duration.ofSeconds(60), () -> broker.view().active() && broker.view().fleet().clusters().size() == 2);
+        String uid = fed.submitJob("train", 8).getMetadata().getUid();
+        // bin-packing: both clusters have whole free nodes; wait for whichever was chosen
+        Eventually.asserted(Duration.ofSeconds(30), () -> assertThat(broker.view().placements()).hasEntrySatisfying(uid,
+                p -> assertThat(p.state()).isEqualTo(PlacementRecord.State.APPLIED)));
+        String first = broker.view().placements().get(uid).cluster().orElseThrow();
+        String other = first.equals("a") ? "b" : "a";
+        fed.stopAgent(first);
+
+        Eventually.asserted(Duration.ofSeconds(60), () -> {
+            PlacementRecord p = broker.view().placements().get(uid);
+            assertThat(p.cluster()).contains(other);
+            assertThat(p.epoch()).isEqualTo(2);
+            assertThat(fed.copies(other, Federation.JOBS)).hasSize(1);
+        });
+        assertThat(fed.copies(first, Federation.JOBS)).hasSize(1); // its agent is away: the stale copy is still there
+        assertThat(reasons(uid)).contains("ClusterLost");
+
+        fed.startAgent(first);
+        Eventually.asserted(Duration.ofSeconds(60), () -> assertThat(fed.copies(first, Federation.JOBS)).isEmpty());
+        assertThat(fed.copies(other, Federation.JOBS)).hasSize(1);
+    }
+
+    GenericKubernetesResource hubJob(String name) {
+        return fed.hub.genericKubernetesResources(Federation.JOBS).inNamespace("ml").withName(name).get();
+    }
+
     GenericKubernetesResource hubObject(String name) {
         return fed.hub.genericKubernetesResources(Federation.PYTORCHJOBS).inNamespace("ml").withName(name).get();
     }

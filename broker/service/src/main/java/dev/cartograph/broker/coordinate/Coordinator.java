@@ -193,14 +193,6 @@ public final class Coordinator implements Runnable, AutoCloseable {
         for (JsonNode object : List.copyOf(hubObjects.values())) {
             hubChanged(object);
         }
-        // gangs whose apply may not have reached the agent before a previous leader stopped: send again (idempotent)
-        for (PlacementRecord p : List.copyOf(placements.values())) {
-            JsonNode object = hubObjects.get(p.uid());
-            if (p.state() == State.PLACED && p.cluster().isPresent() && object != null && !deleting(object)) {
-                outbox.command(p.cluster().get(), new Command.Apply(p.uid(), p.epoch(), clock.instant(), manifest(object)));
-                forwardedGeneration.put(p.uid(), generation(object));
-            }
-        }
         capacityChanged = true;
     }
 
@@ -343,7 +335,12 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 forwardedGeneration.put(uid, generation);
                 hub.event(object, "Normal", "Forwarded", "change (generation " + generation + ") sent to " + p.cluster().get());
             } else if (forwarded == null) {
+                // first sight in this instance (a restart or a new leader): an apply still unconfirmed may never
+                // have reached the agent, so send it again (the agent applies idempotently)
                 forwardedGeneration.put(uid, generation);
+                if (p.state() == State.PLACED) {
+                    outbox.command(p.cluster().get(), new Command.Apply(uid, p.epoch(), clock.instant(), manifest(object)));
+                }
             }
         }
         if (!object.path("metadata").path("finalizers").toString().contains("\"" + Hub.FINALIZER + "\"") && p.state() != State.DELETING) {
