@@ -88,6 +88,11 @@ public final class BrokerRuntime implements AutoCloseable {
         return coordinator == null ? BrokerView.EMPTY : coordinator.view();
     }
 
+    /** True while the ingest and coordinator threads run. */
+    public boolean running() {
+        return ingestThread != null && ingestThread.isAlive() && coordinatorThread != null && coordinatorThread.isAlive();
+    }
+
     public BrokerSettings settings() {
         return settings;
     }

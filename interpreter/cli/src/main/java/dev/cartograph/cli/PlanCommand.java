@@ -87,17 +87,7 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     static ObjectNode json(Decision d) {
-        ObjectNode o = JsonNodeFactory.instance.objectNode();
-        o.put("decision", d instanceof Decision.Placed ? "Placed" : "Unschedulable");
-        d.chosen().ifPresentOrElse(c -> o.put("cluster", c), () -> o.putNull("cluster"));
-        ArrayNode assignments = o.putArray("assignments");
-        if (d instanceof Decision.Placed p) {
-            p.assignments().forEach(a -> assignments.addObject().put("component", a.component()).put("instance", a.instance())
-                    .put("pod", a.pod()).put("node", a.node()));
-        }
-        ArrayNode clusters = o.putArray("clusters");
-        d.clusters().forEach(v -> clusters.addObject().put("name", v.cluster()).put("fits", v.fits()).put("reason", v.reason()));
-        return o;
+        return dev.cartograph.placement.DecisionJson.encode(d);
     }
 
     static String table(Decision d) {

@@ -20,8 +20,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
-/** Wires the agent from its configuration: the cluster client, the catalog, the runtime (started eagerly). */
+/**
+ * Wires the agent from its configuration: the cluster client, the catalog, the runtime (started eagerly).
+ * Only when {@code cartograph.agent.cluster} is set, so the agent can be embedded (the local fleet, tests).
+ */
 @Factory
+@io.micronaut.context.annotation.Requires(property = "cartograph.agent.cluster")
 public class AgentFactory {
 
     @Singleton

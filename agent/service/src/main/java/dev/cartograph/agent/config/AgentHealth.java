@@ -11,6 +11,7 @@ import io.micronaut.core.async.publisher.Publishers;
 
 /** {@code /health}: up while commands are consumed and cluster summaries go out on time. */
 @Singleton
+@io.micronaut.context.annotation.Requires(beans = AgentRuntime.class)
 public class AgentHealth implements HealthIndicator {
     private final AgentRuntime agent;
 

@@ -1,0 +1,118 @@
+package dev.cartograph.broker.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cartograph.broker.coordinate.BrokerView;
+import dev.cartograph.fleet.FleetReport;
+import dev.cartograph.interpreter.Documents;
+import dev.cartograph.protocol.ClusterState;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.Wire;
+import dev.cartograph.protocol.WorkloadSummary;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON the REST API serves, built from one {@link BrokerView}. The fleet is the snapshot shape
+ * of docs/protocol.md (so a saved {@code GET /api/v1/fleet} is a file {@code carto plan --fleet}
+ * reads; reserved capacity counts as allocated there) with per-cluster GPU rows added. Pure.
+ */
+public final class Views {
+    private Views() {
+    }
+
+    public static ObjectNode fleet(BrokerView view, Instant now, Duration heartbeatTimeout) {
+        List<ClusterState> planning = view.fleet().forPlanning(now, heartbeatTimeout).stream()
+                .sorted(Comparator.comparing(ClusterState::name)).toList();
+        ObjectNode o;
+        try {
+            o = (ObjectNode) Documents.json().readTree(Wire.encodeFleet(planning));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        Map<String, Integer> pending = new HashMap<>();
+        for (PlacementRecord p : view.placements().values()) {
+            if (p.cluster().isPresent() && (p.state() == PlacementRecord.State.PLACED || p.state() == PlacementRecord.State.APPLIED)) {
+                WorkloadSummary member = view.members().get(p.uid());
+                if (member == null || !member.phase().equals("Running") && !member.phase().equals("Completed")) {
+                    pending.merge(p.cluster().get(), 1, Integer::sum);
+                }
+            }
+        }
+        FleetReport report = FleetReport.of(view.fleet(), now, heartbeatTimeout, pending);
+        Map<String, FleetReport.ClusterReport> byName = new HashMap<>();
+        report.clusters().forEach(c -> byName.put(c.name(), c));
+        long[] totals = new long[5];
+        for (JsonNode c : o.path("clusters")) {
+            FleetReport.ClusterReport r = byName.get(c.path("name").asText());
+            ObjectNode co = (ObjectNode) c;
+            co.put("heartbeat", r.heartbeat().toString()).put("pending", r.pending());
+            ArrayNode models = co.putArray("gpuModels");
+            for (FleetReport.ModelReport m : r.models()) {
+                models.addObject().put("model", m.model()).put("nodes", m.nodes()).put("total", m.total()).put("allocated", m.allocated())
+                        .put("reserved", m.reserved()).put("free", m.free()).put("largestFreeBlock", m.largestFreeBlock());
+                totals[0] += m.total();
+                totals[1] += m.allocated();
+                totals[2] += m.reserved();
+                totals[3] += m.free();
+                totals[4] = Math.max(totals[4], m.largestFreeBlock());
+            }
+        }
+        o.putObject("totals").put("total", totals[0]).put("allocated", totals[1]).put("reserved", totals[2]).put("free", totals[3])
+                .put("largestFreeBlock", totals[4]);
+        o.put("queued", view.queue().size()).put("at", now.toString());
+        return o;
+    }
+
+    public static ObjectNode placement(PlacementRecord p) {
+        try {
+            ObjectNode o = (ObjectNode) Documents.json().readTree(Wire.encode(p));
+            o.remove("schema");
+            o.remove("type");
+            return o;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static ObjectNode placements(BrokerView view) {
+        ObjectNode o = Documents.json().createObjectNode();
+        ArrayNode items = o.putArray("placements");
+        view.placements().values().stream().sorted(Comparator.comparing((PlacementRecord p) -> p.target().toString()))
+                .forEach(p -> items.add(placement(p)));
+        return o;
+    }
+
+    /** Every federated workload: where it is, its state and the member's phase, its place in the queue. */
+    public static ObjectNode workloads(BrokerView view) {
+        ObjectNode o = Documents.json().createObjectNode();
+        ArrayNode items = o.putArray("workloads");
+        view.placements().values().stream().sorted(Comparator.comparing((PlacementRecord p) -> p.target().toString())).forEach(p -> {
+            ObjectNode w = items.addObject().put("uid", p.uid()).put("namespace", p.target().namespace())
+                    .put("apiVersion", p.target().apiVersion()).put("kind", p.target().kind()).put("name", p.target().name());
+            p.cluster().ifPresentOrElse(c -> w.put("cluster", c), () -> w.putNull("cluster"));
+            w.put("epoch", p.epoch()).put("state", p.state().name()).put("reason", p.reason());
+            WorkloadSummary m = view.members().get(p.uid());
+            if (m != null) {
+                w.put("phase", m.phase()).put("pods", m.pods()).put("gpus", m.resources().gpus());
+            }
+            int position = view.queue().indexOf(p.uid());
+            if (position >= 0) {
+                w.put("queuePosition", position + 1);
+            }
+        });
+        return o;
+    }
+
+    public static ObjectNode error(String code, String message) {
+        ObjectNode o = Documents.json().createObjectNode();
+        o.putObject("error").put("code", code).put("message", message);
+        return o;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.cartograph.broker.config;
+
+import dev.cartograph.broker.BrokerRuntime;
+import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.catalog.Catalog;
+import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.placement.Planner;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micronaut.context.annotation.Bean;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Factory;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/** Wires the broker from its configuration: the hub client, the catalog, the runtime (started eagerly). */
+@Factory
+public class BrokerFactory {
+
+    @Singleton
+    @jakarta.inject.Named("hub")
+    @Bean(preDestroy = "close")
+    KubernetesClient hubClient(BrokerProperties p) throws IOException {
+        Config config = p.kubeconfig() == null || p.kubeconfig().isBlank()
+                ? Config.autoConfigure(p.context())
+                : Config.fromKubeconfig(p.context(), Files.readString(Path.of(p.kubeconfig())), p.kubeconfig());
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    @Context
+    @Bean(preDestroy = "close")
+    BrokerRuntime broker(BrokerProperties p, @jakarta.inject.Named("hub") KubernetesClient hub) throws Exception {
+        Definitions.Loaded catalog = Catalog.load();
+        if (catalog.hasErrors()) {
+            throw new IllegalStateException("the built-in catalog has errors: " + catalog.problems());
+        }
+        BrokerRuntime runtime = new BrokerRuntime(settings(p), hub, catalog.definitions(), Clock.systemUTC());
+        runtime.start();
+        return runtime;
+    }
+
+    static BrokerSettings settings(BrokerProperties p) {
+        Map<String, String> kafka = new HashMap<>(p.kafka() == null ? Map.of() : p.kafka());
+        if (p.bootstrapServers() != null && !p.bootstrapServers().isBlank()) {
+            kafka.put("bootstrap.servers", p.bootstrapServers());
+        }
+        if (!kafka.containsKey("bootstrap.servers")) {
+            throw new IllegalArgumentException("cartograph.broker.bootstrap-servers (CARTOGRAPH_BROKER_BOOTSTRAP_SERVERS) is required");
+        }
+        Planner.Policy policy;
+        try {
+            policy = Planner.Policy.valueOf(p.policy().toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("cartograph.broker.policy must be BIN_PACK or SPREAD, not " + p.policy());
+        }
+        String id = p.id() == null || p.id().isBlank() ? host() + "-" + UUID.randomUUID().toString().substring(0, 8) : p.id();
+        return new BrokerSettings(id, p.topicPrefix(), kafka, p.heartbeatTimeout(), p.failoverTimeout(), p.federationLabel(), policy,
+                p.replaceRunning(), p.leaseNamespace(), p.leaseName(), p.tick());
+    }
+
+    private static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "broker";
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package dev.cartograph.broker.config;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.core.bind.annotation.Bindable;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * {@code cartograph.broker.*}, bound once at start (environment variables work too, e.g.
+ * {@code CARTOGRAPH_BROKER_BOOTSTRAP_SERVERS}, {@code CARTOGRAPH_BROKER_KUBECONFIG}). Other Kafka client
+ * settings go under {@code cartograph.broker.kafka} verbatim.
+ */
+@ConfigurationProperties("cartograph.broker")
+public record BrokerProperties(
+        @Nullable String id,
+        @Bindable(defaultValue = "cartograph") String topicPrefix,
+        @Nullable String bootstrapServers,
+        @Nullable Map<String, String> kafka,
+        @Nullable String kubeconfig,
+        @Nullable String context,
+        @Bindable(defaultValue = "45s") Duration heartbeatTimeout,
+        @Bindable(defaultValue = "5m") Duration failoverTimeout,
+        @Bindable(defaultValue = "cartograph.dev/federate=true") String federationLabel,
+        @Bindable(defaultValue = "BIN_PACK") String policy,
+        @Bindable(defaultValue = "false") boolean replaceRunning,
+        @Nullable String leaseNamespace,
+        @Bindable(defaultValue = "cartograph-broker") String leaseName,
+        @Bindable(defaultValue = "1s") Duration tick) {
+}
