@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "carto", mixinStandardHelpOptions = true, version = "carto 0.1.0",
         description = "Cartograph: AI workloads as workloads (roles, replicas, GPUs, phase).",
-        subcommands = {GetCommand.class, ValidateCommand.class, DescribeCommand.class, DefinitionsCommand.class, PlanCommand.class, BenchCommand.class, CompletionCommand.class,
+        subcommands = {GetCommand.class, ValidateCommand.class, DescribeCommand.class, DefinitionsCommand.class, PlanCommand.class, FleetCommand.class, BenchCommand.class, CompletionCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Carto implements Runnable {
     static final int OK = 0;

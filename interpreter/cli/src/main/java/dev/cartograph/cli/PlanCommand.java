@@ -27,13 +27,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code carto plan -f WORKLOAD --fleet SNAPSHOT.json}: where the whole gang would go, and why not elsewhere. Places nothing. */
-@Command(name = "plan", description = "Decide where a workload's whole gang fits in a fleet snapshot (nothing is placed).")
+@Command(name = "plan", description = "Decide where a workload's whole gang fits, on a fleet snapshot or a broker's current fleet (nothing is placed).")
 final class PlanCommand implements Callable<Integer> {
     @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE|-")
     String file;
 
-    @Option(names = "--fleet", required = true, paramLabel = "SNAPSHOT.json", description = "a fleet snapshot (docs/protocol.md)")
+    @Option(names = "--fleet", paramLabel = "SNAPSHOT.json", description = "a fleet snapshot (docs/protocol.md, or a saved carto fleet -o json)")
     Path fleet;
+
+    @Option(names = "--broker", paramLabel = "URL", description = "ask a running broker to plan on its current fleet")
+    String broker;
 
     @Option(names = "--policy", defaultValue = "BIN_PACK", description = "BIN_PACK (default) or SPREAD")
     Planner.Policy policy;
@@ -60,6 +63,12 @@ final class PlanCommand implements Callable<Integer> {
         if (objects.size() != 1) {
             return errors.fail(Carto.UNREADABLE, "usage", "plan takes one workload; " + file + " has " + objects.size() + " objects");
         }
+        if ((fleet == null) == (broker == null)) {
+            return errors.fail(Carto.UNREADABLE, "usage", "give exactly one of --fleet SNAPSHOT.json or --broker URL");
+        }
+        if (broker != null) {
+            return viaBroker(objects.get(0), out, errors);
+        }
         if (!Files.isReadable(fleet)) {
             return errors.fail(Carto.UNREADABLE, "unreadable", fleet + ": no such readable file");
         }
@@ -81,6 +90,26 @@ final class PlanCommand implements Callable<Integer> {
             out.println(Documents.json().writerWithDefaultPrettyPrinter().writeValueAsString(json(d)));
         } else {
             out.print(table(d));
+        }
+        out.flush();
+        return Carto.OK;
+    }
+
+    private int viaBroker(JsonNode object, PrintWriter out, Errors errors) throws Exception {
+        JsonNode answer;
+        try {
+            answer = new BrokerApi(broker).post("api/v1/plan?policy=" + policy.name(), object.toString());
+        } catch (BrokerApi.Failure f) {
+            return errors.fail(f.exit, "broker", f.getMessage());
+        }
+        java.util.Optional<Decision> d = dev.cartograph.placement.DecisionJson.decode(answer);
+        if (d.isEmpty()) {
+            return errors.fail(Carto.CLUSTER_ERROR, "broker", "the broker's answer is not a decision: " + answer);
+        }
+        if (output.equals("json")) {
+            out.println(Documents.json().writerWithDefaultPrettyPrinter().writeValueAsString(json(d.get())));
+        } else {
+            out.print(table(d.get()));
         }
         out.flush();
         return Carto.OK;
