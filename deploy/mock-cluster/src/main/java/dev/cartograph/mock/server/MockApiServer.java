@@ -1,0 +1,186 @@
+package dev.cartograph.mock.server;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A fabric8 mock Kubernetes API server in CRUD mode that real {@code kubectl} can use: plain HTTP
+ * on 127.0.0.1, discovery documents for the built-in kinds and every stored CRD, and
+ * {@code .../status} on custom resources. A test and demo harness, not an API server: no
+ * admission, no validation, no controllers, no server-side apply, no OpenAPI.
+ *
+ * <pre>{@code
+ * try (MockApiServer server = MockApiServer.start(MockApiServer.Options.defaults()
+ *         .withCrds(CatalogCrds.of(Catalog.load().definitions())))) {
+ *     server.writeKubeconfig(Path.of("kubeconfig"), "ml");   // kubectl --kubeconfig kubeconfig get pytorchjobs
+ *     server.client().pods().inNamespace("ml").list();
+ * }
+ * }</pre>
+ *
+ * Thread-safe. The server owns its client; {@link #close()} closes both.
+ */
+public final class MockApiServer implements AutoCloseable {
+    /** Held strongly: JUL keeps loggers weakly and would forget the level we set. */
+    private static final Logger REQUEST_LOG = Logger.getLogger(MockWebServer.class.getName());
+
+    private final KubernetesMockServer server;
+    private final DiscoveryDispatcher dispatcher;
+    private final KubernetesClient client;
+
+    /**
+     * How to start a server.
+     *
+     * @param port           the port on 127.0.0.1, 0 for a free one
+     * @param crds           CRDs installed before {@link #start(Options)} returns
+     * @param requestLogging keep the mock's per-request JUL log lines (process-wide: the last server started decides)
+     */
+    public record Options(int port, List<CustomResourceDefinition> crds, boolean requestLogging) {
+        public Options {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0 (any free port) or 1..65535, was " + port);
+            }
+            crds = List.copyOf(crds);
+        }
+
+        /** A free port, no CRDs, request logging off. */
+        public static Options defaults() {
+            return new Options(0, List.of(), false);
+        }
+
+        public Options withPort(int newPort) {
+            return new Options(newPort, crds, requestLogging);
+        }
+
+        public Options withCrds(List<CustomResourceDefinition> newCrds) {
+            return new Options(port, newCrds, requestLogging);
+        }
+
+        public Options withRequestLogging(boolean enabled) {
+            return new Options(port, crds, enabled);
+        }
+    }
+
+    private MockApiServer(KubernetesMockServer server, DiscoveryDispatcher dispatcher) {
+        this.server = server;
+        this.dispatcher = dispatcher;
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url()).withNamespace("default")
+                .withHttp2Disable(true).withRequestRetryBackoffLimit(0).build();
+        this.client = new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** Starts a server on a free port with no CRDs. */
+    public static MockApiServer start() {
+        return start(Options.defaults());
+    }
+
+    /** Starts a server and installs {@code options.crds()}; fails if the port is taken. */
+    public static MockApiServer start(Options options) {
+        REQUEST_LOG.setLevel(options.requestLogging() ? null : Level.WARNING);
+        KubernetesMockServer[] holder = new KubernetesMockServer[1];
+        DiscoveryDispatcher dispatcher = new DiscoveryDispatcher(new KubernetesCrudDispatcher(),
+                () -> "127.0.0.1:" + holder[0].getPort(), DiscoveryDispatcher.KubeVersion.DEFAULT);
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+                dispatcher, false);
+        holder[0] = server;
+        server.start(loopback(), options.port());
+        MockApiServer started = new MockApiServer(server, dispatcher);
+        try {
+            options.crds().forEach(crd -> started.client.apiextensions().v1().customResourceDefinitions().resource(crd)
+                    .create());
+        } catch (RuntimeException e) {
+            started.close();
+            throw e;
+        }
+        return started;
+    }
+
+    /** {@code http://127.0.0.1:PORT}, no trailing slash. */
+    public String url() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    /** A client for this server, default namespace {@code default}; shared, owned by the server, do not close it. */
+    public KubernetesClient client() {
+        return client;
+    }
+
+    /** The discovery documents as the server would serve them now (for tests and diagnostics). */
+    public dev.cartograph.mock.discovery.Discovery discovery() {
+        return dispatcher.discovery();
+    }
+
+    /**
+     * Writes a kubeconfig for this server (context {@code cartograph-mock}, no credentials) with
+     * {@code namespace} as the default namespace; creates parent folders.
+     */
+    public Path writeKubeconfig(Path file, String namespace) {
+        Objects.requireNonNull(namespace, "namespace");
+        String yaml = String.join("\n",
+                "apiVersion: v1",
+                "kind: Config",
+                "clusters:",
+                "- name: cartograph-mock",
+                "  cluster:",
+                "    server: " + url(),
+                "users:",
+                "- name: cartograph-mock",
+                "  user: {}",
+                "contexts:",
+                "- name: cartograph-mock",
+                "  context:",
+                "    cluster: cartograph-mock",
+                "    user: cartograph-mock",
+                "    namespace: " + namespace,
+                "current-context: cartograph-mock",
+                "");
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            return Files.writeString(file, yaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write kubeconfig " + file + " (retry will not help unless the path changes)", e);
+        }
+    }
+
+    /** Closes the client and stops the server; idempotent. */
+    @Override
+    public void close() {
+        try {
+            client.close();
+        } finally {
+            server.shutdown();
+        }
+    }
+
+    private static InetAddress loopback() {
+        try {
+            return InetAddress.getByName("127.0.0.1");
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("127.0.0.1 does not resolve", e);
+        }
+    }
+}
