@@ -1,0 +1,131 @@
+package dev.cartograph.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.interpreter.Documents;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * End to end on the local fleet with the default profile (free GPUs per node, by hand: gpu-east H100
+ * 8,8,6,0; gpu-west A100 8,8,8,8,4,4,2,0; gpu-edge L40S 4,3): each scenario has exactly one right
+ * cluster; a gang that fits nowhere waits and is placed when another finishes; 50 gangs at once all
+ * run, each on one cluster, and the fleet's GPU totals add up.
+ */
+@Timeout(300)
+class LocalFleetIT {
+    static final ResourceDefinitionContext PYTORCHJOBS = ctx("kubeflow.org", "v1", "PyTorchJob", "pytorchjobs");
+    static final Path EXAMPLES = Path.of("examples");
+
+    @TempDir
+    Path dir;
+
+    static ResourceDefinitionContext ctx(String group, String version, String kind, String plural) {
+        return new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version).withKind(kind).withPlural(plural)
+                .withNamespaced(true).build();
+    }
+
+    LocalFleet start(Duration batchRunTime) {
+        return LocalFleet.start(LocalFleet.Options.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(batchRunTime));
+    }
+
+    static GenericKubernetesResource submit(LocalFleet fleet, String example) throws Exception {
+        try (InputStream in = Files.newInputStream(EXAMPLES.resolve(example))) {
+            GenericKubernetesResource r = fleet.hub().getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
+            return fleet.hub().resource(r).create();
+        }
+    }
+
+    static Map<String, String> labels(LocalFleet fleet, GenericKubernetesResource r) {
+        GenericKubernetesResource now = fleet.hub().resource(r).get();
+        return now == null || now.getMetadata().getLabels() == null ? Map.of() : now.getMetadata().getLabels();
+    }
+
+    static void until(Duration timeout, BooleanSupplier condition, String what) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + timeout + ": " + what);
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    @Test
+    void eachGangLandsOnItsOneRightClusterAndAGangThatFitsNowhereWaitsForCapacity() throws Exception {
+        try (LocalFleet fleet = start(Duration.ofSeconds(20))) {
+            until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
+                    "broker active with 3 clusters");
+            GenericKubernetesResource wholeNodes = submit(fleet, "jobset-whole-nodes.yaml"); // 4 x 8 GPUs: only gpu-west
+            GenericKubernetesResource l40s = submit(fleet, "mpijob-l40s.yaml");             // pinned to L40S: gpu-edge
+            GenericKubernetesResource h100 = submit(fleet, "pytorchjob.yaml");              // 2 x 8 H100: gpu-east
+            until(Duration.ofSeconds(60), () -> "gpu-west".equals(labels(fleet, wholeNodes).get("cartograph.dev/cluster"))
+                    && "gpu-edge".equals(labels(fleet, l40s).get("cartograph.dev/cluster"))
+                    && "gpu-east".equals(labels(fleet, h100).get("cartograph.dev/cluster")), "three placements");
+            until(Duration.ofSeconds(60), () -> "Running".equals(labels(fleet, h100).get("cartograph.dev/phase")), "llama-finetune Running");
+
+            // gpu-east's two whole nodes are taken: the second 2 x 8 H100 gang waits, with the reason on the object
+            GenericKubernetesResource waiting = submit(fleet, "waits-for-h100.yaml");
+            until(Duration.ofSeconds(30), () -> "Queued".equals(labels(fleet, waiting).get("cartograph.dev/phase")), "eval-h100 queued");
+            String reason = fleet.hub().resource(waiting).get().getMetadata().getAnnotations().get("cartograph.dev/reason");
+            assertThat(reason).contains("gpu-east: needs 1 pods × 8 GPUs NVIDIA-H100-80GB-HBM3").contains("largest free block 6");
+
+            // llama-finetune completes in the simulator, its GPUs return, and the waiting gang is placed there
+            until(Duration.ofSeconds(90), () -> "Completed".equals(labels(fleet, h100).get("cartograph.dev/phase")), "llama Completed");
+            until(Duration.ofSeconds(60), () -> "gpu-east".equals(labels(fleet, waiting).get("cartograph.dev/cluster"))
+                    && "Running".equals(labels(fleet, waiting).get("cartograph.dev/phase")), "eval-h100 placed and running");
+            assertThat(fleet.member("gpu-west").genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems()).isEmpty();
+        }
+    }
+
+    @Test
+    void fiftyGangsAtOnceAllRunEachOnOneClusterAndTheTotalsAddUp() throws Exception {
+        try (LocalFleet fleet = start(Duration.ofHours(1))) {
+            until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
+                    "broker active with 3 clusters");
+            long before = allocated(fleet);
+            assertThat(before).isEqualTo(10 + 22 + 1); // pre-existing pods, by hand from the profile
+            for (int i = 0; i < 50; i++) {
+                fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").resource(pytorchJob("g" + i)).create();
+            }
+            until(Duration.ofSeconds(150), () -> fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems()
+                    .stream().filter(o -> o.getMetadata().getLabels() != null
+                            && "Running".equals(o.getMetadata().getLabels().get("cartograph.dev/phase"))).count() == 50, "50 Running");
+            Map<String, Integer> copies = new HashMap<>();
+            for (String c : fleet.clusters()) {
+                for (GenericKubernetesResource copy : fleet.member(c).genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems()) {
+                    copies.merge(copy.getMetadata().getLabels().get("cartograph.dev/placement-id"), 1, Integer::sum);
+                }
+            }
+            assertThat(copies).hasSize(50);
+            assertThat(copies.values()).allMatch(n -> n == 1);
+            until(Duration.ofSeconds(30), () -> allocated(fleet) == before + 50, "fleet allocated GPUs = 33 + 50");
+        }
+    }
+
+    static GenericKubernetesResource pytorchJob(String name) {
+        JsonNode o = Documents.json().createObjectNode().put("apiVersion", "kubeflow.org/v1").put("kind", "PyTorchJob");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) o).putObject("metadata").put("name", name).put("namespace", "ml");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) o).putObject("spec").putObject("pytorchReplicaSpecs").putObject("Master")
+                .put("replicas", 1).putObject("template").putObject("spec").putArray("containers").addObject().put("name", "pytorch")
+                .put("image", "t").putObject("resources").putObject("limits").put("nvidia.com/gpu", "1");
+        return Documents.json().convertValue(o, GenericKubernetesResource.class);
+    }
+
+    static long allocated(LocalFleet fleet) {
+        return fleet.broker().view().fleet().clusters().values().stream()
+                .flatMap(s -> s.nodes().stream()).mapToLong(n -> n.allocated().gpus()).sum();
+    }
+}
