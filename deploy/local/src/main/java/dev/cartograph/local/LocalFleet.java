@@ -115,8 +115,7 @@ public final class LocalFleet implements AutoCloseable {
             FleetSeeder.seed(member.client(), c);
             member.writeKubeconfig(options.data().resolve(c.name() + ".kubeconfig"), "ml");
             members.put(c.name(), member);
-            simulators.put(c.name(), MemberSimulator.start(member.client(), catalog, SimulatorSettings.defaults().withCluster(c.name())
-                    .withBatchRunTime(options.batchRunTime())));
+            startSimulator(c.name());
             startAgent(c.name());
         }
         startBroker();
@@ -129,6 +128,19 @@ public final class LocalFleet implements AutoCloseable {
         AgentRuntime agent = new AgentRuntime(settings, members.get(cluster).client(), catalog, Clock.systemUTC());
         agent.start();
         agents.put(cluster, agent);
+    }
+
+    /** The member simulator (kubelet and controllers) of one cluster; stopped, its workloads stay as they are. */
+    public void startSimulator(String cluster) {
+        simulators.put(cluster, MemberSimulator.start(members.get(cluster).client(), catalog, SimulatorSettings.defaults()
+                .withCluster(cluster).withBatchRunTime(options.batchRunTime())));
+    }
+
+    public void stopSimulator(String cluster) {
+        MemberSimulator s = simulators.remove(cluster);
+        if (s != null) {
+            s.close();
+        }
     }
 
     public void stopAgent(String cluster) {

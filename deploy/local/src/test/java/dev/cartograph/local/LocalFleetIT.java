@@ -115,12 +115,115 @@ class LocalFleetIT {
         }
     }
 
+    @Test
+    void gangsThatNeverStartedOnAMemberWhoseAgentStoppedArePlacedElsewhereAndTheReturningAgentDeletesItsCopy() throws Exception {
+        LocalFleet.Options options = LocalFleet.Options.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofHours(1))
+                .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(8));
+        try (LocalFleet fleet = LocalFleet.start(options)) {
+            until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
+                    "broker active with 3 clusters");
+            fleet.clusters().forEach(fleet::stopSimulator); // nothing starts: the copy is applied but its pods never run
+            GenericKubernetesResource job = fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml")
+                    .resource(pytorchJob("stranded", 8)).create(); // 1 x 8 GPUs: gpu-east or gpu-west has whole free nodes
+            until(Duration.ofSeconds(30), () -> labels(fleet, job).containsKey("cartograph.dev/cluster")
+                    && copies(fleet, labels(fleet, job).get("cartograph.dev/cluster")) == 1, "applied somewhere");
+            String first = labels(fleet, job).get("cartograph.dev/cluster");
+            fleet.stopAgent(first);
+            fleet.clusters().stream().filter(c -> !c.equals(first)).forEach(fleet::startSimulator);
+
+            until(Duration.ofSeconds(60), () -> {
+                Map<String, String> l = labels(fleet, job);
+                return l.containsKey("cartograph.dev/cluster") && !first.equals(l.get("cartograph.dev/cluster"))
+                        && "Running".equals(l.get("cartograph.dev/phase"));
+            }, "re-placed elsewhere and running");
+            String second = labels(fleet, job).get("cartograph.dev/cluster");
+            assertThat(fleet.hub().resource(job).get().getMetadata().getAnnotations()).containsEntry("cartograph.dev/epoch", "2");
+            assertThat(copies(fleet, first)).isEqualTo(1); // the lost member still holds its stale copy
+
+            fleet.startAgent(first);
+            until(Duration.ofSeconds(60), () -> copies(fleet, first) == 0, "the returning agent deletes its fenced copy");
+            assertThat(copies(fleet, second)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aBrokerRestartedDuringABurstAndAKafkaRestartLoseAndDuplicateNothing() throws Exception {
+        try (LocalFleet fleet = start(Duration.ofHours(1))) {
+            until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
+                    "broker active with 3 clusters");
+            for (int i = 0; i < 30; i++) {
+                fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").resource(pytorchJob("burst-" + i, 1)).create();
+                if (i == 12) {
+                    fleet.stopBroker();
+                }
+            }
+            fleet.startBroker();
+            until(Duration.ofSeconds(120), () -> running(fleet) == 30, () -> "30 Running after the broker restart; " + phases(fleet));
+
+            fleet.restartKafka();
+            for (int i = 0; i < 5; i++) {
+                fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").resource(pytorchJob("after-" + i, 1)).create();
+            }
+            until(Duration.ofSeconds(120), () -> running(fleet) == 35, () -> "35 Running after the Kafka restart; " + phases(fleet));
+            Map<String, Integer> copies = new HashMap<>();
+            for (String c : fleet.clusters()) {
+                for (GenericKubernetesResource copy : fleet.member(c).genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems()) {
+                    copies.merge(copy.getMetadata().getLabels().get("cartograph.dev/placement-id"), 1, Integer::sum);
+                }
+            }
+            assertThat(copies).hasSize(35);
+            assertThat(copies.values()).allMatch(n -> n == 1);
+            until(Duration.ofSeconds(30), () -> fleet.broker().view().fleet().clusters().size() == 3
+                    && fleet.broker().view().fleet().clusters().keySet().stream().allMatch(c -> fleet.broker().view().fleet()
+                    .ready(c, java.time.Instant.now(), fleet.options().heartbeatTimeout())), "every agent reconnected");
+        }
+    }
+
+    static void until(Duration timeout, BooleanSupplier condition, java.util.function.Supplier<String> what) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + timeout + ": " + what.get());
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    /** name → cluster/phase of every hub PyTorchJob not Running, and the broker's state for it: what a failure shows. */
+    static String phases(LocalFleet fleet) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (GenericKubernetesResource o : fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems()) {
+            Map<String, String> l = o.getMetadata().getLabels() == null ? Map.of() : o.getMetadata().getLabels();
+            if (!"Running".equals(l.get("cartograph.dev/phase"))) {
+                var p = fleet.broker().view().placements().get(o.getMetadata().getUid());
+                var m = fleet.broker().view().members().get(o.getMetadata().getUid());
+                out.put(o.getMetadata().getName(), l.get("cartograph.dev/cluster") + "/" + l.get("cartograph.dev/phase") + " broker="
+                        + (p == null ? "none" : p.state() + "@" + p.cluster().orElse("-")) + " member=" + (m == null ? "none" : m.phase()));
+            }
+        }
+        return out.toString();
+    }
+
+    static long running(LocalFleet fleet) {
+        return fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems().stream()
+                .filter(o -> o.getMetadata().getLabels() != null && "Running".equals(o.getMetadata().getLabels().get("cartograph.dev/phase")))
+                .count();
+    }
+
+    static int copies(LocalFleet fleet, String cluster) {
+        return fleet.member(cluster).genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems().size();
+    }
+
     static GenericKubernetesResource pytorchJob(String name) {
+        return pytorchJob(name, 1);
+    }
+
+    static GenericKubernetesResource pytorchJob(String name, int gpus) {
         JsonNode o = Documents.json().createObjectNode().put("apiVersion", "kubeflow.org/v1").put("kind", "PyTorchJob");
         ((com.fasterxml.jackson.databind.node.ObjectNode) o).putObject("metadata").put("name", name).put("namespace", "ml");
         ((com.fasterxml.jackson.databind.node.ObjectNode) o).putObject("spec").putObject("pytorchReplicaSpecs").putObject("Master")
                 .put("replicas", 1).putObject("template").putObject("spec").putArray("containers").addObject().put("name", "pytorch")
-                .put("image", "t").putObject("resources").putObject("limits").put("nvidia.com/gpu", "1");
+                .put("image", "t").putObject("resources").putObject("limits").put("nvidia.com/gpu", Integer.toString(gpus));
         return Documents.json().convertValue(o, GenericKubernetesResource.class);
     }
 

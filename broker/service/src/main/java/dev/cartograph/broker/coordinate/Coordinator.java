@@ -72,8 +72,11 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final Map<String, JsonNode> hubObjects = new HashMap<>();
     private final Map<String, Decision> decisions = new HashMap<>();
     private final Map<String, WorkloadSummary> members = new HashMap<>();
+    /** Every placed copy any agent reports, by its key; read in whatever order the topics interleave. */
+    private final Map<dev.cartograph.protocol.WorkloadKey, WorkloadSummary> copies = new HashMap<>();
     private final Map<String, Long> forwardedGeneration = new HashMap<>();
     private final Map<String, String> mirroredStatus = new HashMap<>();
+    private final Set<String> mirroredPhase = new HashSet<>();
     private final Set<String> fenced = new HashSet<>();
     private final Set<String> lostReported = new HashSet<>();
     private final Map<String, Boolean> readiness = new HashMap<>();
@@ -190,6 +193,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 fleet.hold(new Reservation(p.uid(), p.cluster().get(), p.epoch(), p.reserved()));
             }
         }
+        for (WorkloadSummary s : List.copyOf(copies.values())) {
+            copy(s); // summaries replayed before their placement records: match them up now
+        }
         for (JsonNode object : List.copyOf(hubObjects.values())) {
             hubChanged(object);
         }
@@ -211,14 +217,23 @@ public final class Coordinator implements Runnable, AutoCloseable {
 
     private void workload(Input.Workload w) {
         if (w.summary().isEmpty()) {
-            members.entrySet().removeIf(e -> e.getValue().key().equals(w.key()));
+            WorkloadSummary gone = copies.remove(w.key());
+            if (gone != null && gone.placementId().isPresent()) {
+                members.remove(gone.placementId().get(), members.get(gone.placementId().get()) == gone ? gone : null);
+            }
             return;
         }
         WorkloadSummary s = w.summary().get();
         if (s.placementId().isEmpty()) {
             return;
         }
-        String uid = s.placementId().get();
+        copies.put(w.key(), s);
+        copy(s);
+    }
+
+    /** A placed copy some agent reports: the placement's member (mirrored to the hub), or a stale copy to fence. */
+    private void copy(WorkloadSummary s) {
+        String uid = s.placementId().orElseThrow();
         PlacementRecord p = placements.get(uid);
         if (p == null || p.cluster().isEmpty() || !p.cluster().get().equals(s.key().cluster())) {
             fence(uid, s.key().cluster(), p);
@@ -226,18 +241,30 @@ public final class Coordinator implements Runnable, AutoCloseable {
         }
         WorkloadSummary previous = members.put(uid, s);
         JsonNode object = hubObjects.get(uid);
-        if (!active() || object == null || deleting(object)) {
-            return;
+        if (active() && object != null && !deleting(object)) {
+            mirror(uid, object, s, previous);
         }
+    }
+
+    /**
+     * Puts the member's status on the hub object and its phase in the phase label, when they differ
+     * from what the hub object shows; an Event when this instance saw the phase change.
+     */
+    private void mirror(String uid, JsonNode object, WorkloadSummary s, WorkloadSummary previous) {
         String status = s.status().toString();
-        if (!status.equals(mirroredStatus.get(uid))) {
+        if (!status.equals(mirroredStatus.get(uid)) && !s.status().isNull()) {
             mirroredStatus.put(uid, status);
-            if (!s.status().isNull()) {
+            if (!s.status().equals(object.path("status"))) {
                 hub.status(object, s.status());
             }
         }
-        if (previous == null || !previous.phase().equals(s.phase())) {
+        String shown = object.path("metadata").path("labels").path(Hub.PHASE_LABEL).asText("");
+        if (!s.phase().equals(shown) && !mirroredPhase.contains(uid + "/" + s.phase())) {
+            mirroredPhase.removeIf(k -> k.startsWith(uid + "/"));
+            mirroredPhase.add(uid + "/" + s.phase()); // written once; the hub object's label shows it when the write lands
             hub.mark(object, Map.of(Hub.PHASE_LABEL, s.phase()), Map.of());
+        }
+        if (previous != null && !previous.phase().equals(s.phase())) {
             switch (s.phase()) {
                 case "Running" -> hub.event(object, "Normal", "Running", "running on " + s.key().cluster() + " (" + s.pods() + " pods)");
                 case "Completed" -> hub.event(object, "Normal", "Completed", "completed on " + s.key().cluster());
@@ -341,6 +368,10 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 if (p.state() == State.PLACED) {
                     outbox.command(p.cluster().get(), new Command.Apply(uid, p.epoch(), clock.instant(), manifest(object)));
                 }
+                WorkloadSummary member = members.get(uid);
+                if (member != null) {
+                    mirror(uid, object, member, null);
+                }
             }
         }
         if (!object.path("metadata").path("finalizers").toString().contains("\"" + Hub.FINALIZER + "\"") && p.state() != State.DELETING) {
@@ -401,6 +432,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
             }
             outbox.command(placed.cluster(), new Command.Apply(p.uid(), p.epoch(), now, manifest(object)));
             forwardedGeneration.put(p.uid(), generation(object));
+            forgetMirror(p.uid());
             String why = placed.clusters().stream().filter(v -> v.cluster().equals(placed.cluster())).findFirst()
                     .map(Decision.Verdict::reason).orElse("");
             hub.mark(object, Map.of(Hub.CLUSTER_LABEL, placed.cluster(), Hub.PHASE_LABEL, "Placed"),
@@ -477,7 +509,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         decisions.remove(p.uid());
         members.remove(p.uid());
         forwardedGeneration.remove(p.uid());
-        mirroredStatus.remove(p.uid());
+        forgetMirror(p.uid());
         fleet.release(p.uid());
         if (object != null) {
             hub.removeFinalizer(object);
@@ -524,7 +556,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
             outbox.command(cluster, new Command.Delete(p.uid(), epoch, now)); // fencing: the old agent deletes its copy on return
             fleet.release(p.uid());
             members.remove(p.uid());
-            mirroredStatus.remove(p.uid());
+            forgetMirror(p.uid());
             String reason = cluster + " lost (silent longer than " + settings.failoverTimeout() + "); re-placing at epoch " + epoch;
             PlacementRecord requeued = p.with(Optional.empty(), epoch, State.QUEUED, reason, Map.of(), now);
             write(requeued);
@@ -539,6 +571,11 @@ public final class Coordinator implements Runnable, AutoCloseable {
     }
 
     // ---- helpers
+
+    private void forgetMirror(String uid) {
+        mirroredStatus.remove(uid);
+        mirroredPhase.removeIf(k -> k.startsWith(uid + "/"));
+    }
 
     private boolean write(PlacementRecord p) {
         try {
