@@ -116,6 +116,38 @@ class PlannerTest {
     }
 
     @Test
+    void anElasticGangNeedsOnlyItsMinimumToFitTogether() throws Exception {
+        // a PyTorchJob of 4 workers x 8 GPUs, elastic down to 2 (interpreted by the catalog definition), on two free 8-GPU nodes
+        String job = """
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: elastic, namespace: ml}
+                spec:
+                  %s
+                  pytorchReplicaSpecs:
+                    Worker:
+                      replicas: 4
+                      template:
+                        spec:
+                          containers: [{name: pytorch, image: t, resources: {limits: {nvidia.com/gpu: "8"}}}]
+                """;
+        List<ClusterState> fleet = List.of(cluster("small", node("n1", H100, 8, 0), node("n2", H100, 8, 0)));
+        var interpreter = dev.cartograph.interpreter.Interpreter.of(dev.cartograph.catalog.Catalog.load().definitions());
+        for (String[] c : new String[][] {{"elasticPolicy: {minReplicas: 2, maxReplicas: 4}", "Placed"}, {"runPolicy: {}", "Unschedulable"}}) {
+            JsonNode object = dev.cartograph.interpreter.Documents.read(new java.io.ByteArrayInputStream(
+                    job.formatted(c[0]).getBytes(java.nio.charset.StandardCharsets.UTF_8))).get(0);
+            var view = ((dev.cartograph.interpreter.Resolution.Resolved) interpreter.resolve(object)).view();
+            Decision d = Planner.plan(Demands.of(view), Map.of(), fleet, Planner.Policy.BIN_PACK);
+            assertThat(d instanceof Decision.Placed ? "Placed" : "Unschedulable").as(c[0]).isEqualTo(c[1]);
+            if (d instanceof Decision.Placed p) {
+                assertThat(p.assignments()).extracting(Decision.Assignment::node).containsExactlyInAnyOrder("n1", "n2");
+            } else {
+                assertThat(d.clusters().get(0).reason()).contains("needs 4 pods × 8 GPUs", "room for 2 such pods");
+            }
+        }
+    }
+
+    @Test
     void decisionsAreDeterministic() {
         List<ClusterState> fleet = List.of(cluster("b", node("b1", H100, 8, 0)), cluster("a", node("a1", H100, 8, 0)));
         Decision first = Planner.plan(List.of(pods(1, 8, Map.of())), Map.of(), fleet, Planner.Policy.BIN_PACK);
