@@ -3,7 +3,11 @@ package dev.cartograph.broker;
 import dev.cartograph.broker.coordinate.BrokerView;
 import dev.cartograph.broker.coordinate.Coordinator;
 import dev.cartograph.broker.coordinate.Input;
+import dev.cartograph.broker.api.Views;
+import dev.cartograph.broker.hub.ClusterObjects;
 import dev.cartograph.broker.hub.HubWatch;
+import dev.cartograph.fleet.FleetReport;
+import java.time.Instant;
 import dev.cartograph.broker.hub.KubeHub;
 import dev.cartograph.broker.kafka.Ingest;
 import dev.cartograph.broker.kafka.KafkaOutbox;
@@ -46,6 +50,7 @@ public final class BrokerRuntime implements AutoCloseable {
     private Thread ingestThread;
     private CompletableFuture<?> election;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "broker-tick"));
+    private final ScheduledExecutorService hubSync = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "broker-clusters"));
 
     public BrokerRuntime(BrokerSettings settings, KubernetesClient hubClient, Definitions definitions, Clock clock) {
         this.settings = settings;
@@ -71,6 +76,18 @@ public final class BrokerRuntime implements AutoCloseable {
         watch.start();
         long every = settings.tick().toMillis();
         ticker.scheduleWithFixedDelay(() -> coordinator.post(new Input.Tick()), every, every, TimeUnit.MILLISECONDS);
+        ClusterObjects clusterObjects = new ClusterObjects(hubClient);
+        hubSync.scheduleWithFixedDelay(() -> {
+            try {
+                BrokerView v = coordinator.view();
+                if (v.active()) {
+                    Instant now = clock.instant();
+                    clusterObjects.sync(FleetReport.of(v.fleet(), now, settings.heartbeatTimeout(), Views.pendingByCluster(v)), now);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("cluster objects not synced: {}", e.toString());
+            }
+        }, 1, 2, TimeUnit.SECONDS);
         if (settings.leaderElection()) {
             election = hubClient.leaderElector().withConfig(new LeaderElectionConfigBuilder().withName(settings.leaseName())
                     .withLock(new LeaseLock(settings.leaseNamespace(), settings.leaseName(), settings.brokerId()))
@@ -113,6 +130,7 @@ public final class BrokerRuntime implements AutoCloseable {
     @Override
     public void close() {
         ticker.shutdownNow();
+        hubSync.shutdownNow();
         if (election != null) {
             election.cancel(true);
         }

@@ -76,6 +76,15 @@ class BrokerIT {
             assertThat(v.reason()).contains("largest free block 3");
         });
 
+        // the hub shows each member as a Cluster object (hand counts: west 4 x 8 GPUs, 5 used on each; east 2 x 8, 8 now reserved)
+        Eventually.asserted(Duration.ofSeconds(20), () -> {
+            Map<String, Object> west = clusterGpus("west");
+            assertThat(west).containsEntry("total", 32).containsEntry("allocated", 20).containsEntry("free", 12)
+                    .containsEntry("largestFreeBlock", 3);
+            Map<String, Object> east = clusterGpus("east");
+            assertThat(east).containsEntry("total", 16).containsEntry("reserved", 8).containsEntry("free", 8);
+        });
+
         // the member's controller reports Running: the hub object shows the member's status and phase
         copy.setAdditionalProperty("status", Map.of("conditions", List.of(
                 Map.of("type", "Created", "status", "True"), Map.of("type", "Running", "status", "True"))));
@@ -205,6 +214,13 @@ class BrokerIT {
         fed.startAgent(first);
         Eventually.asserted(Duration.ofSeconds(60), () -> assertThat(fed.copies(first, Federation.JOBS)).isEmpty());
         assertThat(fed.copies(other, Federation.JOBS)).hasSize(1);
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> clusterGpus(String name) {
+        GenericKubernetesResource c = fed.hub.genericKubernetesResources(dev.cartograph.broker.hub.ClusterObjects.CLUSTERS).withName(name).get();
+        assertThat(c).as("Cluster " + name).isNotNull();
+        return (Map<String, Object>) ((Map<String, Object>) c.getAdditionalProperties().get("status")).get("gpus");
     }
 
     GenericKubernetesResource hubJob(String name) {

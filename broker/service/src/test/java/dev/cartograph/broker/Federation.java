@@ -54,6 +54,12 @@ final class Federation implements AutoCloseable {
     Federation(LocalKafka kafka) {
         this.kafka = kafka;
         crd(hub);
+        try (java.io.InputStream in = Federation.class.getResourceAsStream("/crds/clusters.cartograph.dev.yaml")) {
+            hub.resource(hub.getKubernetesSerialization().unmarshal(in,
+                    io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class)).create();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     static KubernetesMockServer server() {

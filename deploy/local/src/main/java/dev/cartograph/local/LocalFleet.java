@@ -105,7 +105,11 @@ public final class LocalFleet implements AutoCloseable {
         wipe(kafkaData); // the clusters are in memory: old placements would point at objects that no longer exist
         kafka = options.kafkaPort() == 0 ? LocalKafka.start(kafkaData) : LocalKafka.start(kafkaData, options.kafkaPort());
         List<CustomResourceDefinition> crds = CatalogCrds.of(catalog);
-        hub = MockApiServer.start(MockApiServer.Options.defaults().withPort(options.hubPort()).withCrds(crds));
+        List<CustomResourceDefinition> hubCrds = new java.util.ArrayList<>(crds);
+        try (java.io.InputStream in = LocalFleet.class.getResourceAsStream("/crds/clusters.cartograph.dev.yaml")) {
+            hubCrds.add(new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal(in, CustomResourceDefinition.class));
+        }
+        hub = MockApiServer.start(MockApiServer.Options.defaults().withPort(options.hubPort()).withCrds(hubCrds));
         hub.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ml")
                 .addToLabels("cartograph.dev/federate", "true").endMetadata().build()).create();
         hub.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("cartograph-system").endMetadata().build()).create();

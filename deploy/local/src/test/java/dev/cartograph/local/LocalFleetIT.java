@@ -97,6 +97,8 @@ class LocalFleetIT {
                     "broker active with 3 clusters");
             long before = allocated(fleet);
             assertThat(before).isEqualTo(10 + 22 + 1); // pre-existing pods, by hand from the profile
+            until(Duration.ofSeconds(20), () -> fleet.hub().genericKubernetesResources(dev.cartograph.broker.hub.ClusterObjects.CLUSTERS)
+                    .list().getItems().size() == 3, "a Cluster object per member on the hub");
             for (int i = 0; i < 50; i++) {
                 fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").resource(pytorchJob("g" + i)).create();
             }

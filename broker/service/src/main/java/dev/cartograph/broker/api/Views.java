@@ -36,16 +36,7 @@ public final class Views {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        Map<String, Integer> pending = new HashMap<>();
-        for (PlacementRecord p : view.placements().values()) {
-            if (p.cluster().isPresent() && (p.state() == PlacementRecord.State.PLACED || p.state() == PlacementRecord.State.APPLIED)) {
-                WorkloadSummary member = view.members().get(p.uid());
-                if (member == null || !member.phase().equals("Running") && !member.phase().equals("Completed")) {
-                    pending.merge(p.cluster().get(), 1, Integer::sum);
-                }
-            }
-        }
-        FleetReport report = FleetReport.of(view.fleet(), now, heartbeatTimeout, pending);
+        FleetReport report = FleetReport.of(view.fleet(), now, heartbeatTimeout, pendingByCluster(view));
         Map<String, FleetReport.ClusterReport> byName = new HashMap<>();
         report.clusters().forEach(c -> byName.put(c.name(), c));
         long[] totals = new long[5];
@@ -68,6 +59,20 @@ public final class Views {
                 .put("largestFreeBlock", totals[4]);
         o.put("queued", view.queue().size()).put("at", now.toString());
         return o;
+    }
+
+    /** Per cluster, gangs placed there whose member copy is not Running (or Completed) yet. */
+    public static Map<String, Integer> pendingByCluster(BrokerView view) {
+        Map<String, Integer> pending = new HashMap<>();
+        for (PlacementRecord p : view.placements().values()) {
+            if (p.cluster().isPresent() && (p.state() == PlacementRecord.State.PLACED || p.state() == PlacementRecord.State.APPLIED)) {
+                WorkloadSummary member = view.members().get(p.uid());
+                if (member == null || !member.phase().equals("Running") && !member.phase().equals("Completed")) {
+                    pending.merge(p.cluster().get(), 1, Integer::sum);
+                }
+            }
+        }
+        return pending;
     }
 
     public static ObjectNode placement(PlacementRecord p) {
