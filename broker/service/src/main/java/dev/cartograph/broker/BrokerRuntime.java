@@ -66,7 +66,7 @@ public final class BrokerRuntime implements AutoCloseable {
         java.util.concurrent.atomic.AtomicReference<Coordinator> ref = new java.util.concurrent.atomic.AtomicReference<>();
         watch = new HubWatch(hubClient, definitions, settings.federationKey(), settings.federationValue(), in -> ref.get().post(in));
         hub = new KubeHub(hubClient, watch);
-        coordinator = new Coordinator(settings, Interpreter.of(definitions), outbox, hub, clock);
+        coordinator = new Coordinator(settings, Interpreter.of(definitions), outbox, hub, clock, watch);
         ref.set(coordinator);
         coordinatorThread = new Thread(coordinator, "broker-coordinator");
         coordinatorThread.start();

@@ -63,6 +63,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final Outbox outbox;
     private final Hub hub;
     private final Clock clock;
+    private final PriorityClasses priorityClasses;
     private final BlockingQueue<Input> inbox = new LinkedBlockingQueue<>();
     private final AtomicReference<BrokerView> view = new AtomicReference<>(BrokerView.EMPTY);
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -77,6 +78,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final Map<String, Long> forwardedGeneration = new HashMap<>();
     private final Map<String, String> mirroredStatus = new HashMap<>();
     private final Set<String> mirroredPhase = new HashSet<>();
+    private final Map<String, Instant> lastApply = new HashMap<>();
     private final Set<String> fenced = new HashSet<>();
     private final Set<String> lostReported = new HashSet<>();
     private final Map<String, Boolean> readiness = new HashMap<>();
@@ -88,6 +90,13 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private boolean capacityChanged;
 
     public Coordinator(BrokerSettings settings, Interpreter interpreter, Outbox outbox, Hub hub, Clock clock) {
+        this(settings, interpreter, outbox, hub, clock, PriorityClasses.NONE);
+    }
+
+    /** @param priorityClasses the hub's PriorityClasses (name → value), for workloads that name one */
+    public Coordinator(BrokerSettings settings, Interpreter interpreter, Outbox outbox, Hub hub, Clock clock,
+                       PriorityClasses priorityClasses) {
+        this.priorityClasses = priorityClasses;
         this.settings = settings;
         this.interpreter = interpreter;
         this.outbox = outbox;
@@ -120,20 +129,25 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 }
                 batch.add(first);
                 inbox.drainTo(batch, 500);
-                for (Input input : batch) {
-                    handleSafely(input);
-                }
+                step(batch);
                 batch.clear();
-                if (capacityChanged && active()) {
-                    capacityChanged = false;
-                    retryQueue();
-                }
-                publish();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
         }
+    }
+
+    /** Handles one batch in order, retries the queue if capacity changed, publishes the view (the loop's body; tests call it directly). */
+    void step(List<Input> batch) {
+        for (Input input : batch) {
+            handleSafely(input);
+        }
+        if (capacityChanged && active()) {
+            capacityChanged = false;
+            retryQueue();
+        }
+        publish();
     }
 
     private void handleSafely(Input input) {
@@ -510,6 +524,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         members.remove(p.uid());
         forwardedGeneration.remove(p.uid());
         forgetMirror(p.uid());
+        lastApply.keySet().removeIf(k -> k.startsWith(p.uid() + "/"));
         fleet.release(p.uid());
         if (object != null) {
             hub.removeFinalizer(object);
@@ -531,6 +546,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 LOG.info("cluster {} is {}", cluster, ready ? "ready" : "not ready");
             }
         }
+        resendUnconfirmed(now);
         if (Duration.between(activeSince, now).compareTo(settings.failoverTimeout()) < 0) {
             return; // after a start, agents get one failover timeout to be heard from before any cluster counts as lost
         }
@@ -567,6 +583,26 @@ public final class Coordinator implements Runnable, AutoCloseable {
                         Hub.EPOCH_ANNOTATION, Long.toString(epoch)));
             }
             capacityChanged = true;
+        }
+    }
+
+    /**
+     * An apply the agent has not confirmed within the heartbeat timeout, while its cluster is ready,
+     * is sent again (a command lost between producer and topic, say); the agent applies idempotently.
+     */
+    private void resendUnconfirmed(Instant now) {
+        for (PlacementRecord p : placements.values()) {
+            if (p.state() != State.PLACED || p.cluster().isEmpty()) {
+                continue;
+            }
+            Instant last = lastApply.getOrDefault(p.uid() + "/" + p.epoch(), p.at());
+            JsonNode object = hubObjects.get(p.uid());
+            if (object != null && !deleting(object) && Duration.between(last, now).compareTo(settings.heartbeatTimeout()) > 0
+                    && fleet.snapshot().ready(p.cluster().get(), now, settings.heartbeatTimeout())) {
+                LOG.info("{}: no answer from {} for epoch {}; sending the apply again", p.target(), p.cluster().get(), p.epoch());
+                outbox.command(p.cluster().get(), new Command.Apply(p.uid(), p.epoch(), now, manifest(object)));
+                lastApply.put(p.uid() + "/" + p.epoch(), now);
+            }
         }
     }
 
@@ -608,13 +644,24 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 object.path("kind").asText(""), m.path("name").asText(""));
     }
 
-    private static int priority(JsonNode object) {
+    /**
+     * Queue priority: the {@code cartograph.dev/priority} annotation; else the highest value of the
+     * PriorityClasses its pod templates name ({@code priorityClassName} anywhere in the object, shape-blind);
+     * else the hub's global default class; else 0.
+     */
+    private int priority(JsonNode object) {
         String text = object.path("metadata").path("annotations").path(PRIORITY_ANNOTATION).asText("");
-        try {
-            return text.isEmpty() ? 0 : Integer.parseInt(text.strip());
-        } catch (NumberFormatException e) {
-            return 0;
+        if (!text.isEmpty()) {
+            try {
+                return Integer.parseInt(text.strip());
+            } catch (NumberFormatException e) {
+                LOG.warn("{}: annotation {}='{}' is not a whole number; using its priority class", target(object), PRIORITY_ANNOTATION, text);
+            }
         }
+        List<String> names = new ArrayList<>();
+        object.path("spec").findValues("priorityClassName").forEach(v -> names.add(v.asText()));
+        return names.stream().map(priorityClasses::value).flatMap(Optional::stream).max(Integer::compare)
+                .orElse(priorityClasses.globalDefault().orElse(0));
     }
 
     private static Instant submitted(JsonNode object, Instant fallback) {

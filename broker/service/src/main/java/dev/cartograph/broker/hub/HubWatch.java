@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * federation (the label on the object or on its namespace). Informer handlers only convert and
  * enqueue. Thread-safe.
  */
-public final class HubWatch implements AutoCloseable {
+public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coordinate.PriorityClasses {
     private static final Logger LOG = LoggerFactory.getLogger(HubWatch.class);
     /** Built-in workload kinds and their plurals (served by every API server, absent from the CRD list). */
     static final Map<String, String> BUILTIN = Map.of("v1/Pod", "pods", "batch/v1/Job", "jobs", "batch/v1/CronJob", "cronjobs",
@@ -45,6 +45,7 @@ public final class HubWatch implements AutoCloseable {
     private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers = new ConcurrentHashMap<>();
     private final Map<String, Boolean> federatedNamespaces = new ConcurrentHashMap<>();
     private final List<SharedIndexInformer<?>> others = new ArrayList<>();
+    private volatile SharedIndexInformer<io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass> priorityClasses;
 
     public HubWatch(KubernetesClient client, Definitions definitions, String labelKey, String labelValue, Consumer<Input> sink) {
         this.client = client;
@@ -55,6 +56,28 @@ public final class HubWatch implements AutoCloseable {
     }
 
     public void start() {
+        try {
+            SharedIndexInformer<io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass> pcs = client.scheduling().v1().priorityClasses()
+                    .inform(new ResourceEventHandler<>() {
+                        @Override
+                        public void onAdd(io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass pc) {
+                        }
+
+                        @Override
+                        public void onUpdate(io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass a,
+                                             io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass b) {
+                        }
+
+                        @Override
+                        public void onDelete(io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass pc, boolean unknown) {
+                        }
+                    }, 0);
+            priorityClasses = pcs;
+            others.add(pcs);
+        } catch (RuntimeException e) {
+            LOG.warn("cannot watch PriorityClasses on the hub ({}); queue priority comes from the cartograph.dev/priority annotation only",
+                    e.getMessage());
+        }
         others.add(client.namespaces().inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Namespace ns) {
@@ -90,6 +113,20 @@ public final class HubWatch implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("cannot watch CRDs on the hub ({}); catalog kinds are discovered at start only", e.getMessage());
         }
+    }
+
+    @Override
+    public Optional<Integer> value(String name) {
+        SharedIndexInformer<io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass> pcs = priorityClasses;
+        return pcs == null ? Optional.empty() : pcs.getStore().list().stream().filter(pc -> name.equals(pc.getMetadata().getName()))
+                .findFirst().map(pc -> pc.getValue());
+    }
+
+    @Override
+    public Optional<Integer> globalDefault() {
+        SharedIndexInformer<io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass> pcs = priorityClasses;
+        return pcs == null ? Optional.empty() : pcs.getStore().list().stream().filter(pc -> Boolean.TRUE.equals(pc.getGlobalDefault()))
+                .findFirst().map(pc -> pc.getValue());
     }
 
     /** The API path of a kind the hub serves, for writes. */
