@@ -216,6 +216,30 @@ class BrokerIT {
         assertThat(fed.copies(other, Federation.JOBS)).hasSize(1);
     }
 
+    @Test
+    void twoReplicasOneLeaderAndTheOtherTakesOverWhenItStops() throws Exception {
+        fed = new Federation(kafka).member("a", "NVIDIA-A100-SXM4-80GB", 4);
+        BrokerRuntime one = fed.startBroker("replica-1", true);
+        Eventually.until(Duration.ofSeconds(60), () -> one.view().active());
+        BrokerRuntime two = fed.startBroker("replica-2", true);
+        Eventually.until(Duration.ofSeconds(30), () -> two.view().caughtUp() && two.view().fleet().clusters().size() == 1);
+        String first = fed.submitJob("before", 8).getMetadata().getUid();
+        Eventually.asserted(Duration.ofSeconds(30), () -> assertThat(two.view().placements()).hasEntrySatisfying(first,
+                p -> assertThat(p.state()).isEqualTo(PlacementRecord.State.APPLIED))); // the follower reads what the leader decided
+        assertThat(two.view().leading()).isFalse();
+
+        one.close();
+        fed.brokers.remove(one);
+        Eventually.until(Duration.ofSeconds(40), () -> two.view().active()); // the lease is released on close and taken over
+        String second = fed.submitJob("after", 8).getMetadata().getUid();
+        Eventually.asserted(Duration.ofSeconds(30), () -> assertThat(fed.copies("a", Federation.JOBS)).hasSize(2));
+        assertThat(two.view().placements().get(second).epoch()).isEqualTo(1);
+        assertThat(two.view().fleet().reservations().values().stream().mapToLong(r -> r.perNode().values().stream()
+                .mapToLong(x -> x.gpus()).sum()).sum()).isLessThanOrEqualTo(16); // both gangs booked once each, no more
+        assertThat(fed.hub.leases().inNamespace("cartograph-system").withName("cartograph-broker").get().getSpec().getHolderIdentity())
+                .isEqualTo("replica-2");
+    }
+
     @SuppressWarnings("unchecked")
     Map<String, Object> clusterGpus(String name) {
         GenericKubernetesResource c = fed.hub.genericKubernetesResources(dev.cartograph.broker.hub.ClusterObjects.CLUSTERS).withName(name).get();
