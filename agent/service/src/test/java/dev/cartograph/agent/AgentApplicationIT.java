@@ -2,6 +2,7 @@ package dev.cartograph.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cartograph.interpreter.testing.Eventually;
 import dev.cartograph.kafka.local.LocalKafka;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Documents;
+import dev.cartograph.interpreter.testing.Eventually;
 import dev.cartograph.kafka.local.LocalKafka;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.Command;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.Documents;
+import dev.cartograph.interpreter.testing.Eventually;
 import dev.cartograph.kafka.local.LocalKafka;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.http.HttpRequest;

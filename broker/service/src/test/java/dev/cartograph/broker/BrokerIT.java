@@ -3,6 +3,7 @@ package dev.cartograph.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cartograph.broker.coordinate.BrokerView;
+import dev.cartograph.interpreter.testing.Eventually;
 import dev.cartograph.kafka.local.LocalKafka;
 import dev.cartograph.protocol.PlacementRecord;
 import io.fabric8.kubernetes.api.model.Event;
@@ -214,6 +215,28 @@ class BrokerIT {
         fed.startAgent(first);
         Eventually.asserted(Duration.ofSeconds(60), () -> assertThat(fed.copies(first, Federation.JOBS)).isEmpty());
         assertThat(fed.copies(other, Federation.JOBS)).hasSize(1);
+    }
+
+    @Test
+    void poisonRecordsOnEveryTopicAreCountedAndSkipped() throws Exception {
+        fed = new Federation(kafka).member("a", "NVIDIA-A100-SXM4-80GB", 1);
+        dev.cartograph.protocol.Topics topics = new dev.cartograph.protocol.Topics(fed.prefix);
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(Map.of("bootstrap.servers",
+                kafka.bootstrapServers()), new org.apache.kafka.common.serialization.StringSerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            byte[] junk = "{\"schema\":1,\"type\":\"cluster\",\"cluster\":42}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            for (String topic : List.of(topics.clusters(), topics.events(), topics.placements())) {
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, "x", "not json".getBytes())).get();
+            }
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topics.clusters(), "y", junk)).get();
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topics.workloads(), "no-slashes", junk)).get();
+        }
+        BrokerRuntime broker = fed.startBroker("broker-a", false);
+        Eventually.until(Duration.ofSeconds(60), () -> broker.view().active() && broker.view().fleet().clusters().size() == 1);
+        String uid = fed.submitJob("fine", 8).getMetadata().getUid();
+        Eventually.asserted(Duration.ofSeconds(30), () -> assertThat(broker.view().placements()).hasEntrySatisfying(uid,
+                p -> assertThat(p.state()).isEqualTo(PlacementRecord.State.APPLIED)));
+        assertThat(broker.view().poisonRecords()).isEqualTo(5);
     }
 
     @Test

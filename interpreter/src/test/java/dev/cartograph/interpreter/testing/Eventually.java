@@ -1,14 +1,14 @@
-package dev.cartograph.agent;
+package dev.cartograph.interpreter.testing;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /** Polls until a condition holds or time runs out (then fails with the last reason). */
-final class Eventually {
+public final class Eventually {
     private Eventually() {
     }
 
-    static void until(Duration timeout, BooleanSupplier condition) throws InterruptedException {
+    public static void until(Duration timeout, BooleanSupplier condition) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) {
@@ -18,7 +18,7 @@ final class Eventually {
         }
     }
 
-    static void asserted(Duration timeout, Runnable assertion) throws InterruptedException {
+    public static void asserted(Duration timeout, Runnable assertion) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
         while (true) {
             try {
