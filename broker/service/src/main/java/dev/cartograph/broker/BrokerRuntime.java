@@ -11,7 +11,6 @@ import java.time.Instant;
 import dev.cartograph.broker.hub.KubeHub;
 import dev.cartograph.broker.kafka.Ingest;
 import dev.cartograph.broker.kafka.KafkaOutbox;
-import dev.cartograph.broker.kafka.Topology;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.protocol.Topics;
@@ -61,7 +60,6 @@ public final class BrokerRuntime implements AutoCloseable {
     }
 
     public void start() throws Exception {
-        Topology.ensure(settings.kafka(), topics);
         outbox = new KafkaOutbox(settings.kafka(), topics);
         java.util.concurrent.atomic.AtomicReference<Coordinator> ref = new java.util.concurrent.atomic.AtomicReference<>();
         watch = new HubWatch(hubClient, definitions, settings.federationKey(), settings.federationValue(), in -> ref.get().post(in));
@@ -73,7 +71,7 @@ public final class BrokerRuntime implements AutoCloseable {
         ingest = new Ingest(settings.kafka(), topics, coordinator);
         ingestThread = new Thread(ingest, "broker-ingest");
         ingestThread.start();
-        watch.start();
+        hubSync.execute(this::watchHub);
         long every = settings.tick().toMillis();
         ticker.scheduleWithFixedDelay(() -> coordinator.post(new Input.Tick()), every, every, TimeUnit.MILLISECONDS);
         ClusterObjects clusterObjects = new ClusterObjects(hubClient);
@@ -99,6 +97,21 @@ public final class BrokerRuntime implements AutoCloseable {
                     .build()).build().start();
         }
         LOG.info("broker {} started (topics {}.*, federation label {})", settings.brokerId(), settings.topicPrefix(), settings.federationLabel());
+    }
+
+    /** Starts watching the hub; while it cannot be reached, tries again every 5 s (the rest of the broker keeps running). */
+    private void watchHub() {
+        try {
+            watch.start();
+            LOG.info("watching the hub at {}", hubClient.getMasterUrl());
+        } catch (RuntimeException e) {
+            LOG.warn("the hub at {} cannot be watched yet ({}); trying again in 5 s", hubClient.getMasterUrl(), e.getMessage());
+            hubSync.schedule(this::watchHub, 5, TimeUnit.SECONDS);
+        }
+    }
+
+    public boolean watchingHub() {
+        return watch != null && watch.started();
     }
 
     public BrokerView view() {

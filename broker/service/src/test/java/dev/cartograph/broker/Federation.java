@@ -40,7 +40,7 @@ final class Federation implements AutoCloseable {
             .withVersion("v1").withKind("Job").withPlural("jobs").withNamespaced(true).build();
 
     final LocalKafka kafka;
-    final String prefix = "fed" + Long.toHexString(System.nanoTime());
+    final String prefix;
     final Definitions catalog = Catalog.load().definitions();
     final KubernetesMockServer hubServer = server();
     final KubernetesClient hub = hubServer.createClient();
@@ -52,7 +52,12 @@ final class Federation implements AutoCloseable {
     Duration failoverTimeout = Duration.ofSeconds(6);
 
     Federation(LocalKafka kafka) {
+        this(kafka, "fed" + Long.toHexString(System.nanoTime()));
+    }
+
+    Federation(LocalKafka kafka, String prefix) {
         this.kafka = kafka;
+        this.prefix = prefix;
         crd(hub);
         try (java.io.InputStream in = Federation.class.getResourceAsStream("/crds/clusters.cartograph.dev.yaml")) {
             hub.resource(hub.getKubernetesSerialization().unmarshal(in,

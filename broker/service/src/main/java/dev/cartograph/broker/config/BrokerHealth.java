@@ -24,7 +24,7 @@ public class BrokerHealth implements HealthIndicator {
     public Publisher<HealthResult> getResult() {
         BrokerView v = broker.view();
         return Publishers.just(HealthResult.builder("cartograph-broker", broker.running() ? HealthStatus.UP : HealthStatus.DOWN)
-                .details(Map.of("leading", v.leading(), "caughtUp", v.caughtUp(), "clusters", v.fleet().clusters().size(),
+                .details(Map.of("watchingHub", broker.watchingHub(), "leading", v.leading(), "caughtUp", v.caughtUp(), "clusters", v.fleet().clusters().size(),
                         "placements", v.placements().size(), "queued", v.queue().size(), "poisonRecords", v.poisonRecords())).build());
     }
 }

@@ -9,6 +9,7 @@ import dev.cartograph.interpreter.definition.WorkloadDefinition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -45,7 +46,10 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
     private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers = new ConcurrentHashMap<>();
     private final Map<String, Boolean> federatedNamespaces = new ConcurrentHashMap<>();
     private final List<SharedIndexInformer<?>> others = new ArrayList<>();
-    private volatile SharedIndexInformer<io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass> priorityClasses;
+    private volatile SharedIndexInformer<PriorityClass> priorityClasses;
+    private SharedIndexInformer<Namespace> namespaceInformer;
+    private SharedIndexInformer<CustomResourceDefinition> crdInformer;
+    private volatile boolean started;
 
     public HubWatch(KubernetesClient client, Definitions definitions, String labelKey, String labelValue, Consumer<Input> sink) {
         this.client = client;
@@ -55,48 +59,58 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
         this.sink = sink;
     }
 
-    public void start() {
-        try {
-            SharedIndexInformer<io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass> pcs = client.scheduling().v1().priorityClasses()
-                    .inform(new ResourceEventHandler<>() {
-                        @Override
-                        public void onAdd(io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass pc) {
-                        }
+    /**
+     * Starts the informers; throws when the hub cannot be reached. May be called again after a failure:
+     * what already started is kept.
+     */
+    public synchronized void start() {
+        if (namespaceInformer == null) {
+            namespaceInformer = client.namespaces().inform(new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(Namespace ns) {
+                    namespace(ns);
+                }
 
-                        @Override
-                        public void onUpdate(io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass a,
-                                             io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass b) {
-                        }
+                @Override
+                public void onUpdate(Namespace old, Namespace ns) {
+                    namespace(ns);
+                }
 
-                        @Override
-                        public void onDelete(io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass pc, boolean unknown) {
-                        }
-                    }, 0);
-            priorityClasses = pcs;
-            others.add(pcs);
-        } catch (RuntimeException e) {
-            LOG.warn("cannot watch PriorityClasses on the hub ({}); queue priority comes from the cartograph.dev/priority annotation only",
-                    e.getMessage());
+                @Override
+                public void onDelete(Namespace ns, boolean unknown) {
+                    federatedNamespaces.remove(ns.getMetadata().getName());
+                }
+            }, 0);
+            others.add(namespaceInformer);
         }
-        others.add(client.namespaces().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Namespace ns) {
-                namespace(ns);
-            }
+        if (priorityClasses == null) {
+            try {
+                priorityClasses = client.scheduling().v1().priorityClasses().inform(new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(PriorityClass pc) {
+                    }
 
-            @Override
-            public void onUpdate(Namespace old, Namespace ns) {
-                namespace(ns);
-            }
+                    @Override
+                    public void onUpdate(PriorityClass a, PriorityClass b) {
+                    }
 
-            @Override
-            public void onDelete(Namespace ns, boolean unknown) {
-                federatedNamespaces.remove(ns.getMetadata().getName());
+                    @Override
+                    public void onDelete(PriorityClass pc, boolean unknown) {
+                    }
+                }, 0);
+                others.add(priorityClasses);
+            } catch (RuntimeException e) {
+                LOG.warn("cannot watch PriorityClasses on the hub ({}); queue priority comes from the {} annotation only", e.getMessage(),
+                        dev.cartograph.broker.coordinate.Coordinator.PRIORITY_ANNOTATION);
             }
-        }, 0));
+        }
         discover();
+        if (crdInformer != null) {
+            started = true;
+            return;
+        }
         try {
-            others.add(client.apiextensions().v1().customResourceDefinitions().inform(new ResourceEventHandler<>() {
+            crdInformer = client.apiextensions().v1().customResourceDefinitions().inform(new ResourceEventHandler<>() {
                 @Override
                 public void onAdd(CustomResourceDefinition crd) {
                     discover();
@@ -109,22 +123,28 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
                 @Override
                 public void onDelete(CustomResourceDefinition crd, boolean unknown) {
                 }
-            }, 0));
+            }, 0);
+            others.add(crdInformer);
         } catch (RuntimeException e) {
             LOG.warn("cannot watch CRDs on the hub ({}); catalog kinds are discovered at start only", e.getMessage());
         }
+        started = true;
+    }
+
+    public boolean started() {
+        return started;
     }
 
     @Override
     public Optional<Integer> value(String name) {
-        SharedIndexInformer<io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass> pcs = priorityClasses;
+        SharedIndexInformer<PriorityClass> pcs = priorityClasses;
         return pcs == null ? Optional.empty() : pcs.getStore().list().stream().filter(pc -> name.equals(pc.getMetadata().getName()))
                 .findFirst().map(pc -> pc.getValue());
     }
 
     @Override
     public Optional<Integer> globalDefault() {
-        SharedIndexInformer<io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass> pcs = priorityClasses;
+        SharedIndexInformer<PriorityClass> pcs = priorityClasses;
         return pcs == null ? Optional.empty() : pcs.getStore().list().stream().filter(pc -> Boolean.TRUE.equals(pc.getGlobalDefault()))
                 .findFirst().map(pc -> pc.getValue());
     }

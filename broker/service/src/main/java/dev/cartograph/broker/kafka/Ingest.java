@@ -39,6 +39,7 @@ public final class Ingest implements Runnable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ingest.class);
 
     private final KafkaConsumer<String, byte[]> consumer;
+    private final Map<String, String> kafka;
     private final Topics topics;
     private final Coordinator coordinator;
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -49,6 +50,7 @@ public final class Ingest implements Runnable, AutoCloseable {
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
         this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+        this.kafka = Map.copyOf(kafka);
         this.topics = topics;
         this.coordinator = coordinator;
     }
@@ -56,11 +58,9 @@ public final class Ingest implements Runnable, AutoCloseable {
     @Override
     public void run() {
         try {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (String topic : List.of(topics.placements(), topics.clusters(), topics.workloads(), topics.events())) {
-                for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
-                    partitions.add(new TopicPartition(topic, p.partition()));
-                }
+            List<TopicPartition> partitions = partitions();
+            if (partitions == null) {
+                return;
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -87,6 +87,39 @@ public final class Ingest implements Runnable, AutoCloseable {
         } finally {
             consumer.close(Duration.ofSeconds(2));
         }
+    }
+
+    /** The topics' partitions, creating missing topics; retried with backoff while Kafka cannot be reached. Null once closed. */
+    private List<TopicPartition> partitions() {
+        long backoff = 1000;
+        while (running.get()) {
+            try {
+                Topology.ensure(kafka, topics);
+                List<TopicPartition> partitions = new ArrayList<>();
+                for (String topic : List.of(topics.placements(), topics.clusters(), topics.workloads(), topics.events())) {
+                    for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
+                        partitions.add(new TopicPartition(topic, p.partition()));
+                    }
+                }
+                return partitions;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            } catch (WakeupException e) {
+                return null;
+            } catch (Exception e) {
+                LOG.warn("Kafka at {} is not reachable yet ({}); trying again in {} s", kafka.get("bootstrap.servers"), e.toString(),
+                        backoff / 1000);
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+                backoff = Math.min(backoff * 2, 30_000);
+            }
+        }
+        return null;
     }
 
     private void deliver(ConsumerRecord<String, byte[]> r) {
