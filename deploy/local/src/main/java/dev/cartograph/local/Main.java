@@ -62,8 +62,8 @@ public final class Main {
 
                 Try (from %s):
                   deploy/bin/carto fleet --broker %s
-                  kubectl --kubeconfig %s create --validate=false -f deploy/local/examples/pytorchjob.yaml
-                  kubectl --kubeconfig %s create --validate=false -f deploy/local/examples/leaderworkerset.yaml
+                  kubectl --kubeconfig %s create -f deploy/local/examples/pytorchjob.yaml
+                  kubectl --kubeconfig %s create -f deploy/local/examples/leaderworkerset.yaml
                   kubectl --kubeconfig %s get pytorchjobs,leaderworkersets -L cartograph.dev/cluster -L cartograph.dev/phase
                   deploy/bin/carto get -A --all-types --kubeconfig %s
                   deploy/bin/carto plan -f deploy/local/examples/jobset-whole-nodes.yaml --broker %s
