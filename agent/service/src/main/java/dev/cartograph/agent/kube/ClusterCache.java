@@ -90,11 +90,6 @@ public final class ClusterCache implements AutoCloseable {
         }
     }
 
-    /** Built-in workload kinds every API server serves (a discovery answer may list only CRDs). */
-    private static final Map<String, String> BUILTIN_PLURALS = Map.of(
-            "v1/Pod", "pods", "batch/v1/Job", "jobs", "batch/v1/CronJob", "cronjobs", "apps/v1/Deployment", "deployments",
-            "apps/v1/StatefulSet", "statefulsets", "apps/v1/ReplicaSet", "replicasets");
-
     private Optional<String> served(GroupVersionKind kind) {
         try {
             APIResourceList list = client.getApiResources(kind.apiVersion());
@@ -108,7 +103,7 @@ public final class ClusterCache implements AutoCloseable {
         } catch (KubernetesClientException e) {
             LOG.debug("discovery of {} failed: {}", kind.apiVersion(), e.getMessage());
         }
-        return Optional.ofNullable(BUILTIN_PLURALS.get(kind.apiVersion() + "/" + kind.kind()));
+        return dev.cartograph.interpreter.definition.BuiltInKinds.of(kind).map(dev.cartograph.interpreter.definition.BuiltInKinds.Kind::plural);
     }
 
     public List<JsonNode> nodes() {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Documents;
+import dev.cartograph.interpreter.definition.BuiltInKinds;
 import dev.cartograph.interpreter.definition.GroupVersionKind;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -33,9 +34,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coordinate.PriorityClasses {
     private static final Logger LOG = LoggerFactory.getLogger(HubWatch.class);
-    /** Built-in workload kinds and their plurals (served by every API server, absent from the CRD list). */
-    static final Map<String, String> BUILTIN = Map.of("v1/Pod", "pods", "batch/v1/Job", "jobs", "batch/v1/CronJob", "cronjobs",
-            "apps/v1/Deployment", "deployments", "apps/v1/StatefulSet", "statefulsets", "apps/v1/ReplicaSet", "replicasets");
 
     private final KubernetesClient client;
     private final Definitions definitions;
@@ -184,7 +182,7 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
                 continue;
             }
             List<CustomResourceDefinition> known = crds;
-            Optional<String> plural = Optional.ofNullable(BUILTIN.get(key)).or(() -> served(gvk, known));
+            Optional<String> plural = BuiltInKinds.of(gvk).map(BuiltInKinds.Kind::plural).or(() -> served(gvk, known));
             plural.ifPresent(p -> watch(gvk, p));
         }
     }

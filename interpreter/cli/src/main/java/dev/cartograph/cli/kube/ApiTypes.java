@@ -1,5 +1,6 @@
 package dev.cartograph.cli.kube;
 
+import dev.cartograph.interpreter.definition.BuiltInKinds;
 import dev.cartograph.interpreter.definition.GroupVersionKind;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
@@ -19,19 +20,6 @@ import java.util.Optional;
  * command. Not thread-safe.
  */
 public final class ApiTypes {
-    private record Builtin(String plural, List<String> shortNames, boolean namespaced) {
-    }
-
-    private static final Map<String, Builtin> BUILTIN = Map.ofEntries(
-            Map.entry("/v1/Pod", new Builtin("pods", List.of("po"), true)),
-            Map.entry("/v1/Node", new Builtin("nodes", List.of("no"), false)),
-            Map.entry("batch/v1/Job", new Builtin("jobs", List.of(), true)),
-            Map.entry("batch/v1/CronJob", new Builtin("cronjobs", List.of("cj"), true)),
-            Map.entry("apps/v1/Deployment", new Builtin("deployments", List.of("deploy"), true)),
-            Map.entry("apps/v1/StatefulSet", new Builtin("statefulsets", List.of("sts"), true)),
-            Map.entry("apps/v1/ReplicaSet", new Builtin("replicasets", List.of("rs"), true)),
-            Map.entry("apps/v1/DaemonSet", new Builtin("daemonsets", List.of("ds"), true)));
-
     private final KubernetesClient client;
     private final Map<String, Optional<List<APIResource>>> discovery = new HashMap<>();
     private List<CustomResourceDefinition> crds;
@@ -57,9 +45,9 @@ public final class ApiTypes {
                 return new ApiType(gvk, r.getName(), shortNames, Boolean.TRUE.equals(r.getNamespaced()), true);
             }
         }
-        Builtin builtin = BUILTIN.get(gvk.group() + "/" + gvk.version() + "/" + gvk.kind());
-        if (builtin != null) {
-            return new ApiType(gvk, builtin.plural(), builtin.shortNames(), builtin.namespaced(), true);
+        Optional<BuiltInKinds.Kind> builtin = BuiltInKinds.of(gvk);
+        if (builtin.isPresent()) {
+            return new ApiType(gvk, builtin.get().plural(), builtin.get().shortNames(), builtin.get().namespaced(), true);
         }
         for (CustomResourceDefinition crd : crds()) {
             var spec = crd.getSpec();
@@ -76,9 +64,9 @@ public final class ApiTypes {
 
     /** Short names from the kind's CRD (some discovery answers leave them out); none for built-ins. */
     private List<String> crdShortNames(GroupVersionKind gvk) {
-        Builtin builtin = BUILTIN.get(gvk.group() + "/" + gvk.version() + "/" + gvk.kind());
-        if (builtin != null) {
-            return builtin.shortNames();
+        Optional<BuiltInKinds.Kind> builtin = BuiltInKinds.of(gvk);
+        if (builtin.isPresent()) {
+            return builtin.get().shortNames();
         }
         if (gvk.group().isEmpty() || gvk.group().endsWith(".k8s.io") && !gvk.group().contains("x-k8s")) {
             return List.of();
