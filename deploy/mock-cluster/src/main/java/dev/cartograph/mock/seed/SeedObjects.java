@@ -72,6 +72,9 @@ final class SeedObjects {
                 .endContainer().endSpec()
                 .withNewStatus().withPhase("Running").withStartTime(now)
                 .addNewCondition().withType("Ready").withStatus("True").withLastTransitionTime(now).endCondition()
+                .addNewContainerStatus().withName("workload").withImage("registry.k8s.io/pause:3.10").withReady(true)
+                .withStarted(true).withRestartCount(0).withNewState().withNewRunning().withStartedAt(now).endRunning()
+                .endState().endContainerStatus()
                 .endStatus()
                 .build();
     }

@@ -18,6 +18,7 @@ import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -36,7 +37,9 @@ import java.util.regex.Pattern;
  * served version, so {@code .../status} works on all of them (the CRUD dispatcher alone only knows
  * one version per CRD). It also strips the query from PUT/PATCH paths (so {@code .../status?fieldManager=x}
  * is still a status write), applies strategic merge patches itself (see {@link StrategicMergePatch}),
- * serves {@code .../scale} (see {@link ScaleSubresource}) and answers pod log requests with an empty log. Thread-safe: the CRUD dispatcher locks its store.
+ * serves {@code .../scale} (see {@link ScaleSubresource}), answers pod log requests with an empty log, and
+ * serves server-side Tables and field-selected lists (see {@link ResourceReads}). Thread-safe: the CRUD
+ * dispatcher locks its store.
  */
 final class DiscoveryDispatcher extends Dispatcher {
     static final String CRD_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -51,12 +54,15 @@ final class DiscoveryDispatcher extends Dispatcher {
     private final Supplier<String> serverAddress;
     private final KubeVersion version;
     private final ScaleSubresource scale;
+    private final ResourceReads reads;
 
-    DiscoveryDispatcher(KubernetesCrudDispatcher delegate, Supplier<String> serverAddress, KubeVersion version) {
+    /** @param clock the time Table ages are computed against */
+    DiscoveryDispatcher(KubernetesCrudDispatcher delegate, Supplier<String> serverAddress, KubeVersion version, Clock clock) {
         this.delegate = delegate;
         this.serverAddress = serverAddress;
         this.version = version;
         this.scale = new ScaleSubresource(delegate, this::discovery);
+        this.reads = new ResourceReads(delegate, this::storedCrds, clock);
     }
 
     @Override
@@ -64,7 +70,7 @@ final class DiscoveryDispatcher extends Dispatcher {
         String path = withoutQuery(request.getPath());
         String method = request.getMethod().toUpperCase(Locale.ROOT);
         if ("GET".equals(method)) {
-            Optional<MockResponse> served = serve(path);
+            Optional<MockResponse> served = serve(path).or(() -> reads.handle(request, path));
             if (served.isPresent()) {
                 return served.get();
             }

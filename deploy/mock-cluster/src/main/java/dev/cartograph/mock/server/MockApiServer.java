@@ -15,6 +15,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
@@ -96,7 +97,8 @@ public final class MockApiServer implements AutoCloseable {
         REQUEST_LOG.setLevel(options.requestLogging() ? null : Level.WARNING);
         KubernetesMockServer[] holder = new KubernetesMockServer[1];
         DiscoveryDispatcher dispatcher = new DiscoveryDispatcher(new KubernetesCrudDispatcher(),
-                () -> "127.0.0.1:" + holder[0].getPort(), DiscoveryDispatcher.KubeVersion.DEFAULT);
+                () -> "127.0.0.1:" + holder[0].getPort(), DiscoveryDispatcher.KubeVersion.DEFAULT,
+                Clock.systemUTC());
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
                 dispatcher, false);
         holder[0] = server;

@@ -10,14 +10,8 @@ import dev.cartograph.mock.fleet.FleetProfile;
 import dev.cartograph.mock.seed.FleetSeeder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -82,17 +76,17 @@ class KubectlIT {
             """;
 
     private static MockApiServer server;
-    private static Path kubectl;
+    private static Kubectl kubectl;
     @TempDir
     static Path dir;
 
     @BeforeAll
     static void start() {
-        kubectl = onPath("kubectl").orElse(null);
+        kubectl = Kubectl.onPath(dir).orElse(null);
         Assumptions.assumeTrue(kubectl != null, "kubectl is not on PATH; skipping the kubectl end-to-end test");
         server = MockApiServer.start(MockApiServer.Options.defaults().withCrds(CatalogCrds.of(Catalog.load().definitions())));
         FleetSeeder.seed(server.client(), FleetProfile.defaultProfile().cluster("gpu-edge").orElseThrow());
-        server.writeKubeconfig(dir.resolve("kubeconfig"), "ml");
+        server.writeKubeconfig(kubectl.kubeconfig(), "ml");
     }
 
     @AfterAll
@@ -214,47 +208,21 @@ class KubectlIT {
                 .contains("pytorchjob.kubeflow.org \"bert-finetune\" deleted");
         assertThat(server.client().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").withName("bert-finetune").get())
                 .isNull();
-        Result gone = run("get", "pytorchjob", "bert-finetune");
+        Kubectl.Result gone = run("get", "pytorchjob", "bert-finetune");
         assertThat(gone.code()).isNotZero();
         assertThat(gone.err()).contains("NotFound");
         assertThat(ok("get", "pytorchjobs")).contains("gpt-pretrain").doesNotContain("bert-finetune");
     }
 
     private static String ok(String... args) throws Exception {
-        Result r = run(args);
-        assertThat(r.code()).as("kubectl %s failed: %s", String.join(" ", args), r.err()).isZero();
-        return r.out();
+        return kubectl.ok(args);
     }
 
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result run(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(kubectl.toString(), "--kubeconfig",
-                dir.resolve("kubeconfig").toString(), "--cache-dir", dir.resolve("cache").toString()));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "out", ".txt");
-        Path err = Files.createTempFile(dir, "err", ".txt");
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish in 30 s");
-        }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    private static Kubectl.Result run(String... args) throws Exception {
+        return kubectl.run(args);
     }
 
     private static String file(String name, String content) throws IOException {
-        return Files.writeString(dir.resolve(name), content).toString();
-    }
-
-    private static Optional<Path> onPath(String binary) {
-        String path = System.getenv().getOrDefault("PATH", "");
-        for (String entry : path.split(File.pathSeparator)) {
-            Path candidate = Path.of(entry).resolve(binary);
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
+        return kubectl.file(name, content);
     }
 }

@@ -1,0 +1,140 @@
+package dev.cartograph.mock.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cartograph.mock.discovery.BuiltInKinds;
+import dev.cartograph.mock.selector.FieldSelector;
+import dev.cartograph.mock.table.Columns;
+import dev.cartograph.mock.table.IncludeObject;
+import dev.cartograph.mock.table.Tables;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionNames;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * GETs of resources (not watches) that need what the CRUD dispatcher cannot give: a server-side
+ * {@code Table} ({@code Accept: ...;as=Table;...}, what {@code kubectl get} prints), and lists as a
+ * real server sends them: typed ({@code PodList}, where the CRUD dispatcher says {@code List}) and
+ * filtered by a {@code fieldSelector} on any field (the CRUD dispatcher knows only {@code metadata.name}
+ * and {@code metadata.namespace} and returns nothing for other fields). Objects are read from the CRUD
+ * dispatcher without the field selector, then filtered and rendered here. Only kinds that discovery
+ * serves (built-in, or a stored CRD's served version) are handled; other paths go to the CRUD dispatcher.
+ * Thread-safe: reads go through the CRUD dispatcher's lock; the rest is per request.
+ */
+final class ResourceReads {
+    private static final String FIELD_SELECTOR = "fieldSelector";
+
+    private final KubernetesCrudDispatcher delegate;
+    private final Supplier<List<CustomResourceDefinition>> crds;
+    private final Clock clock;
+    private final ObjectMapper mapper = new ObjectMapper();
+
+    ResourceReads(KubernetesCrudDispatcher delegate, Supplier<List<CustomResourceDefinition>> crds, Clock clock) {
+        this.delegate = delegate;
+        this.crds = crds;
+        this.clock = clock;
+    }
+
+    /** The response for a GET of {@code path} when it needs a Table, a field selector or a typed list, else empty. */
+    Optional<MockResponse> handle(RecordedRequest request, String path) {
+        Query query = Query.of(request.getPath());
+        boolean table = String.valueOf(request.getHeader("Accept")).contains("as=Table");
+        if (query.isWatch()) {
+            return Optional.empty();
+        }
+        return ResourcePath.parse(path).filter(resource -> table || resource.isList())
+                .flatMap(resource -> servedType(resource).map(type -> read(path, query, resource, type, table)));
+    }
+
+    private MockResponse read(String path, Query query, ResourcePath resource, ServedType type, boolean table) {
+        FieldSelector selector = new FieldSelector(List.of());
+        if (resource.isList() && query.get(FIELD_SELECTOR).isPresent()) {
+            FieldSelector.Parsed parsed = FieldSelector.parse(query.get(FIELD_SELECTOR).get());
+            if (parsed instanceof FieldSelector.Invalid invalid) {
+                return Responses.status(400, "BadRequest", invalid.reason());
+            }
+            selector = ((FieldSelector.Valid) parsed).selector();
+        }
+        MockResponse stored = delegate.handleGet(path + query.without(FIELD_SELECTOR));
+        if (stored.code() != 200 || stored.getBody() == null) {
+            return stored;
+        }
+        try {
+            JsonNode body = mapper.readTree(stored.getBody().readUtf8());
+            if (resource.isList()) {
+                body = typedList(body, selector, resource, type);
+            }
+            if (!table) {
+                return Responses.json(200, mapper.writeValueAsString(body));
+            }
+            IncludeObject include = IncludeObject.fromParameter(query.get("includeObject").orElse(null));
+            ObjectNode rendered = resource.isList() ? Tables.ofList(type.columns(), body, include, clock.instant())
+                    : Tables.ofObject(type.columns(), body, include, clock.instant());
+            return Responses.json(200, mapper.writeValueAsString(rendered)).setHeader("Content-Type", Tables.CONTENT_TYPE);
+        } catch (IOException e) {
+            throw new IllegalStateException("the CRUD store returned unreadable JSON for " + path + " (a mock bug; retry will not help)", e);
+        }
+    }
+
+    /**
+     * The list as a real server sends it: typed ({@code EventList}, not the CRUD store's {@code List},
+     * which typed Go clients such as kubectl describe's event lookup fail to decode) and field-selected.
+     */
+    private static JsonNode typedList(JsonNode list, FieldSelector selector, ResourcePath resource, ServedType type) {
+        if (!list.isObject() || !list.path("items").isArray()) {
+            return list;
+        }
+        ObjectNode copy = ((ObjectNode) list).deepCopy();
+        copy.put("apiVersion", resource.group().isEmpty() ? resource.version() : resource.group() + "/" + resource.version());
+        copy.put("kind", type.listKind());
+        ArrayNode items = copy.putArray("items");
+        list.path("items").forEach(item -> {
+            if (selector.matches(item)) {
+                items.add(item);
+            }
+        });
+        return copy;
+    }
+
+    /** A resource type discovery serves: its list kind and Table columns. */
+    private record ServedType(String listKind, Columns columns) {
+    }
+
+    /** The resource type at {@code resource}, empty when discovery does not serve it. */
+    private Optional<ServedType> servedType(ResourcePath resource) {
+        Optional<ServedType> builtIn = BuiltInKinds.all().stream().filter(k -> k.group().equals(resource.group())
+                        && k.version().equals(resource.version()) && k.plural().equals(resource.plural())).findFirst()
+                .map(k -> new ServedType(k.kind() + "List", Columns.builtIn(resource.group(), resource.plural())));
+        if (builtIn.isPresent()) {
+            return builtIn;
+        }
+        for (CustomResourceDefinition crd : crds.get()) {
+            CustomResourceDefinitionNames names = crd.getSpec() == null ? null : crd.getSpec().getNames();
+            if (names == null || !resource.group().equals(crd.getSpec().getGroup()) || !resource.plural().equals(names.getPlural())) {
+                continue;
+            }
+            String listKind = Optional.ofNullable(names.getListKind()).orElse(names.getKind() + "List");
+            return Optional.ofNullable(crd.getSpec().getVersions()).orElse(List.of()).stream()
+                    .filter(v -> resource.version().equals(v.getName()) && !Boolean.FALSE.equals(v.getServed()))
+                    .findFirst().map(v -> new ServedType(listKind, Columns.customResource(printerColumns(v))));
+        }
+        return Optional.empty();
+    }
+
+    private static List<CustomResourceColumnDefinition> printerColumns(CustomResourceDefinitionVersion version) {
+        return Optional.ofNullable(version.getAdditionalPrinterColumns()).orElse(List.of()).stream()
+                .filter(Objects::nonNull).toList();
+    }
+}
