@@ -10,9 +10,6 @@ import dev.cartograph.mock.fleet.FleetProfile;
 import dev.cartograph.mock.seed.FleetSeeder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -185,5 +182,4 @@ class KubectlTablesIT {
 
     /** The broker's own Cluster CRD, read where it is kept (the module runs from deploy/mock-cluster). */
     static final java.nio.file.Path BROKER_CLUSTER_CRD = java.nio.file.Path.of("../../broker/service/src/main/resources/crds/clusters.cartograph.dev.yaml");
-    }
 }
