@@ -68,6 +68,11 @@ class BrokerIT {
             assertThat(onHub.getMetadata().getFinalizers()).contains("cartograph.dev/placement");
             assertThat(reasons(uid)).contains("Placed", "Forwarded");
         });
+        // kubectl decodes MicroTime only with exactly six fraction digits (else describe silently shows no events)
+        assertThat(fed.hub.v1().events().inNamespace("ml").list().getItems()).allSatisfy(e -> {
+            assertThat(e.getEventTime().getTime()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}Z");
+            assertThat(e.getFirstTimestamp()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+        });
         BrokerView view = broker.view();
         assertThat(view.placements().get(uid).cluster()).contains("east");
         assertThat(view.placements().get(uid).state()).isEqualTo(PlacementRecord.State.APPLIED);

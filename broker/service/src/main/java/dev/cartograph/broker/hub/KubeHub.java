@@ -34,6 +34,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class KubeHub implements Hub, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KubeHub.class);
+    /** Kubernetes' Time (RFC 3339, seconds) and MicroTime (exactly six fraction digits; clients reject other lengths). */
+    private static final java.time.format.DateTimeFormatter SECONDS = java.time.format.DateTimeFormatter
+            .ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'").withZone(java.time.ZoneOffset.UTC);
+    private static final java.time.format.DateTimeFormatter MICROS = java.time.format.DateTimeFormatter
+            .ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(java.time.ZoneOffset.UTC);
     private final KubernetesClient client;
     private final HubWatch watch;
     private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> new Thread(r, "hub-writer"));
@@ -116,13 +121,14 @@ public final class KubeHub implements Hub, AutoCloseable {
         JsonNode m = object.path("metadata");
         String namespace = m.path("namespace").asText("default");
         String name = m.path("name").asText();
+        Instant now = Instant.now();
         submit(object, "event " + reason, () -> client.v1().events().inNamespace(namespace).resource(new EventBuilder()
                 .withNewMetadata().withNamespace(namespace).withName(name + "." + UUID.randomUUID().toString().substring(0, 8)).endMetadata()
                 .withNewInvolvedObject().withApiVersion(object.path("apiVersion").asText()).withKind(object.path("kind").asText())
                 .withNamespace(namespace).withName(name).withUid(m.path("uid").asText()).endInvolvedObject()
                 .withType(type).withReason(reason).withMessage(message.length() > 1000 ? message.substring(0, 1000) + "…" : message)
-                .withFirstTimestamp(Instant.now().toString()).withLastTimestamp(Instant.now().toString()).withCount(1)
-                .withEventTime(new MicroTime(Instant.now().toString()))
+                .withFirstTimestamp(SECONDS.format(now)).withLastTimestamp(SECONDS.format(now)).withCount(1)
+                .withEventTime(new MicroTime(MICROS.format(now)))
                 .withReportingComponent("cartograph-broker").withReportingInstance("cartograph-broker")
                 .withAction(reason).withNewSource("cartograph-broker", null).build()).create());
     }
