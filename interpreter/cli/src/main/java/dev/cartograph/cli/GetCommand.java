@@ -60,7 +60,11 @@ final class GetCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    record Row(String namespace, String name, String kind, WorkloadView view, long ready) {
+    /** One line of the table; {@code cluster} is the member a Cartograph hub placed the object on ("" when none). */
+    record Row(String namespace, String name, String kind, WorkloadView view, long ready, String cluster) {
+        Row(String namespace, String name, String kind, WorkloadView view, long ready) {
+            this(namespace, name, kind, view, ready, "");
+        }
     }
 
     @Override
@@ -123,7 +127,8 @@ final class GetCommand implements Callable<Integer> {
                 if (live.interpreter.resolve(o) instanceof Resolution.Resolved r && matchesPhase(r.view())) {
                     long ready = ownership.podsOf(o.path("metadata").path("uid").asText()).stream().filter(PodSummary::ready).count();
                     rows.add(new Row(o.path("metadata").path("namespace").asText(""), r.view().identity().name(),
-                            r.view().identity().kind(), r.view(), ready));
+                            r.view().identity().kind(), r.view(), ready,
+                            o.path("metadata").path("labels").path(PLACED_ON).asText("")));
                 }
             }
             print(rows, namespace, out);
@@ -159,6 +164,9 @@ final class GetCommand implements Callable<Integer> {
         out.flush();
     }
 
+    /** The label a Cartograph broker puts on the hub objects it placed. */
+    static final String PLACED_ON = "cartograph.dev/cluster";
+
     static String table(List<Row> rows, boolean withNamespace, boolean withKind, boolean wide, Clock clock) {
         List<String[]> lines = new ArrayList<>();
         List<String> header = new ArrayList<>();
@@ -168,6 +176,10 @@ final class GetCommand implements Callable<Integer> {
         header.add("NAME");
         if (withKind) {
             header.add("KIND");
+        }
+        boolean federated = rows.stream().anyMatch(r -> !r.cluster().isEmpty());
+        if (federated) {
+            header.add("CLUSTER");
         }
         header.addAll(List.of("PHASE", "PODS", "GPUS", "AGE"));
         if (wide) {
@@ -183,8 +195,12 @@ final class GetCommand implements Callable<Integer> {
             if (withKind) {
                 cells.add(r.kind());
             }
+            if (federated) {
+                cells.add(r.cluster().isEmpty() ? "-" : r.cluster());
+            }
             cells.add(r.view().phase().displayName());
-            cells.add(r.ready() + "/" + r.view().totals().pods());
+            // a placed object's pods run on its member cluster, not here: their readiness is not known on the hub
+            cells.add((r.cluster().isEmpty() ? String.valueOf(r.ready()) : "-") + "/" + r.view().totals().pods());
             cells.add(String.valueOf(r.view().totals().gpus()));
             cells.add(Format.age(r.view(), clock));
             if (wide) {

@@ -83,6 +83,18 @@ class TableLayoutTest {
     }
 
     @Test
+    void onAHubPlacedObjectsShowTheirClusterAndNoPodReadiness() throws Exception {
+        List<GetCommand.Row> rows = List.of(
+                new GetCommand.Row("research", "pretrain", "JobSet", view(JOBSET), 0, "gpu-west"),
+                new GetCommand.Row("ml", "tune", "RayCluster", view(RAY), 4));
+        assertThat(GetCommand.table(rows, true, false, false, CLOCK)).isEqualTo("""
+                NAMESPACE  NAME      CLUSTER   PHASE    PODS  GPUS  AGE
+                research   pretrain  gpu-west  Running  -/9   64    3h
+                ml         tune      -         Running  4/4   6     45s
+                """);
+    }
+
+    @Test
     void describeTablePinsTheComponentTree() throws Exception {
         assertThat(ViewTable.of(view(LWS), List.of())).isEqualTo("""
                 LeaderWorkerSet serve/vllm  (leaderworkerset.x-k8s.io/v1)
