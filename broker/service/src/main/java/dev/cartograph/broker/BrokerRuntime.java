@@ -127,8 +127,9 @@ public final class BrokerRuntime implements AutoCloseable {
         return settings;
     }
 
+    /** The catalog with the hub's Karta definitions over it, as the broker interprets now. */
     public Definitions definitions() {
-        return definitions;
+        return watch == null ? definitions : watch.definitions();
     }
 
     public Clock clock() {

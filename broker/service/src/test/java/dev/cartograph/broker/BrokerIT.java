@@ -244,6 +244,63 @@ class BrokerIT {
         assertThat(broker.view().poisonRecords()).isEqualTo(5);
     }
 
+    static final String TRAINER_KARTA = """
+            apiVersion: run.ai/v1alpha1
+            kind: Karta
+            metadata: {name: example-com-trainer-v1}
+            spec:
+              structureDefinition:
+                rootComponent:
+                  name: trainer
+                  kind: {group: example.com, version: v1, kind: Trainer}
+                  specDefinition: {podTemplateSpecPath: .spec.template}
+                  scaleDefinition: {replicasPath: .spec.replicas}
+                  statusDefinition:
+                    statusMappings:
+                      running: [{byExpression: {expression: '.status.ready == true', expectedResult: "true"}}]
+            """;
+
+    @Test
+    void aKindTheCatalogDoesNotKnowIsFederatedOnceItsKartaIsOnTheHub() throws Exception {
+        fed = new Federation(kafka).member("a", "NVIDIA-H100-80GB-HBM3", 2);
+        var trainers = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder().withGroup("example.com")
+                .withVersion("v1").withKind("Trainer").withPlural("trainers").withNamespaced(true).build();
+        var kartas = dev.cartograph.kube.Kartas.KARTAS;
+        // the member's agent learns the kind from its own Karta, read when it starts
+        fed.stopAgent("a");
+        for (var c : List.of(fed.hub, fed.members.get("a"))) {
+            Federation.crd(c, "example.com", "v1", "Trainer", "trainers", "Namespaced");
+            Federation.crd(c, "run.ai", "v1alpha1", "Karta", "kartas", "Cluster");
+        }
+        Federation.create(fed.members.get("a"), kartas, TRAINER_KARTA);
+        fed.startAgent("a");
+        BrokerRuntime broker = fed.startBroker("broker-a", false);
+        Eventually.until(Duration.ofSeconds(60), () -> broker.view().active() && broker.view().fleet().clusters().size() == 1);
+        assertThat(broker.definitions().find(dev.cartograph.interpreter.definition.GroupVersionKind.of("example.com/v1", "Trainer"))).isEmpty();
+
+        // the hub learns it live: a Karta object is all it takes
+        Federation.create(fed.hub, kartas, TRAINER_KARTA);
+        Eventually.until(Duration.ofSeconds(20), () -> broker.definitions()
+                .find(dev.cartograph.interpreter.definition.GroupVersionKind.of("example.com/v1", "Trainer")).isPresent());
+        GenericKubernetesResource t = Federation.create(fed.hub, trainers, """
+                apiVersion: example.com/v1
+                kind: Trainer
+                metadata: {name: t1, namespace: ml, labels: {cartograph.dev/federate: "true"}}
+                spec:
+                  replicas: 2
+                  template:
+                    spec:
+                      containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "8"}}}]
+                """);
+        Eventually.asserted(Duration.ofSeconds(30), () -> {
+            assertThat(broker.view().placements()).hasEntrySatisfying(t.getMetadata().getUid(),
+                    p -> assertThat(p.state()).isEqualTo(PlacementRecord.State.APPLIED));
+            assertThat(fed.members.get("a").genericKubernetesResources(trainers).inNamespace("ml").list().getItems()).hasSize(1);
+        });
+        // 2 pods x 8 GPUs booked, one whole node each (by hand)
+        assertThat(broker.view().placements().get(t.getMetadata().getUid()).reserved()).hasSize(2);
+    }
+
     @Test
     void twoReplicasOneLeaderAndTheOtherTakesOverWhenItStops() throws Exception {
         fed = new Federation(kafka).member("a", "NVIDIA-A100-SXM4-80GB", 4);

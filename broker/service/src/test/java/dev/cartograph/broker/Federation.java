@@ -74,6 +74,16 @@ final class Federation implements AutoCloseable {
         return s;
     }
 
+    /** A namespaced CRD that keeps any fields (what tests need of a kind the catalog does not know). */
+    static void crd(KubernetesClient client, String group, String version, String kind, String plural, String scope) {
+        client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
+                .withNewMetadata().withName(plural + "." + group).endMetadata()
+                .withNewSpec().withGroup(group).withScope(scope)
+                .withVersions(new CustomResourceDefinitionVersionBuilder().withName(version).withServed(true).withStorage(true).build())
+                .withNewNames().withKind(kind).withPlural(plural).withSingular(kind.toLowerCase()).endNames().endSpec().build())
+                .create();
+    }
+
     static void crd(KubernetesClient client) {
         client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
                 .withNewMetadata().withName("pytorchjobs.kubeflow.org").endMetadata()
@@ -119,7 +129,8 @@ final class Federation implements AutoCloseable {
     AgentRuntime startAgent(String name) {
         AgentSettings settings = new AgentSettings(name, Map.of(), prefix, Map.of("bootstrap.servers", kafka.bootstrapServers()),
                 Duration.ofMillis(200), Duration.ofSeconds(1), Set.of(), true);
-        AgentRuntime agent = new AgentRuntime(settings, members.get(name), catalog, Clock.systemUTC());
+        AgentRuntime agent = new AgentRuntime(settings, members.get(name), dev.cartograph.kube.Kartas.overlay(catalog, members.get(name)),
+                Clock.systemUTC());
         agent.start();
         agents.put(name, agent);
         return agent;
@@ -151,6 +162,9 @@ final class Federation implements AutoCloseable {
         GenericKubernetesResource r = Documents.json().convertValue(yaml(yaml), GenericKubernetesResource.class);
         if (ctx == null) {
             return client.resource(r).create();
+        }
+        if (!Boolean.TRUE.equals(ctx.isNamespaceScoped())) {
+            return client.genericKubernetesResources(ctx).resource(r).create();
         }
         return client.genericKubernetesResources(ctx).inNamespace(r.getMetadata().getNamespace()).resource(r).create();
     }

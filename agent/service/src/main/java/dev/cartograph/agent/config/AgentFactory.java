@@ -44,7 +44,7 @@ public class AgentFactory {
         if (catalog.hasErrors()) {
             throw new IllegalStateException("the built-in catalog has errors: " + catalog.problems());
         }
-        Definitions definitions = dev.cartograph.agent.kube.ClusterKartas.overlay(catalog.definitions(), client);
+        Definitions definitions = dev.cartograph.kube.Kartas.overlay(catalog.definitions(), client);
         AgentRuntime runtime = new AgentRuntime(settings(p), client, definitions, Clock.systemUTC());
         runtime.start();
         return runtime;

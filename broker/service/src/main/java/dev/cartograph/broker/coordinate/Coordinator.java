@@ -59,7 +59,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private static final Set<String> NOT_STARTED = Set.of("Undefined", "Initializing", "Pending", "");
 
     private final BrokerSettings settings;
-    private final Interpreter interpreter;
+    private Interpreter interpreter;
     private final Outbox outbox;
     private final Hub hub;
     private final Clock clock;
@@ -184,6 +184,10 @@ public final class Coordinator implements Runnable, AutoCloseable {
             } else if (!leading) {
                 activeSince = Instant.MAX;
             }
+        } else if (input instanceof Input.Definitions d) {
+            interpreter = Interpreter.of(d.definitions());
+            LOG.info("definitions changed: {} kinds", d.definitions().size());
+            capacityChanged = true; // queued gangs are interpreted again at their next attempt
         } else if (input instanceof Input.Tick) {
             tick();
         } else if (input instanceof Input.Call c) {

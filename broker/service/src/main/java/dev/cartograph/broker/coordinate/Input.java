@@ -40,6 +40,10 @@ public sealed interface Input {
     record Leading(boolean leading) implements Input {
     }
 
+    /** The definitions changed (Karta objects on the hub): interpret with these from now on. */
+    record Definitions(dev.cartograph.interpreter.Definitions definitions) implements Input {
+    }
+
     record Tick() implements Input {
     }
 

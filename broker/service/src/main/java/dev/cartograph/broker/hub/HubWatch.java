@@ -7,6 +7,7 @@ import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.definition.BuiltInKinds;
 import dev.cartograph.interpreter.definition.GroupVersionKind;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
+import dev.cartograph.kube.Kartas;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -36,7 +37,9 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
     private static final Logger LOG = LoggerFactory.getLogger(HubWatch.class);
 
     private final KubernetesClient client;
-    private final Definitions definitions;
+    private final Definitions catalog;
+    private volatile Definitions definitions;
+    private SharedIndexInformer<GenericKubernetesResource> kartas;
     private final String labelKey;
     private final String labelValue;
     private final Consumer<Input> sink;
@@ -51,6 +54,7 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
 
     public HubWatch(KubernetesClient client, Definitions definitions, String labelKey, String labelValue, Consumer<Input> sink) {
         this.client = client;
+        this.catalog = definitions;
         this.definitions = definitions;
         this.labelKey = labelKey;
         this.labelValue = labelValue;
@@ -102,6 +106,7 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
                         dev.cartograph.broker.coordinate.Coordinator.PRIORITY_ANNOTATION);
             }
         }
+        watchKartas();
         discover();
         if (crdInformer != null) {
             started = true;
@@ -111,6 +116,9 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
             crdInformer = client.apiextensions().v1().customResourceDefinitions().inform(new ResourceEventHandler<>() {
                 @Override
                 public void onAdd(CustomResourceDefinition crd) {
+                    if (Kartas.CRD_NAME.equals(crd.getMetadata().getName())) {
+                        watchKartas();
+                    }
                     discover();
                 }
 
@@ -165,6 +173,53 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
                 }
             }
         }
+    }
+
+    /** The catalog with the hub's {@code kartas.run.ai} over it, as of the last change. */
+    public Definitions definitions() {
+        return definitions;
+    }
+
+    /** Follows the hub's Karta objects once their CRD exists: every change re-reads them all over the catalog. */
+    private synchronized void watchKartas() {
+        if (kartas != null) {
+            return;
+        }
+        try {
+            if (!Kartas.served(client)) {
+                return;
+            }
+            kartas = client.genericKubernetesResources(Kartas.KARTAS).inform(new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(GenericKubernetesResource k) {
+                    kartasChanged();
+                }
+
+                @Override
+                public void onUpdate(GenericKubernetesResource a, GenericKubernetesResource b) {
+                    kartasChanged();
+                }
+
+                @Override
+                public void onDelete(GenericKubernetesResource k, boolean unknown) {
+                    kartasChanged();
+                }
+            }, 0);
+            others.add(kartas);
+            kartasChanged();
+        } catch (RuntimeException e) {
+            LOG.warn("cannot watch kartas.run.ai on the hub ({}); definitions are the built-in catalog", e.getMessage());
+        }
+    }
+
+    private void kartasChanged() {
+        SharedIndexInformer<GenericKubernetesResource> k = kartas;
+        if (k == null) {
+            return;
+        }
+        definitions = Kartas.overlay(catalog, k.getStore().list());
+        sink.accept(new Input.Definitions(definitions));
+        discover();
     }
 
     private synchronized void discover() {

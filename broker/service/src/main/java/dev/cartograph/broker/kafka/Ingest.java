@@ -91,13 +91,18 @@ public final class Ingest implements Runnable, AutoCloseable {
 
     /** The topics' partitions, creating missing topics; retried with backoff while Kafka cannot be reached. Null once closed. */
     private List<TopicPartition> partitions() {
-        long backoff = 1000;
+        long backoff = 250;
         while (running.get()) {
             try {
                 Topology.ensure(kafka, topics);
                 List<TopicPartition> partitions = new ArrayList<>();
                 for (String topic : List.of(topics.placements(), topics.clusters(), topics.workloads(), topics.events())) {
-                    for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
+                    List<PartitionInfo> found = consumer.partitionsFor(topic, Duration.ofSeconds(30));
+                    if (found == null || found.isEmpty()) {
+                        // just created: its metadata has not reached this client yet
+                        throw new IllegalStateException("topic " + topic + " has no partitions yet");
+                    }
+                    for (PartitionInfo p : found) {
                         partitions.add(new TopicPartition(topic, p.partition()));
                     }
                 }
@@ -108,8 +113,7 @@ public final class Ingest implements Runnable, AutoCloseable {
             } catch (WakeupException e) {
                 return null;
             } catch (Exception e) {
-                LOG.warn("Kafka at {} is not reachable yet ({}); trying again in {} s", kafka.get("bootstrap.servers"), e.toString(),
-                        backoff / 1000);
+                LOG.warn("Kafka at {} is not ready yet ({}); trying again in {} ms", kafka.get("bootstrap.servers"), e.toString(), backoff);
                 try {
                     Thread.sleep(backoff);
                 } catch (InterruptedException ie) {
