@@ -244,21 +244,15 @@ class BrokerIT {
         assertThat(broker.view().poisonRecords()).isEqualTo(5);
     }
 
-    static final String TRAINER_KARTA = """
-            apiVersion: run.ai/v1alpha1
-            kind: Karta
-            metadata: {name: example-com-trainer-v1}
-            spec:
-              structureDefinition:
-                rootComponent:
-                  name: trainer
-                  kind: {group: example.com, version: v1, kind: Trainer}
-                  specDefinition: {podTemplateSpecPath: .spec.template}
-                  scaleDefinition: {replicasPath: .spec.replicas}
-                  statusDefinition:
-                    statusMappings:
-                      running: [{byExpression: {expression: '.status.ready == true', expectedResult: "true"}}]
-            """;
+    static final String TRAINER_KARTA = read("../../deploy/examples/trainer-karta.yaml");
+
+    static String read(String path) {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of(path));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     @Test
     void aKindTheCatalogDoesNotKnowIsFederatedOnceItsKartaIsOnTheHub() throws Exception {

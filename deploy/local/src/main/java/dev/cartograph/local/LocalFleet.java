@@ -104,11 +104,10 @@ public final class LocalFleet implements AutoCloseable {
         Path kafkaData = options.data().resolve("kafka");
         wipe(kafkaData); // the clusters are in memory: old placements would point at objects that no longer exist
         kafka = options.kafkaPort() == 0 ? LocalKafka.start(kafkaData) : LocalKafka.start(kafkaData, options.kafkaPort());
-        List<CustomResourceDefinition> crds = CatalogCrds.of(catalog);
+        List<CustomResourceDefinition> crds = new java.util.ArrayList<>(CatalogCrds.of(catalog));
+        crds.add(crd("/crds/kartas.run.ai.yaml"));
         List<CustomResourceDefinition> hubCrds = new java.util.ArrayList<>(crds);
-        try (java.io.InputStream in = LocalFleet.class.getResourceAsStream("/crds/clusters.cartograph.dev.yaml")) {
-            hubCrds.add(new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal(in, CustomResourceDefinition.class));
-        }
+        hubCrds.add(crd("/crds/clusters.cartograph.dev.yaml"));
         hub = MockApiServer.start(MockApiServer.Options.defaults().withPort(options.hubPort()).withCrds(hubCrds));
         hub.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ml")
                 .addToLabels("cartograph.dev/federate", "true").endMetadata().build()).create();
@@ -214,6 +213,15 @@ public final class LocalFleet implements AutoCloseable {
 
     public Options options() {
         return options;
+    }
+
+    private static CustomResourceDefinition crd(String resource) throws IOException {
+        try (java.io.InputStream in = LocalFleet.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException("missing resource " + resource);
+            }
+            return new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+        }
     }
 
     private static void wipe(Path dir) throws IOException {

@@ -16,27 +16,22 @@ import org.junit.jupiter.api.Test;
 class KartasTest {
     KubernetesClient client;
 
-    static final String VALID = """
-            apiVersion: run.ai/v1alpha1
-            kind: Karta
-            metadata: {name: example-com-trainer-v1}
-            spec:
-              structureDefinition:
-                rootComponent:
-                  name: trainer
-                  kind: {group: example.com, version: v1, kind: Trainer}
-                  specDefinition: {podTemplateSpecPath: .spec.template}
-                  scaleDefinition: {replicasPath: .spec.replicas}
-                  statusDefinition:
-                    statusMappings:
-                      running: [{byExpression: {expression: '.status.ready == true', expectedResult: "true"}}]
-            """;
+    /** The example Karta users are shown (deploy/examples). */
+    static final java.nio.file.Path VALID = java.nio.file.Path.of("../../deploy/examples/trainer-karta.yaml");
     static final String INVALID = """
             apiVersion: run.ai/v1alpha1
             kind: Karta
             metadata: {name: broken}
             spec: {structureDefinition: {rootComponent: {name: x}}}
             """;
+
+    static String read(java.nio.file.Path p) {
+        try {
+            return java.nio.file.Files.readString(p);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     @Test
     void withoutTheCrdTheCatalogStandsAndWithItValidKartasOverrideIt() {
@@ -49,7 +44,7 @@ class KartasTest {
                 .withNewSpec().withGroup("run.ai").withScope("Cluster")
                 .withVersions(new CustomResourceDefinitionVersionBuilder().withName("v1alpha1").withServed(true).withStorage(true).build())
                 .withNewNames().withKind("Karta").withPlural("kartas").withSingular("karta").endNames().endSpec().build()).create();
-        for (String yaml : new String[] {VALID, INVALID}) {
+        for (String yaml : new String[] {read(VALID), INVALID}) {
             client.genericKubernetesResources(Kartas.KARTAS).resource(client.getKubernetesSerialization()
                     .unmarshal(yaml, GenericKubernetesResource.class)).create();
         }
