@@ -46,11 +46,13 @@ public final class AgentRuntime implements AutoCloseable {
     private final AgentSettings settings;
     private final KubernetesClient client;
     private final Clock clock;
-    private final Interpreter interpreter;
+    private volatile Interpreter interpreter;
     private final Reporter reporter;
     private final Topics topics;
     private final ClusterCache cache;
-    private final ApplyPolicy policy;
+    private volatile ApplyPolicy policy;
+    private final Definitions catalog;
+    private dev.cartograph.kube.KartaWatch kartas;
     private final AtomicBoolean capacityDirty = new AtomicBoolean(true);
     private final Set<ClusterCache.Change.Workload> dirtyWorkloads = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Instant> lastClusterRecord = new AtomicReference<>(Instant.EPOCH);
@@ -60,7 +62,12 @@ public final class AgentRuntime implements AutoCloseable {
     private CommandLoop commands;
     private Thread commandThread;
 
+    /**
+     * @param definitions the built-in catalog; the cluster's {@code kartas.run.ai} objects are laid over it at
+     *                    start and followed while the agent runs
+     */
     public AgentRuntime(AgentSettings settings, KubernetesClient client, Definitions definitions, Clock clock) {
+        this.catalog = definitions;
         this.settings = settings;
         this.client = client;
         this.clock = clock;
@@ -77,7 +84,16 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     public void start() {
+        Definitions initial = dev.cartograph.kube.Kartas.overlay(catalog, client); // before any command is read
+        interpreter = Interpreter.of(initial);
+        policy = new ApplyPolicy(initial, settings.allowedNamespaces(), ApplyPolicy.SYSTEM_NAMESPACES);
         cache.start();
+        cache.definitions(initial);
+        try {
+            kartas = dev.cartograph.kube.KartaWatch.start(client, catalog, this::definitions);
+        } catch (RuntimeException e) {
+            LOG.warn("cannot follow kartas.run.ai ({}); definitions stay as read at start", e.getMessage());
+        }
         publisher = new Publisher(settings.kafka(), topics);
         applier = new KubeApplier(client, cache, settings.createNamespaces(), Duration.ofMillis(200), 4);
         commands = new CommandLoop(settings.kafka(), topics.commands(settings.cluster()), settings.cluster(), this::handle, publisher);
@@ -86,6 +102,13 @@ public final class AgentRuntime implements AutoCloseable {
         long every = settings.publishInterval().toMillis();
         publishing.scheduleWithFixedDelay(this::publishSafely, every, every, TimeUnit.MILLISECONDS);
         LOG.info("agent for cluster {} started (incarnation {})", settings.cluster(), reporter.incarnation());
+    }
+
+    /** Interpret, admit and watch with these definitions from now on. */
+    private void definitions(Definitions changed) {
+        interpreter = Interpreter.of(changed);
+        policy = new ApplyPolicy(changed, settings.allowedNamespaces(), ApplyPolicy.SYSTEM_NAMESPACES);
+        cache.definitions(changed);
     }
 
     public String incarnation() {
@@ -216,6 +239,9 @@ public final class AgentRuntime implements AutoCloseable {
         }
         if (publisher != null) {
             publisher.close();
+        }
+        if (kartas != null) {
+            kartas.close();
         }
         cache.close();
     }

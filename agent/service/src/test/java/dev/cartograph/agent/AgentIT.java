@@ -210,6 +210,57 @@ class AgentIT {
         Eventually.until(Duration.ofSeconds(10), () -> client.batch().v1().jobs().inNamespace("team-x").list().getItems().isEmpty());
     }
 
+    @Test
+    void aKartaAddedWhileRunningLetsTheAgentApplyAndSummarizeANewKind() throws Exception {
+        var trainers = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder().withGroup("example.com")
+                .withVersion("v1").withKind("Trainer").withPlural("trainers").withNamespaced(true).build();
+        JsonNode trainer = yaml("""
+                apiVersion: example.com/v1
+                kind: Trainer
+                metadata: {name: t1, namespace: ml}
+                spec: {replicas: 2, template: {spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "4"}}}]}}}
+                """);
+        crd("example.com", "Trainer", "trainers", "Namespaced");
+        send(new Command.Apply("p-t", 1, Instant.now(), trainer));
+        Eventually.until(Duration.ofSeconds(30), () -> !results.isEmpty());
+        assertThat(results.get(0).outcome()).isEqualTo(CommandResult.Outcome.REJECTED); // no definition for the kind yet
+
+        crd("run.ai", "Karta", "kartas", "Cluster");
+        client.genericKubernetesResources(dev.cartograph.kube.Kartas.KARTAS).resource(Documents.json().convertValue(
+                yaml(Files.readString(Path.of("../../deploy/examples/trainer-karta.yaml"))),
+                io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+        Eventually.asserted(Duration.ofSeconds(30), () -> {
+            try {
+                send(new Command.Apply("p-t", 1, Instant.now(), trainer));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            int before = results.size();
+            try {
+                Eventually.until(Duration.ofSeconds(5), () -> results.size() > before);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            assertThat(results.get(results.size() - 1).outcome()).isEqualTo(CommandResult.Outcome.APPLIED);
+        });
+        assertThat(client.genericKubernetesResources(trainers).inNamespace("ml").list().getItems()).hasSize(1);
+        // and it is summarized with the Karta's reading: 2 pods x 4 GPUs (by hand)
+        Eventually.asserted(Duration.ofSeconds(30), () -> assertThat(workloads).anySatisfy(w -> {
+            assertThat(w.key().kind()).isEqualTo("Trainer");
+            assertThat(w.pods()).isEqualTo(2);
+            assertThat(w.resources().gpus()).isEqualTo(8);
+        }));
+    }
+
+    void crd(String group, String kind, String plural, String scope) {
+        client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
+                .withNewMetadata().withName(plural + "." + group).endMetadata()
+                .withNewSpec().withGroup(group).withScope(scope)
+                .withVersions(new CustomResourceDefinitionVersionBuilder().withName(group.equals("run.ai") ? "v1alpha1" : "v1")
+                        .withServed(true).withStorage(true).build())
+                .withNewNames().withKind(kind).withPlural(plural).withSingular(kind.toLowerCase()).endNames().endSpec().build()).create();
+    }
+
     // ---- helpers
 
     long gpusAllocated(String node) {

@@ -129,8 +129,7 @@ final class Federation implements AutoCloseable {
     AgentRuntime startAgent(String name) {
         AgentSettings settings = new AgentSettings(name, Map.of(), prefix, Map.of("bootstrap.servers", kafka.bootstrapServers()),
                 Duration.ofMillis(200), Duration.ofSeconds(1), Set.of(), true);
-        AgentRuntime agent = new AgentRuntime(settings, members.get(name), dev.cartograph.kube.Kartas.overlay(catalog, members.get(name)),
-                Clock.systemUTC());
+        AgentRuntime agent = new AgentRuntime(settings, members.get(name), catalog, Clock.systemUTC());
         agent.start();
         agents.put(name, agent);
         return agent;

@@ -44,8 +44,7 @@ public class AgentFactory {
         if (catalog.hasErrors()) {
             throw new IllegalStateException("the built-in catalog has errors: " + catalog.problems());
         }
-        Definitions definitions = dev.cartograph.kube.Kartas.overlay(catalog.definitions(), client);
-        AgentRuntime runtime = new AgentRuntime(settings(p), client, definitions, Clock.systemUTC());
+        AgentRuntime runtime = new AgentRuntime(settings(p), client, catalog.definitions(), Clock.systemUTC());
         runtime.start();
         return runtime;
     }

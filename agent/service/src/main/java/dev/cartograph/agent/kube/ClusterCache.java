@@ -44,7 +44,7 @@ public final class ClusterCache implements AutoCloseable {
     }
 
     private final KubernetesClient client;
-    private final Definitions definitions;
+    private volatile Definitions definitions;
     private final Consumer<Change> onChange;
     private final Map<GroupVersionKind, SharedIndexInformer<GenericKubernetesResource>> workloads = new ConcurrentHashMap<>();
     private SharedIndexInformer<Node> nodes;
@@ -70,6 +70,12 @@ public final class ClusterCache implements AutoCloseable {
     }
 
     /** Starts informers for catalog kinds that are served and not yet watched. */
+    /** New definitions (Karta objects changed): kinds they add are watched from now on. */
+    public void definitions(Definitions changed) {
+        this.definitions = changed;
+        discover();
+    }
+
     public synchronized void discover() {
         for (WorkloadDefinition d : definitions.all()) {
             GroupVersionKind kind = d.kind();

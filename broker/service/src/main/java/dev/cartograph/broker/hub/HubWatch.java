@@ -7,7 +7,7 @@ import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.definition.BuiltInKinds;
 import dev.cartograph.interpreter.definition.GroupVersionKind;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
-import dev.cartograph.kube.Kartas;
+import dev.cartograph.kube.KartaWatch;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -39,7 +39,7 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
     private final KubernetesClient client;
     private final Definitions catalog;
     private volatile Definitions definitions;
-    private SharedIndexInformer<GenericKubernetesResource> kartas;
+    private KartaWatch kartas;
     private final String labelKey;
     private final String labelValue;
     private final Consumer<Input> sink;
@@ -116,9 +116,6 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
             crdInformer = client.apiextensions().v1().customResourceDefinitions().inform(new ResourceEventHandler<>() {
                 @Override
                 public void onAdd(CustomResourceDefinition crd) {
-                    if (Kartas.CRD_NAME.equals(crd.getMetadata().getName())) {
-                        watchKartas();
-                    }
                     discover();
                 }
 
@@ -180,46 +177,20 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
         return definitions;
     }
 
-    /** Follows the hub's Karta objects once their CRD exists: every change re-reads them all over the catalog. */
-    private synchronized void watchKartas() {
+    /** Follows the hub's Karta objects (once their CRD exists): each change re-reads them all over the catalog. */
+    private void watchKartas() {
         if (kartas != null) {
             return;
         }
         try {
-            if (!Kartas.served(client)) {
-                return;
-            }
-            kartas = client.genericKubernetesResources(Kartas.KARTAS).inform(new ResourceEventHandler<>() {
-                @Override
-                public void onAdd(GenericKubernetesResource k) {
-                    kartasChanged();
-                }
-
-                @Override
-                public void onUpdate(GenericKubernetesResource a, GenericKubernetesResource b) {
-                    kartasChanged();
-                }
-
-                @Override
-                public void onDelete(GenericKubernetesResource k, boolean unknown) {
-                    kartasChanged();
-                }
-            }, 0);
-            others.add(kartas);
-            kartasChanged();
+            kartas = KartaWatch.start(client, catalog, defs -> {
+                definitions = defs;
+                sink.accept(new Input.Definitions(defs));
+                discover();
+            });
         } catch (RuntimeException e) {
             LOG.warn("cannot watch kartas.run.ai on the hub ({}); definitions are the built-in catalog", e.getMessage());
         }
-    }
-
-    private void kartasChanged() {
-        SharedIndexInformer<GenericKubernetesResource> k = kartas;
-        if (k == null) {
-            return;
-        }
-        definitions = Kartas.overlay(catalog, k.getStore().list());
-        sink.accept(new Input.Definitions(definitions));
-        discover();
     }
 
     private synchronized void discover() {
@@ -304,6 +275,9 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
 
     @Override
     public void close() {
+        if (kartas != null) {
+            kartas.close();
+        }
         informers.values().forEach(SharedIndexInformer::close);
         others.forEach(SharedIndexInformer::close);
     }
