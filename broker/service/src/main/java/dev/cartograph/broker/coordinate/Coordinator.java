@@ -8,11 +8,11 @@ import dev.cartograph.fleet.Reservation;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.Resolution;
-import dev.cartograph.interpreter.view.WorkloadView;
 import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.Demands;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.placement.PodDemand;
+import dev.cartograph.protocol.ClusterState;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.CommandResult;
@@ -72,13 +72,13 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final Map<String, PlacementRecord> placements = new HashMap<>();
     private final Map<String, JsonNode> hubObjects = new HashMap<>();
     private final Map<String, Decision> decisions = new HashMap<>();
-    private final Map<String, WorkloadSummary> members = new HashMap<>();
     /** Every placed copy any agent reports, by its key; read in whatever order the topics interleave. */
     private final Map<dev.cartograph.protocol.WorkloadKey, WorkloadSummary> copies = new HashMap<>();
     private final Map<String, Long> forwardedGeneration = new HashMap<>();
     private final Map<String, String> mirroredStatus = new HashMap<>();
     private final Set<String> mirroredPhase = new HashSet<>();
     private final Map<String, Instant> lastApply = new HashMap<>();
+    private final Map<String, Demand> demands = new HashMap<>();
     private final Set<String> fenced = new HashSet<>();
     private final Set<String> lostReported = new HashSet<>();
     private final Map<String, Boolean> readiness = new HashMap<>();
@@ -212,7 +212,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
             }
         }
         for (WorkloadSummary s : List.copyOf(copies.values())) {
-            copy(s); // summaries replayed before their placement records: match them up now
+            copy(s, null); // summaries replayed before their placement records: match them up now
         }
         for (JsonNode object : List.copyOf(hubObjects.values())) {
             hubChanged(object);
@@ -235,29 +235,25 @@ public final class Coordinator implements Runnable, AutoCloseable {
 
     private void workload(Input.Workload w) {
         if (w.summary().isEmpty()) {
-            WorkloadSummary gone = copies.remove(w.key());
-            if (gone != null && gone.placementId().isPresent()) {
-                members.remove(gone.placementId().get(), members.get(gone.placementId().get()) == gone ? gone : null);
-            }
+            copies.remove(w.key());
             return;
         }
         WorkloadSummary s = w.summary().get();
         if (s.placementId().isEmpty()) {
             return;
         }
-        copies.put(w.key(), s);
-        copy(s);
+        WorkloadSummary previous = copies.put(w.key(), s);
+        copy(s, previous != null && previous.placementId().equals(s.placementId()) ? previous : null);
     }
 
     /** A placed copy some agent reports: the placement's member (mirrored to the hub), or a stale copy to fence. */
-    private void copy(WorkloadSummary s) {
+    private void copy(WorkloadSummary s, WorkloadSummary previous) {
         String uid = s.placementId().orElseThrow();
         PlacementRecord p = placements.get(uid);
         if (p == null || p.cluster().isEmpty() || !p.cluster().get().equals(s.key().cluster())) {
             fence(uid, s.key().cluster(), p);
             return;
         }
-        WorkloadSummary previous = members.put(uid, s);
         JsonNode object = hubObjects.get(uid);
         if (active() && object != null && !deleting(object)) {
             mirror(uid, object, s, previous);
@@ -386,10 +382,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 if (p.state() == State.PLACED) {
                     outbox.command(p.cluster().get(), new Command.Apply(uid, p.epoch(), clock.instant(), manifest(object)));
                 }
-                WorkloadSummary member = members.get(uid);
-                if (member != null) {
-                    mirror(uid, object, member, null);
-                }
+                member(p).ifPresent(member -> mirror(uid, object, member, null));
             }
         }
         if (!object.path("metadata").path("finalizers").toString().contains("\"" + Hub.FINALIZER + "\"") && p.state() != State.DELETING) {
@@ -427,19 +420,20 @@ public final class Coordinator implements Runnable, AutoCloseable {
         PlacementRecord queued = new PlacementRecord(uid, target, Optional.empty(), 1, State.QUEUED, "", Map.of(), priority(object),
                 submitted(object, now), now);
         placements.put(uid, queued);
-        attempt(queued, object);
+        demands.put(uid, new Demand(object.path("spec"), clusterSelectorText(object), interpreter,
+                Demands.of(((Resolution.Resolved) resolution).view()), Demands.clusterSelector(object)));
+        attempt(queued, object, planningView());
     }
 
     /** Plans one queued placement; places it (durably, then forwards) or records why it waits. */
-    private boolean attempt(PlacementRecord p, JsonNode object) {
+    private boolean attempt(PlacementRecord p, JsonNode object, List<ClusterState> planning) {
         Instant now = clock.instant();
-        if (!(interpreter.resolve(object) instanceof Resolution.Resolved r)) {
+        Optional<Demand> asked = demand(p.uid(), object);
+        if (asked.isEmpty()) {
             return false;
         }
-        WorkloadView view = r.view();
-        List<PodDemand> demand = Demands.of(view);
-        Decision decision = Planner.plan(demand, Demands.clusterSelector(object), fleet.snapshot().forPlanning(now, settings.heartbeatTimeout()),
-                settings.policy());
+        List<PodDemand> demand = asked.get().pods();
+        Decision decision = Planner.plan(demand, asked.get().clusterSelector(), planning, settings.policy());
         decisions.put(p.uid(), decision);
         if (decision instanceof Decision.Placed placed) {
             Reservation reservation = fleet.reserve(p.uid(), p.epoch(), placed, demand);
@@ -481,12 +475,62 @@ public final class Coordinator implements Runnable, AutoCloseable {
     /** Every queued placement in order (priority, then submission time, then uid), placed where it now fits. */
     private void retryQueue() {
         List<PlacementRecord> queued = placements.values().stream().filter(p -> p.state() == State.QUEUED).sorted(QUEUE_ORDER).toList();
+        List<ClusterState> planning = null;
         for (PlacementRecord p : queued) {
             JsonNode object = hubObjects.get(p.uid());
             if (object != null && !deleting(object)) {
-                attempt(p, object);
+                if (planning == null) {
+                    planning = planningView();
+                }
+                if (attempt(p, object, planning)) {
+                    planning = null; // it booked nodes: the next one plans on what is left
+                }
             }
         }
+    }
+
+    /** The copy of the placement on the cluster it is placed on, as that cluster's agent last reported it. */
+    private Optional<WorkloadSummary> member(PlacementRecord p) {
+        if (p.cluster().isEmpty()) {
+            return Optional.empty();
+        }
+        PlacementRecord.Target t = p.target();
+        String group = t.apiVersion().contains("/") ? t.apiVersion().substring(0, t.apiVersion().indexOf('/')) : "";
+        WorkloadSummary s = copies.get(new dev.cartograph.protocol.WorkloadKey(p.cluster().get(), t.namespace(), group, t.kind(), t.name()));
+        return s != null && s.placementId().equals(Optional.of(p.uid())) ? Optional.of(s) : Optional.empty();
+    }
+
+    private List<ClusterState> planningView() {
+        return fleet.snapshot().forPlanning(clock.instant(), settings.heartbeatTimeout());
+    }
+
+    /**
+     * What one object asks of a cluster, interpreted once per spec, cluster selector and definitions
+     * (a queued gang is planned again on every capacity change; interpreting it again each time would
+     * repeat the jq work for nothing).
+     */
+    private record Demand(JsonNode spec, String selector, Interpreter interpreter, List<PodDemand> pods,
+                          Map<String, String> clusterSelector) {
+    }
+
+    private Optional<Demand> demand(String uid, JsonNode object) {
+        Demand known = demands.get(uid);
+        if (known != null && known.interpreter() == interpreter && known.spec().equals(object.path("spec"))
+                && known.selector().equals(clusterSelectorText(object))) {
+            return Optional.of(known);
+        }
+        if (!(interpreter.resolve(object) instanceof Resolution.Resolved r)) {
+            demands.remove(uid);
+            return Optional.empty();
+        }
+        Demand d = new Demand(object.path("spec"), clusterSelectorText(object), interpreter, Demands.of(r.view()),
+                Demands.clusterSelector(object));
+        demands.put(uid, d);
+        return Optional.of(d);
+    }
+
+    private static String clusterSelectorText(JsonNode object) {
+        return object.path("metadata").path("annotations").path(Demands.CLUSTER_SELECTOR).asText("");
     }
 
     static final Comparator<PlacementRecord> QUEUE_ORDER = Comparator.comparingInt(PlacementRecord::priority).reversed()
@@ -525,9 +569,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
         }
         placements.remove(p.uid());
         decisions.remove(p.uid());
-        members.remove(p.uid());
         forwardedGeneration.remove(p.uid());
         forgetMirror(p.uid());
+        demands.remove(p.uid());
         lastApply.keySet().removeIf(k -> k.startsWith(p.uid() + "/"));
         fleet.release(p.uid());
         if (object != null) {
@@ -563,7 +607,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 continue;
             }
             JsonNode object = hubObjects.get(p.uid());
-            WorkloadSummary member = members.get(p.uid());
+            WorkloadSummary member = member(p).orElse(null);
             boolean started = member != null && !NOT_STARTED.contains(member.phase());
             if (started && !settings.replaceRunning()) {
                 if (lostReported.add(p.uid() + "/" + p.epoch()) && object != null) {
@@ -575,7 +619,6 @@ public final class Coordinator implements Runnable, AutoCloseable {
             long epoch = p.epoch() + 1;
             outbox.command(cluster, new Command.Delete(p.uid(), epoch, now)); // fencing: the old agent deletes its copy on return
             fleet.release(p.uid());
-            members.remove(p.uid());
             forgetMirror(p.uid());
             String reason = cluster + " lost (silent longer than " + settings.failoverTimeout() + "); re-placing at epoch " + epoch;
             PlacementRecord requeued = p.with(Optional.empty(), epoch, State.QUEUED, reason, Map.of(), now);
@@ -631,6 +674,10 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private void publish() {
         List<String> queue = placements.values().stream().filter(p -> p.state() == State.QUEUED).sorted(QUEUE_ORDER)
                 .map(PlacementRecord::uid).toList();
+        Map<String, WorkloadSummary> members = new HashMap<>();
+        for (PlacementRecord p : placements.values()) {
+            member(p).ifPresent(m -> members.put(p.uid(), m));
+        }
         view.set(new BrokerView(fleet.snapshot(), placements, queue, decisions, members, leading, caughtUp, poison, clock.instant()));
     }
 
