@@ -106,14 +106,10 @@ public final class KubeHub implements Hub, AutoCloseable {
     @Override
     public void status(JsonNode object, JsonNode status) {
         Object value = Documents.json().convertValue(status, Object.class);
-        submit(object, "mirror status", () -> resource(object).ifPresent(r -> {
-            if (r.get() != null) {
-                r.editStatus(o -> {
-                    o.setAdditionalProperty("status", value);
-                    return o;
-                });
-            }
-        }));
+        submit(object, "mirror status", () -> resource(object).ifPresent(r -> r.editStatus(o -> {
+            o.setAdditionalProperty("status", value);
+            return o;
+        })));
     }
 
     @Override
@@ -134,11 +130,8 @@ public final class KubeHub implements Hub, AutoCloseable {
     }
 
     private void edit(JsonNode object, String what, UnaryOperator<GenericKubernetesResource> change) {
-        submit(object, what, () -> resource(object).ifPresent(r -> {
-            if (r.get() != null) {
-                r.edit(change);
-            }
-        }));
+        // edit reads the object itself; one that is gone answers 404, which submit() treats as done
+        submit(object, what, () -> resource(object).ifPresent(r -> r.edit(change)));
     }
 
     private Optional<Resource<GenericKubernetesResource>> resource(JsonNode object) {
