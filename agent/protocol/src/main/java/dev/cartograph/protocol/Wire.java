@@ -124,6 +124,11 @@ public final class Wire {
     // ---- fleet snapshots (the expanded form: what carto plan reads)
 
     public static byte[] encodeFleet(List<ClusterState> clusters) {
+        return bytes(fleet(clusters));
+    }
+
+    /** A fleet snapshot as a JSON tree (a copy the caller may add to, as the broker's REST API does). */
+    public static ObjectNode fleet(List<ClusterState> clusters) {
         ObjectNode o = JSON.createObjectNode();
         ArrayNode list = o.putArray("clusters");
         for (ClusterState c : clusters) {
@@ -141,7 +146,7 @@ public final class Wire {
                 Fields.resources(no, "allocated", n.allocated());
             }
         }
-        return bytes(o);
+        return o;
     }
 
     public static Decoded<List<ClusterState>> decodeFleet(byte[] value) {

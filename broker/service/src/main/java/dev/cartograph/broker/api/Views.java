@@ -30,12 +30,7 @@ public final class Views {
     public static ObjectNode fleet(BrokerView view, Instant now, Duration heartbeatTimeout) {
         List<ClusterState> planning = view.fleet().forPlanning(now, heartbeatTimeout).stream()
                 .sorted(Comparator.comparing(ClusterState::name)).toList();
-        ObjectNode o;
-        try {
-            o = (ObjectNode) Documents.json().readTree(Wire.encodeFleet(planning));
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        ObjectNode o = Wire.fleet(planning);
         FleetReport report = FleetReport.of(view.fleet(), now, heartbeatTimeout, pendingByCluster(view));
         Map<String, FleetReport.ClusterReport> byName = new HashMap<>();
         report.clusters().forEach(c -> byName.put(c.name(), c));
