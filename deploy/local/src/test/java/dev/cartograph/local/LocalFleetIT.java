@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
+import dev.cartograph.interpreter.testing.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,39 +53,29 @@ class LocalFleetIT {
         return now == null || now.getMetadata().getLabels() == null ? Map.of() : now.getMetadata().getLabels();
     }
 
-    static void until(Duration timeout, BooleanSupplier condition, String what) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within " + timeout + ": " + what);
-            }
-            Thread.sleep(250);
-        }
-    }
-
     @Test
     void eachGangLandsOnItsOneRightClusterAndAGangThatFitsNowhereWaitsForCapacity() throws Exception {
         try (LocalFleet fleet = start(Duration.ofSeconds(20))) {
-            until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
-                    "broker active with 3 clusters");
+            Eventually.until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
+                    () -> "broker active with 3 clusters");
             GenericKubernetesResource wholeNodes = submit(fleet, "jobset-whole-nodes.yaml"); // 4 x 8 GPUs: only gpu-west
             GenericKubernetesResource l40s = submit(fleet, "mpijob-l40s.yaml");             // pinned to L40S: gpu-edge
             GenericKubernetesResource h100 = submit(fleet, "pytorchjob.yaml");              // 2 x 8 H100: gpu-east
-            until(Duration.ofSeconds(60), () -> "gpu-west".equals(labels(fleet, wholeNodes).get("cartograph.dev/cluster"))
+            Eventually.until(Duration.ofSeconds(60), () -> "gpu-west".equals(labels(fleet, wholeNodes).get("cartograph.dev/cluster"))
                     && "gpu-edge".equals(labels(fleet, l40s).get("cartograph.dev/cluster"))
-                    && "gpu-east".equals(labels(fleet, h100).get("cartograph.dev/cluster")), "three placements");
-            until(Duration.ofSeconds(60), () -> "Running".equals(labels(fleet, h100).get("cartograph.dev/phase")), "llama-finetune Running");
+                    && "gpu-east".equals(labels(fleet, h100).get("cartograph.dev/cluster")), () -> "three placements");
+            Eventually.until(Duration.ofSeconds(60), () -> "Running".equals(labels(fleet, h100).get("cartograph.dev/phase")), () -> "llama-finetune Running");
 
             // gpu-east's two whole nodes are taken: the second 2 x 8 H100 gang waits, with the reason on the object
             GenericKubernetesResource waiting = submit(fleet, "waits-for-h100.yaml");
-            until(Duration.ofSeconds(30), () -> "Queued".equals(labels(fleet, waiting).get("cartograph.dev/phase")), "eval-h100 queued");
+            Eventually.until(Duration.ofSeconds(30), () -> "Queued".equals(labels(fleet, waiting).get("cartograph.dev/phase")), () -> "eval-h100 queued");
             String reason = fleet.hub().resource(waiting).get().getMetadata().getAnnotations().get("cartograph.dev/reason");
             assertThat(reason).contains("gpu-east: needs 1 pods × 8 GPUs NVIDIA-H100-80GB-HBM3").contains("largest free block 6");
 
             // llama-finetune completes in the simulator, its GPUs return, and the waiting gang is placed there
-            until(Duration.ofSeconds(90), () -> "Completed".equals(labels(fleet, h100).get("cartograph.dev/phase")), "llama Completed");
-            until(Duration.ofSeconds(60), () -> "gpu-east".equals(labels(fleet, waiting).get("cartograph.dev/cluster"))
-                    && "Running".equals(labels(fleet, waiting).get("cartograph.dev/phase")), "eval-h100 placed and running");
+            Eventually.until(Duration.ofSeconds(90), () -> "Completed".equals(labels(fleet, h100).get("cartograph.dev/phase")), () -> "llama Completed");
+            Eventually.until(Duration.ofSeconds(60), () -> "gpu-east".equals(labels(fleet, waiting).get("cartograph.dev/cluster"))
+                    && "Running".equals(labels(fleet, waiting).get("cartograph.dev/phase")), () -> "eval-h100 placed and running");
             assertThat(fleet.member("gpu-west").genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems()).isEmpty();
         }
     }
@@ -93,18 +83,18 @@ class LocalFleetIT {
     @Test
     void fiftyGangsAtOnceAllRunEachOnOneClusterAndTheTotalsAddUp() throws Exception {
         try (LocalFleet fleet = start(Duration.ofHours(1))) {
-            until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
-                    "broker active with 3 clusters");
+            Eventually.until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
+                    () -> "broker active with 3 clusters");
             long before = allocated(fleet);
             assertThat(before).isEqualTo(10 + 22 + 1); // pre-existing pods, by hand from the profile
-            until(Duration.ofSeconds(20), () -> fleet.hub().genericKubernetesResources(dev.cartograph.broker.hub.ClusterObjects.CLUSTERS)
-                    .list().getItems().size() == 3, "a Cluster object per member on the hub");
+            Eventually.until(Duration.ofSeconds(20), () -> fleet.hub().genericKubernetesResources(dev.cartograph.broker.hub.ClusterObjects.CLUSTERS)
+                    .list().getItems().size() == 3, () -> "a Cluster object per member on the hub");
             for (int i = 0; i < 50; i++) {
                 fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").resource(pytorchJob("g" + i)).create();
             }
-            until(Duration.ofSeconds(150), () -> fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems()
+            Eventually.until(Duration.ofSeconds(150), () -> fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems()
                     .stream().filter(o -> o.getMetadata().getLabels() != null
-                            && "Running".equals(o.getMetadata().getLabels().get("cartograph.dev/phase"))).count() == 50, "50 Running");
+                            && "Running".equals(o.getMetadata().getLabels().get("cartograph.dev/phase"))).count() == 50, () -> "50 Running");
             Map<String, Integer> copies = new HashMap<>();
             for (String c : fleet.clusters()) {
                 for (GenericKubernetesResource copy : fleet.member(c).genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems()) {
@@ -113,7 +103,7 @@ class LocalFleetIT {
             }
             assertThat(copies).hasSize(50);
             assertThat(copies.values()).allMatch(n -> n == 1);
-            until(Duration.ofSeconds(30), () -> allocated(fleet) == before + 50, "fleet allocated GPUs = 33 + 50");
+            Eventually.until(Duration.ofSeconds(30), () -> allocated(fleet) == before + 50, () -> "fleet allocated GPUs = 33 + 50");
         }
     }
 
@@ -122,28 +112,28 @@ class LocalFleetIT {
         LocalFleet.Options options = LocalFleet.Options.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofHours(1))
                 .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(8));
         try (LocalFleet fleet = LocalFleet.start(options)) {
-            until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
-                    "broker active with 3 clusters");
+            Eventually.until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
+                    () -> "broker active with 3 clusters");
             fleet.clusters().forEach(fleet::stopSimulator); // nothing starts: the copy is applied but its pods never run
             GenericKubernetesResource job = fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml")
                     .resource(pytorchJob("stranded", 8)).create(); // 1 x 8 GPUs: gpu-east or gpu-west has whole free nodes
-            until(Duration.ofSeconds(30), () -> labels(fleet, job).containsKey("cartograph.dev/cluster")
-                    && copies(fleet, labels(fleet, job).get("cartograph.dev/cluster")) == 1, "applied somewhere");
+            Eventually.until(Duration.ofSeconds(30), () -> labels(fleet, job).containsKey("cartograph.dev/cluster")
+                    && copies(fleet, labels(fleet, job).get("cartograph.dev/cluster")) == 1, () -> "applied somewhere");
             String first = labels(fleet, job).get("cartograph.dev/cluster");
             fleet.stopAgent(first);
             fleet.clusters().stream().filter(c -> !c.equals(first)).forEach(fleet::startSimulator);
 
-            until(Duration.ofSeconds(60), () -> {
+            Eventually.until(Duration.ofSeconds(60), () -> {
                 Map<String, String> l = labels(fleet, job);
                 return l.containsKey("cartograph.dev/cluster") && !first.equals(l.get("cartograph.dev/cluster"))
                         && "Running".equals(l.get("cartograph.dev/phase"));
-            }, "re-placed elsewhere and running");
+            }, () -> "re-placed elsewhere and running");
             String second = labels(fleet, job).get("cartograph.dev/cluster");
             assertThat(fleet.hub().resource(job).get().getMetadata().getAnnotations()).containsEntry("cartograph.dev/epoch", "2");
             assertThat(copies(fleet, first)).isEqualTo(1); // the lost member still holds its stale copy
 
             fleet.startAgent(first);
-            until(Duration.ofSeconds(60), () -> copies(fleet, first) == 0, "the returning agent deletes its fenced copy");
+            Eventually.until(Duration.ofSeconds(60), () -> copies(fleet, first) == 0, () -> "the returning agent deletes its fenced copy");
             assertThat(copies(fleet, second)).isEqualTo(1);
         }
     }
@@ -151,8 +141,8 @@ class LocalFleetIT {
     @Test
     void aBrokerRestartedDuringABurstAndAKafkaRestartLoseAndDuplicateNothing() throws Exception {
         try (LocalFleet fleet = start(Duration.ofHours(1))) {
-            until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
-                    "broker active with 3 clusters");
+            Eventually.until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
+                    () -> "broker active with 3 clusters");
             for (int i = 0; i < 30; i++) {
                 fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").resource(pytorchJob("burst-" + i, 1)).create();
                 if (i == 12) {
@@ -160,13 +150,13 @@ class LocalFleetIT {
                 }
             }
             fleet.startBroker();
-            until(Duration.ofSeconds(120), () -> running(fleet) == 30, () -> "30 Running after the broker restart; " + phases(fleet));
+            Eventually.until(Duration.ofSeconds(120), () -> running(fleet) == 30, () -> "30 Running after the broker restart; " + phases(fleet));
 
             fleet.restartKafka();
             for (int i = 0; i < 5; i++) {
                 fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").resource(pytorchJob("after-" + i, 1)).create();
             }
-            until(Duration.ofSeconds(120), () -> running(fleet) == 35, () -> "35 Running after the Kafka restart; " + phases(fleet));
+            Eventually.until(Duration.ofSeconds(120), () -> running(fleet) == 35, () -> "35 Running after the Kafka restart; " + phases(fleet));
             Map<String, Integer> copies = new HashMap<>();
             for (String c : fleet.clusters()) {
                 for (GenericKubernetesResource copy : fleet.member(c).genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems()) {
@@ -175,19 +165,9 @@ class LocalFleetIT {
             }
             assertThat(copies).hasSize(35);
             assertThat(copies.values()).allMatch(n -> n == 1);
-            until(Duration.ofSeconds(30), () -> fleet.broker().view().fleet().clusters().size() == 3
+            Eventually.until(Duration.ofSeconds(30), () -> fleet.broker().view().fleet().clusters().size() == 3
                     && fleet.broker().view().fleet().clusters().keySet().stream().allMatch(c -> fleet.broker().view().fleet()
-                    .ready(c, java.time.Instant.now(), fleet.options().heartbeatTimeout())), "every agent reconnected");
-        }
-    }
-
-    static void until(Duration timeout, BooleanSupplier condition, java.util.function.Supplier<String> what) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within " + timeout + ": " + what.get());
-            }
-            Thread.sleep(250);
+                    .ready(c, java.time.Instant.now(), fleet.options().heartbeatTimeout())), () -> "every agent reconnected");
         }
     }
 

@@ -28,8 +28,8 @@ class SubmitLatencyBenchmark {
     void submitToAppliedAndRunning() throws Exception {
         Path dir = Files.createTempDirectory("latency");
         try (LocalFleet fleet = LocalFleet.start(LocalFleet.Options.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofHours(1)))) {
-            LocalFleetIT.until(Duration.ofSeconds(60), () -> fleet.broker().view().active()
-                    && fleet.broker().view().fleet().clusters().size() == 3, "broker active");
+            dev.cartograph.interpreter.testing.Eventually.until(Duration.ofSeconds(60), () -> fleet.broker().view().active()
+                    && fleet.broker().view().fleet().clusters().size() == 3);
             Map<String, Long> applied = new ConcurrentHashMap<>();
             List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
             for (String c : fleet.clusters()) {
@@ -75,7 +75,7 @@ class SubmitLatencyBenchmark {
                 submitted.put(created.getMetadata().getUid(), t);
                 Thread.sleep(GAP_MS);
             }
-            LocalFleetIT.until(Duration.ofSeconds(120), () -> running.keySet().containsAll(submitted.keySet()), "all running");
+            dev.cartograph.interpreter.testing.Eventually.until(Duration.ofSeconds(120), () -> running.keySet().containsAll(submitted.keySet()));
             informers.forEach(SharedIndexInformer::close);
             hubInformer.close();
             System.out.printf("%d single-GPU PyTorchJobs, one every %d ms, on the default local fleet%n", JOBS, GAP_MS);

@@ -9,10 +9,16 @@ public final class Eventually {
     }
 
     public static void until(Duration timeout, BooleanSupplier condition) throws InterruptedException {
+        until(timeout, condition, () -> "condition not met");
+    }
+
+    /** As {@link #until(Duration, BooleanSupplier)}; on time-out the message says what was awaited and what was seen. */
+    public static void until(Duration timeout, BooleanSupplier condition, java.util.function.Supplier<String> what)
+            throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) {
-                throw new AssertionError("condition not met within " + timeout);
+                throw new AssertionError("not within " + timeout + ": " + what.get());
             }
             Thread.sleep(100);
         }
