@@ -17,8 +17,20 @@ public record CommandResult(String cluster, String placementId, long epoch, Stri
         REJECTED,
         /** older epoch than the one applied; ignored */
         STALE,
-        /** the cluster refused or failed; the reason says why; the broker may retry */
-        FAILED
+        /**
+         * the cluster refused it for good (RBAC 403, 422 Invalid, an admission webhook's denial, a name taken by an
+         * object Cartograph did not create…); the reason carries the API server's message. Final: the broker gives the
+         * capacity back and marks the hub object Failed.
+         */
+        FAILED,
+        /**
+         * not carried out for now, for a reason that may pass: the API server was unreachable, timed out, throttled
+         * (429), failed (5xx) through every retry, or writes are paused by the agent's circuit breaker. Nothing final
+         * happened; the object may even exist already. Not final: the broker keeps the placement and sends the command
+         * again (the agent's apply is idempotent). A reader older than this value skips the record as undecodable, to
+         * the same effect.
+         */
+        RETRY
     }
 
     public CommandResult {
