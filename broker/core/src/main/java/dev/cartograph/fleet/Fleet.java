@@ -5,6 +5,7 @@ import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.PodDemand;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.PlacementReport;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ public final class Fleet {
 
     private final Map<String, ClusterSummary> clusters = new HashMap<>();
     private final Map<String, Reservation> reservations = new HashMap<>();
+    private final Map<String, Instant> received = new HashMap<>();
     private final AtomicReference<FleetSnapshot> published = new AtomicReference<>(FleetSnapshot.EMPTY);
 
     public FleetSnapshot snapshot() {
@@ -35,12 +37,24 @@ public final class Fleet {
      * the agent now accounts for.
      */
     public Outcome accept(ClusterSummary s) {
+        return accept(s, s.heartbeat());
+    }
+
+    /**
+     * Takes a cluster summary as {@link #accept(ClusterSummary)} does, and notes when it was received
+     * by the reader's own clock: readiness is judged from that, never from the agent's clock, so
+     * clock skew between an agent and the broker cannot make a healthy cluster look lost. A summary
+     * read back from history rather than live should be given a receive time that does not make its
+     * cluster look ready (e.g. {@link Instant#EPOCH}).
+     */
+    public Outcome accept(ClusterSummary s, Instant receivedAt) {
         ClusterSummary held = clusters.get(s.cluster());
         if (held != null && (held.incarnation().equals(s.incarnation()) ? s.sequence() <= held.sequence()
                 : !s.heartbeat().isAfter(held.heartbeat()))) {
             return Outcome.STALE;
         }
         clusters.put(s.cluster(), s);
+        received.put(s.cluster(), receivedAt);
         for (PlacementReport p : s.placements()) {
             Reservation r = reservations.get(p.placementId());
             if (r != null && r.cluster().equals(s.cluster()) && p.epoch() >= r.epoch() && p.pendingPods() == 0) {
@@ -79,6 +93,6 @@ public final class Fleet {
     }
 
     private void publish() {
-        published.set(new FleetSnapshot(clusters, reservations));
+        published.set(new FleetSnapshot(clusters, reservations, received));
     }
 }

@@ -15,18 +15,22 @@ import java.util.Map;
  * open reservation. Readers share it without locks; the one writer ({@link Fleet}) publishes a new
  * snapshot after each change.
  */
-public record FleetSnapshot(Map<String, ClusterSummary> clusters, Map<String, Reservation> reservations) {
-    public static final FleetSnapshot EMPTY = new FleetSnapshot(Map.of(), Map.of());
+public record FleetSnapshot(Map<String, ClusterSummary> clusters, Map<String, Reservation> reservations, Map<String, Instant> received) {
+    public static final FleetSnapshot EMPTY = new FleetSnapshot(Map.of(), Map.of(), Map.of());
 
+    /**
+     * @param received when each cluster's newest summary was received, by the reader's clock
+     */
     public FleetSnapshot {
         clusters = Map.copyOf(clusters);
         reservations = Map.copyOf(reservations);
+        received = Map.copyOf(received);
     }
 
-    /** A cluster is ready while its agent's heartbeat is younger than {@code timeout}. */
+    /** A cluster is ready while its newest summary was received less than {@code timeout} ago (by the reader's clock). */
     public boolean ready(String cluster, Instant now, Duration timeout) {
-        ClusterSummary s = clusters.get(cluster);
-        return s != null && Duration.between(s.heartbeat(), now).compareTo(timeout) <= 0;
+        Instant at = received.get(cluster);
+        return at != null && clusters.containsKey(cluster) && Duration.between(at, now).compareTo(timeout) <= 0;
     }
 
     /** What placement sees: every cluster, readiness by heartbeat, each node's allocation plus what is reserved on it. */

@@ -91,8 +91,8 @@ public final class BrokerRuntime implements AutoCloseable {
                     .withLock(new LeaseLock(settings.leaseNamespace(), settings.leaseName(), settings.brokerId()))
                     .withLeaseDuration(Duration.ofSeconds(15)).withRenewDeadline(Duration.ofSeconds(10)).withRetryPeriod(Duration.ofSeconds(2))
                     .withReleaseOnCancel(true)
-                    .withLeaderCallbacks(new LeaderCallbacks(() -> coordinator.post(new Input.Leading(true)),
-                            () -> coordinator.post(new Input.Leading(false)),
+                    .withLeaderCallbacks(new LeaderCallbacks(() -> coordinator.leading(true),
+                            () -> coordinator.leading(false),
                             leader -> LOG.info("broker leader is {}", leader)))
                     .build()).build().start();
         }

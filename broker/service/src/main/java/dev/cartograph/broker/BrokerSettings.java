@@ -15,10 +15,40 @@ import java.util.Objects;
  * @param replaceRunning    also re-place gangs that were running on a lost cluster (off by default)
  * @param leaseNamespace    where the leader Lease lives on the hub; leader election is off when blank
  * @param tick              how often readiness and failover are re-checked
+ * @param limits            budgets on what users submit and on how long a member may take
  */
 public record BrokerSettings(String brokerId, String topicPrefix, Map<String, String> kafka, Duration heartbeatTimeout,
                              Duration failoverTimeout, String federationLabel, Planner.Policy policy, boolean replaceRunning,
-                             String leaseNamespace, String leaseName, Duration tick) {
+                             String leaseNamespace, String leaseName, Duration tick, Limits limits) {
+    /**
+     * Budgets. Immutable.
+     *
+     * @param maxPodsPerGang the most pods one gang may ask to have planned; a larger one fails with that reason
+     * @param startTimeout   a placed gang whose member has not bound all its pods this long after it was
+     *                       applied is taken back and placed again elsewhere
+     */
+    public record Limits(int maxPodsPerGang, Duration startTimeout) {
+        public static final Limits DEFAULTS = new Limits(10_000, Duration.ofMinutes(10));
+
+        public Limits {
+            if (maxPodsPerGang < 1) {
+                throw new IllegalArgumentException("max-pods-per-gang must be at least 1, not " + maxPodsPerGang);
+            }
+            Objects.requireNonNull(startTimeout, "startTimeout");
+            if (startTimeout.isNegative() || startTimeout.isZero()) {
+                throw new IllegalArgumentException("start-timeout must be positive, not " + startTimeout);
+            }
+        }
+    }
+
+    /** Settings with the default {@link Limits}. */
+    public BrokerSettings(String brokerId, String topicPrefix, Map<String, String> kafka, Duration heartbeatTimeout,
+                          Duration failoverTimeout, String federationLabel, Planner.Policy policy, boolean replaceRunning,
+                          String leaseNamespace, String leaseName, Duration tick) {
+        this(brokerId, topicPrefix, kafka, heartbeatTimeout, failoverTimeout, federationLabel, policy, replaceRunning, leaseNamespace,
+                leaseName, tick, Limits.DEFAULTS);
+    }
+
     public BrokerSettings {
         Objects.requireNonNull(brokerId, "brokerId");
         Objects.requireNonNull(topicPrefix, "topicPrefix");
@@ -37,6 +67,11 @@ public record BrokerSettings(String brokerId, String topicPrefix, Map<String, St
         leaseNamespace = leaseNamespace == null ? "" : leaseNamespace;
         leaseName = leaseName == null || leaseName.isBlank() ? "cartograph-broker" : leaseName;
         Objects.requireNonNull(tick, "tick");
+        Objects.requireNonNull(limits, "limits");
+    }
+
+    public int maxPodsPerGang() {
+        return limits.maxPodsPerGang();
     }
 
     public String federationKey() {

@@ -103,7 +103,7 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
                 others.add(priorityClasses);
             } catch (RuntimeException e) {
                 LOG.warn("cannot watch PriorityClasses on the hub ({}); queue priority comes from the {} annotation only", e.getMessage(),
-                        dev.cartograph.broker.coordinate.Coordinator.PRIORITY_ANNOTATION);
+                        dev.cartograph.broker.coordinate.HubObject.PRIORITY_ANNOTATION);
             }
         }
         watchKartas();

@@ -1,0 +1,130 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.fleet.Fleet;
+import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.CommandResult;
+import dev.cartograph.protocol.NodeState;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.PlacementRecord.State;
+import dev.cartograph.protocol.WorkloadKey;
+import dev.cartograph.protocol.WorkloadSummary;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What agents report, taken in: cluster summaries into the fleet (releasing reservations the agent
+ * now accounts for), placed copies (mirrored to their hub object, or fenced when stale), and command
+ * results (applied, refused, deleted). Each method says whether capacity changed, so the queue is
+ * tried again. Coordinator thread only.
+ */
+final class AgentReports {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentReports.class);
+    private final BrokerSettings settings;
+    private final Fleet fleet;
+    private final Book book;
+    private final Fencing fencing;
+    private final StatusMirror mirror;
+    private final Placing placing;
+    private final Deletion deletion;
+    private final Effects effects;
+    private final Clock clock;
+    private final Map<String, List<NodeState>> lastNodes = new HashMap<>();
+
+    AgentReports(BrokerSettings settings, Fleet fleet, Book book, Fencing fencing, StatusMirror mirror, Placing placing, Deletion deletion,
+                 Effects effects, Clock clock) {
+        this.settings = settings;
+        this.fleet = fleet;
+        this.book = book;
+        this.fencing = fencing;
+        this.mirror = mirror;
+        this.placing = placing;
+        this.deletion = deletion;
+        this.effects = effects;
+        this.clock = clock;
+    }
+
+    /**
+     * A cluster summary. Readiness counts from when a live summary was received, by this broker's
+     * clock, so skew between an agent's clock and the broker's never fails a healthy cluster over. A
+     * summary read back from history (before {@code live}) counts from the agent's own heartbeat time,
+     * never later than now: skew can then only shorten the window until that agent is heard live again.
+     */
+    boolean cluster(ClusterSummary s, boolean live) {
+        int reservationsBefore = fleet.snapshot().reservations().size();
+        Instant now = clock.instant();
+        boolean wasReady = fleet.snapshot().ready(s.cluster(), now, settings.heartbeatTimeout());
+        Instant received = live || s.heartbeat().isAfter(now) ? now : s.heartbeat();
+        if (fleet.accept(s, received) == Fleet.Outcome.STALE) {
+            return false;
+        }
+        List<NodeState> before = lastNodes.put(s.cluster(), s.nodes());
+        return !s.nodes().equals(before) || fleet.snapshot().reservations().size() != reservationsBefore
+                || wasReady != fleet.snapshot().ready(s.cluster(), now, settings.heartbeatTimeout());
+    }
+
+    /** A member workload's summary, or its tombstone (empty). */
+    void workload(WorkloadKey key, Optional<WorkloadSummary> summary) {
+        if (summary.isEmpty()) {
+            book.copyGone(key);
+            return;
+        }
+        WorkloadSummary s = summary.get();
+        if (s.placementId().isEmpty()) {
+            return;
+        }
+        Optional<WorkloadSummary> previous = book.copy(s).filter(p -> p.placementId().equals(s.placementId()));
+        copy(s, previous);
+    }
+
+    /** A placed copy some agent reports: the placement's member (mirrored to the hub), or a stale copy to fence. */
+    void copy(WorkloadSummary s, Optional<WorkloadSummary> previous) {
+        String uid = s.placementId().orElseThrow();
+        Optional<PlacementRecord> p = book.placement(uid);
+        if (p.isEmpty() || !p.get().cluster().equals(Optional.of(s.key().cluster()))) {
+            fencing.fence(uid, s.key().cluster(), p);
+            return;
+        }
+        book.object(uid).filter(o -> !o.deleting()).ifPresent(o -> mirror.mirror(o, s, previous));
+    }
+
+    /** What an agent answered to a command at the placement's current epoch and cluster; anything else is ignored. */
+    boolean result(CommandResult r) {
+        Optional<PlacementRecord> found = book.placement(r.placementId());
+        if (!effects.active() || found.isEmpty() || r.epoch() != found.get().epoch()
+                || !found.get().cluster().equals(Optional.of(r.cluster()))) {
+            return false;
+        }
+        PlacementRecord p = found.get();
+        Optional<HubObject> object = book.object(p.uid());
+        switch (r.outcome()) {
+            case APPLIED -> {
+                if (p.state() == State.PLACED && book.write(p.with(State.APPLIED, "", clock.instant()))) {
+                    object.ifPresent(o -> effects.event(o, EventReason.Forwarded, "created on " + r.cluster() + " by its agent (epoch "
+                            + r.epoch() + ")"));
+                }
+            }
+            case REJECTED, FAILED -> {
+                if ((p.state() == State.PLACED || p.state() == State.APPLIED) && object.isPresent()) {
+                    placing.fail(p, object.get(), r.cluster() + " refused it: " + r.reason(), EventReason.Failed);
+                    return true;
+                }
+            }
+            case DELETED -> {
+                if (p.state() == State.DELETING) {
+                    deletion.finish(p, object);
+                }
+            }
+            case STALE -> LOG.debug("{} says {} epoch {} is stale", r.cluster(), r.placementId(), r.epoch());
+            default -> LOG.debug("{} answered {} for {} epoch {}: not final; the command is sent again when unanswered", r.cluster(),
+                    r.outcome(), r.placementId(), r.epoch());
+        }
+        return false;
+    }
+}

@@ -1,0 +1,180 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.placement.Decision;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.PlacementRecord.State;
+import dev.cartograph.protocol.WorkloadKey;
+import dev.cartograph.protocol.WorkloadSummary;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The placements the broker knows, the hub objects they are for, the latest decision for each,
+ * and every placed copy agents report. A placement record is put here only once it is durable (or
+ * was read back from the placements topic). Coordinator thread only.
+ */
+final class Book {
+    private static final Logger LOG = LoggerFactory.getLogger(Book.class);
+    private final Outbox outbox;
+    private final BooleanSupplier active;
+    private final Map<String, PlacementRecord> placements = new HashMap<>();
+    private final Map<String, HubObject> objects = new HashMap<>();
+    private final Map<String, Decision> decisions = new HashMap<>();
+    /** Every placed copy any agent reports, by its key; read in whatever order the topics interleave. */
+    private final Map<WorkloadKey, WorkloadSummary> copies = new HashMap<>();
+    /** The hub object's generation last forwarded to the member, per placed uid. */
+    private final Map<String, Long> forwarded = new HashMap<>();
+    /** When the last command for a placement's current epoch went out (an Apply or a Delete), to send it again when unanswered. */
+    private final Map<String, Sent> sent = new HashMap<>();
+
+    /** The last command sent for a placement: at which epoch, and when. */
+    record Sent(long epoch, java.time.Instant at) {
+    }
+
+    Book(Outbox outbox, BooleanSupplier active) {
+        this.outbox = outbox;
+        this.active = active;
+    }
+
+    /**
+     * Makes the record durable on the placements topic, then keeps it. False (and nothing kept) when
+     * this instance is not active or the write failed: the caller must not act on it.
+     */
+    boolean write(PlacementRecord p) {
+        if (!active.getAsBoolean()) {
+            return false;
+        }
+        try {
+            outbox.placement(p);
+            placements.put(p.uid(), p);
+            return true;
+        } catch (Exception e) {
+            LOG.error("could not make the placement of {} durable; not acting on it: {}", p.target(), e.toString());
+            return false;
+        }
+    }
+
+    /** A record read back from the placements topic (what another leader, or an earlier run, decided). */
+    void replayed(String uid, Optional<PlacementRecord> record) {
+        if (record.isEmpty()) {
+            placements.remove(uid);
+        } else {
+            placements.put(uid, record.get());
+        }
+    }
+
+    /** Writes the tombstone; false when it could not be made durable (the caller tries again later). */
+    boolean tombstone(String uid) {
+        if (!active.getAsBoolean()) {
+            return false;
+        }
+        try {
+            outbox.forget(uid);
+            return true;
+        } catch (Exception e) {
+            LOG.warn("could not write the tombstone for {}: {}", uid, e.toString());
+            return false;
+        }
+    }
+
+    Optional<PlacementRecord> placement(String uid) {
+        return Optional.ofNullable(placements.get(uid));
+    }
+
+    Collection<PlacementRecord> placements() {
+        return placements.values();
+    }
+
+    List<PlacementRecord> inState(State state) {
+        return placements.values().stream().filter(p -> p.state() == state).toList();
+    }
+
+    Optional<HubObject> object(String uid) {
+        return Optional.ofNullable(objects.get(uid));
+    }
+
+    Collection<HubObject> objects() {
+        return objects.values();
+    }
+
+    void object(HubObject object) {
+        objects.put(object.uid(), object);
+    }
+
+    void objectGone(String uid) {
+        objects.remove(uid);
+    }
+
+    void decided(String uid, Decision decision) {
+        decisions.put(uid, decision);
+    }
+
+    /** A placed copy reported by an agent; returns the one it replaces, if any. */
+    Optional<WorkloadSummary> copy(WorkloadSummary s) {
+        return Optional.ofNullable(copies.put(s.key(), s));
+    }
+
+    void copyGone(WorkloadKey key) {
+        copies.remove(key);
+    }
+
+    Collection<WorkloadSummary> copies() {
+        return copies.values();
+    }
+
+    /** The copy of the placement on the cluster it is placed on, as that cluster's agent last reported it. */
+    Optional<WorkloadSummary> member(PlacementRecord p) {
+        if (p.cluster().isEmpty()) {
+            return Optional.empty();
+        }
+        PlacementRecord.Target t = p.target();
+        String group = t.apiVersion().contains("/") ? t.apiVersion().substring(0, t.apiVersion().indexOf('/')) : "";
+        WorkloadSummary s = copies.get(new WorkloadKey(p.cluster().get(), t.namespace(), group, t.kind(), t.name()));
+        return s != null && s.placementId().equals(Optional.of(p.uid())) ? Optional.of(s) : Optional.empty();
+    }
+
+    /** Keeps a newer version of a record without writing it (only its reason changed; the durable one stays valid). */
+    void keep(PlacementRecord p) {
+        placements.put(p.uid(), p);
+    }
+
+    Optional<Long> forwardedGeneration(String uid) {
+        return Optional.ofNullable(forwarded.get(uid));
+    }
+
+    void forwarded(String uid, long generation) {
+        forwarded.put(uid, generation);
+    }
+
+    /** When a command at the placement's current epoch last went out; the record's own time when none did. */
+    java.time.Instant lastSent(PlacementRecord p) {
+        Sent s = sent.get(p.uid());
+        return s != null && s.epoch() == p.epoch() ? s.at() : p.at();
+    }
+
+    void sent(PlacementRecord p, java.time.Instant at) {
+        sent.put(p.uid(), new Sent(p.epoch(), at));
+    }
+
+    /** Drops everything kept about a placement except its hub object (the object is gone, or so is its placement). */
+    void forget(String uid) {
+        placements.remove(uid);
+        decisions.remove(uid);
+        forwarded.remove(uid);
+        sent.remove(uid);
+    }
+
+    Map<String, PlacementRecord> placementsView() {
+        return placements;
+    }
+
+    Map<String, Decision> decisionsView() {
+        return decisions;
+    }
+}

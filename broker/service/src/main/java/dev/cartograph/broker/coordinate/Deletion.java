@@ -1,0 +1,74 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.fleet.Fleet;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.PlacementRecord.State;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Deleting a hub object deletes its member copy first: the placement goes DELETING (durable), the
+ * Delete goes to the cluster, and when the agent answers DELETED the tombstone is written, everything
+ * about the placement forgotten and the finalizer removed. An unanswered Delete is sent again by
+ * {@link Failover}; a cluster that is not ready gets the Delete in its topic and the hub object is
+ * let go at once. Coordinator thread only.
+ */
+final class Deletion {
+    private final BrokerSettings settings;
+    private final Book book;
+    private final Fleet fleet;
+    private final Forwarding forwarding;
+    private final Effects effects;
+    private final Clock clock;
+    private final Consumer<String> forget;
+
+    /** @param forget forgets everything about a placement, in every part of the coordinator */
+    Deletion(BrokerSettings settings, Book book, Fleet fleet, Forwarding forwarding, Effects effects, Clock clock, Consumer<String> forget) {
+        this.settings = settings;
+        this.book = book;
+        this.fleet = fleet;
+        this.forwarding = forwarding;
+        this.effects = effects;
+        this.clock = clock;
+        this.forget = forget;
+    }
+
+    /** The hub object is being deleted (or is gone without our finalizer running). Returns true when capacity was freed. */
+    boolean delete(HubObject object, Optional<PlacementRecord> placement) {
+        if (placement.isEmpty()) {
+            effects.removeFinalizer(object);
+            return false;
+        }
+        PlacementRecord p = placement.get();
+        if (p.state() == State.DELETING) {
+            return false;
+        }
+        if ((p.state() == State.PLACED || p.state() == State.APPLIED) && p.cluster().isPresent()) {
+            String cluster = p.cluster().get();
+            PlacementRecord deleting = p.with(State.DELETING, "", clock.instant());
+            if (!book.write(deleting)) {
+                return false; // not durable: the next change of the object (or a restart) tries again
+            }
+            fleet.release(p.uid());
+            forwarding.delete(deleting, cluster);
+            if (!fleet.snapshot().ready(cluster, clock.instant(), settings.heartbeatTimeout())) {
+                effects.event(object, EventReason.Deleting, cluster + " is not ready; its copy is deleted when its agent returns");
+                finish(deleting, Optional.of(object));
+            }
+            return true;
+        }
+        finish(p, Optional.of(object));
+        return true;
+    }
+
+    /** The member copy is gone (or will be deleted when its agent returns): let the hub object go. */
+    void finish(PlacementRecord p, Optional<HubObject> object) {
+        if (!book.tombstone(p.uid())) {
+            return; // the DELETING record stays; the Delete is sent again and its answer finishes this
+        }
+        forget.accept(p.uid());
+        object.ifPresent(effects::removeFinalizer);
+    }
+}

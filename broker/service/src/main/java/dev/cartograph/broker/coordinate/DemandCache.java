@@ -1,0 +1,99 @@
+package dev.cartograph.broker.coordinate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.interpreter.Problem;
+import dev.cartograph.interpreter.Resolution;
+import dev.cartograph.interpreter.view.ComponentView;
+import dev.cartograph.interpreter.view.InstanceView;
+import dev.cartograph.interpreter.view.WorkloadView;
+import dev.cartograph.placement.Demands;
+import dev.cartograph.placement.PodDemand;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * What each hub object asks of a cluster, interpreted once per spec, cluster selector and
+ * definitions: a queued gang is planned again on every capacity change, and interpreting it again
+ * each time would repeat the jq work for nothing. Whatever goes wrong while interpreting one object
+ * — problems the interpreter reports, a gang too large to plan, an unexpected exception — is an
+ * {@link Asked.Invalid} with a reason for that object alone. Coordinator thread only.
+ */
+final class DemandCache {
+    /** What one object asks for, or why it cannot be planned. */
+    sealed interface Asked {
+        record Gang(List<PodDemand> pods, Map<String, String> clusterSelector) implements Asked {
+            public Gang {
+                pods = List.copyOf(pods);
+                clusterSelector = Map.copyOf(clusterSelector);
+            }
+        }
+
+        record Invalid(String reason) implements Asked {
+        }
+    }
+
+    private record Entry(JsonNode spec, String selector, Interpreter interpreter, Asked asked) {
+    }
+
+    private final int maxPods;
+    private final Map<String, Entry> entries = new HashMap<>();
+
+    /** @param maxPods the most pods one gang may ask to have planned (a budget on user input) */
+    DemandCache(int maxPods) {
+        if (maxPods < 1) {
+            throw new IllegalArgumentException("max pods per gang must be at least 1, not " + maxPods);
+        }
+        this.maxPods = maxPods;
+    }
+
+    Asked demand(HubObject object, Interpreter interpreter) {
+        Entry known = entries.get(object.uid());
+        if (known != null && known.interpreter() == interpreter && known.selector().equals(object.clusterSelectorText())
+                && known.spec().equals(object.spec())) {
+            return known.asked();
+        }
+        Asked asked = interpret(object, interpreter);
+        entries.put(object.uid(), new Entry(object.spec(), object.clusterSelectorText(), interpreter, asked));
+        return asked;
+    }
+
+    private Asked interpret(HubObject object, Interpreter interpreter) {
+        try {
+            Resolution resolution = interpreter.resolve(object.raw());
+            if (!(resolution instanceof Resolution.Resolved r)) {
+                return new Asked.Invalid("cannot interpret it: " + resolution.problems().stream().map(Problem::toString)
+                        .collect(Collectors.joining("; ")));
+            }
+            long pods = pods(r.view());
+            if (pods > maxPods) {
+                return new Asked.Invalid("too many pods to plan: the gang asks for " + pods + " pods; the broker plans at most "
+                        + maxPods + " per gang (max-pods-per-gang)");
+            }
+            return new Asked.Gang(Demands.of(r.view()), object.clusterSelector());
+        } catch (RuntimeException | StackOverflowError e) {
+            return new Asked.Invalid("cannot interpret it: " + e);
+        }
+    }
+
+    /** The pods placement would have to find nodes for, counted without overflow. */
+    private static long pods(WorkloadView view) {
+        boolean gang = view.gang().minMember() > 0;
+        long total = 0;
+        for (ComponentView c : view.components().toList()) {
+            for (InstanceView i : c.instances()) {
+                if (i.hasPods()) {
+                    long n = gang ? i.replicas().min() : i.replicas().desired();
+                    total = n < 0 || Long.MAX_VALUE - total < n ? Long.MAX_VALUE : total + n;
+                }
+            }
+        }
+        return total;
+    }
+
+    void forget(String uid) {
+        entries.remove(uid);
+    }
+}

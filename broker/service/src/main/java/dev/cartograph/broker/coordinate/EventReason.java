@@ -1,0 +1,33 @@
+package dev.cartograph.broker.coordinate;
+
+/** The fixed vocabulary of Events the broker writes on hub objects, with their Kubernetes type. */
+public enum EventReason {
+    /** decided and durable; the apply is on its way to the cluster */
+    Placed(false),
+    /** fits nowhere now; the message says why per cluster */
+    Unschedulable(true),
+    /** the member's agent created or updated its copy */
+    Forwarded(false),
+    Running(false),
+    Completed(false),
+    Failed(true),
+    /** the object cannot be federated as written (bad numbers, no definition, over a budget); the message names the field */
+    Invalid(true),
+    /** the cluster went silent past the failover timeout */
+    ClusterLost(true),
+    /** the member could not start the gang in time, or refused it for a reason another cluster may not have: placed again */
+    Requeued(true),
+    /** the hub object is being deleted; so is its member copy */
+    Deleting(true);
+
+    private final boolean warning;
+
+    EventReason(boolean warning) {
+        this.warning = warning;
+    }
+
+    /** {@code Warning} or {@code Normal}, as Kubernetes Events spell it. */
+    public String type() {
+        return warning ? "Warning" : "Normal";
+    }
+}

@@ -1,0 +1,141 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.fleet.Fleet;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.PlacementRecord.State;
+import dev.cartograph.protocol.WorkloadSummary;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the clock decides: cluster readiness, commands nobody answered (sent again), and clusters
+ * lost past the failover timeout, whose gangs that never started are re-placed at a higher epoch
+ * (the re-queued record is durable before the old copy is fenced and its nodes released).
+ * Coordinator thread only.
+ */
+final class Failover {
+    private static final Logger LOG = LoggerFactory.getLogger(Failover.class);
+    private static final Set<String> NOT_STARTED = Set.of("Undefined", "Initializing", "Pending", "");
+
+    private final BrokerSettings settings;
+    private final Book book;
+    private final Fleet fleet;
+    private final Forwarding forwarding;
+    private final StatusMirror mirror;
+    private final Effects effects;
+    private final Clock clock;
+    private final Map<String, Boolean> readiness = new HashMap<>();
+    /** Running gangs on a lost cluster already reported (once per placement and epoch). */
+    private final Map<String, Long> lostReported = new HashMap<>();
+
+    Failover(BrokerSettings settings, Book book, Fleet fleet, Forwarding forwarding, StatusMirror mirror, Effects effects, Clock clock) {
+        this.settings = settings;
+        this.book = book;
+        this.fleet = fleet;
+        this.forwarding = forwarding;
+        this.mirror = mirror;
+        this.effects = effects;
+        this.clock = clock;
+    }
+
+    /**
+     * One tick while active. Returns true when capacity changed (a cluster's readiness flipped, or a
+     * gang was taken back).
+     *
+     * @param activeSince when this instance became active: agents get one failover timeout from then
+     *                    to be heard from before any cluster counts as lost
+     */
+    boolean tick(Instant activeSince) {
+        Instant now = clock.instant();
+        boolean changed = false;
+        for (String cluster : fleet.snapshot().clusters().keySet()) {
+            boolean ready = fleet.snapshot().ready(cluster, now, settings.heartbeatTimeout());
+            Boolean before = readiness.put(cluster, ready);
+            if (before == null || before != ready) {
+                changed = true;
+                LOG.info("cluster {} is {}", cluster, ready ? "ready" : "not ready");
+            }
+        }
+        resendUnanswered(now);
+        if (Duration.between(activeSince, now).compareTo(settings.failoverTimeout()) < 0) {
+            return changed;
+        }
+        for (PlacementRecord p : List.copyOf(book.placements())) {
+            if ((p.state() == State.PLACED || p.state() == State.APPLIED) && p.cluster().isPresent()
+                    && !fleet.snapshot().ready(p.cluster().get(), now, settings.failoverTimeout())) {
+                changed |= lost(p, p.cluster().get(), now);
+            }
+        }
+        return changed;
+    }
+
+    private boolean lost(PlacementRecord p, String cluster, Instant now) {
+        Optional<HubObject> object = book.object(p.uid());
+        Optional<WorkloadSummary> member = book.member(p);
+        boolean started = member.isPresent() && !NOT_STARTED.contains(member.get().phase());
+        if (started && !settings.replaceRunning()) {
+            if (!Long.valueOf(p.epoch()).equals(lostReported.put(p.uid(), p.epoch()))) {
+                object.ifPresent(o -> effects.event(o, EventReason.ClusterLost, cluster + " has been silent longer than "
+                        + settings.failoverTimeout() + "; the gang was " + member.get().phase()
+                        + " there and stays placed (replace-running is off)"));
+            }
+            return false;
+        }
+        long epoch = p.epoch() + 1;
+        String reason = cluster + " lost (silent longer than " + settings.failoverTimeout() + "); re-placing at epoch " + epoch;
+        PlacementRecord requeued = p.with(Optional.empty(), epoch, State.QUEUED, reason, Map.of(), now);
+        if (!book.write(requeued)) {
+            return false; // not durable: nothing moves; the next tick tries again
+        }
+        forwarding.delete(requeued, cluster); // fencing: the old agent deletes its copy when it returns
+        fleet.release(p.uid());
+        mirror.forget(p.uid());
+        lostReported.remove(p.uid());
+        LOG.info("{}: {}", p.target(), reason);
+        object.ifPresent(o -> {
+            effects.event(o, EventReason.ClusterLost, reason);
+            effects.mark(o, Map.of(Hub.PHASE_LABEL, "Queued", Hub.CLUSTER_LABEL, ""), Map.of(Hub.REASON_ANNOTATION, reason,
+                    Hub.EPOCH_ANNOTATION, Long.toString(epoch)));
+        });
+        return true;
+    }
+
+    /**
+     * An apply or delete the agent has not answered within the heartbeat timeout, while its cluster is
+     * ready, is sent again (a command lost between producer and topic, or answered while another
+     * instance led); the agent carries out both idempotently.
+     */
+    private void resendUnanswered(Instant now) {
+        for (PlacementRecord p : List.copyOf(book.placements())) {
+            if ((p.state() != State.PLACED && p.state() != State.DELETING) || p.cluster().isEmpty()) {
+                continue;
+            }
+            String cluster = p.cluster().get();
+            if (Duration.between(book.lastSent(p), now).compareTo(settings.heartbeatTimeout()) <= 0
+                    || !fleet.snapshot().ready(cluster, now, settings.heartbeatTimeout())) {
+                continue;
+            }
+            Optional<HubObject> object = book.object(p.uid());
+            if (p.state() == State.DELETING) {
+                LOG.info("{}: no answer from {} to the delete at epoch {}; sending it again", p.target(), cluster, p.epoch());
+                forwarding.delete(p, cluster);
+            } else if (object.isPresent() && !object.get().deleting()) {
+                LOG.info("{}: no answer from {} for epoch {}; sending the apply again", p.target(), cluster, p.epoch());
+                forwarding.apply(p, object.get());
+            }
+        }
+    }
+
+    void forget(String uid) {
+        lostReported.remove(uid);
+    }
+}

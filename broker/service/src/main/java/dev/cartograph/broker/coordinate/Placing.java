@@ -1,0 +1,201 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.fleet.Fleet;
+import dev.cartograph.fleet.Reservation;
+import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.placement.Decision;
+import dev.cartograph.placement.Planner;
+import dev.cartograph.protocol.ClusterState;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.PlacementRecord.State;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns hub objects into placements: a new object is held with a finalizer, interpreted into its
+ * gang and placed now (durably, then forwarded, its nodes reserved) or queued with the reason; the
+ * queue is tried again, in order, when capacity changes. One object that cannot be planned — however
+ * it fails — is failed with its reason, and the rest go on. Coordinator thread only.
+ */
+final class Placing {
+    private static final Logger LOG = LoggerFactory.getLogger(Placing.class);
+    /** A waiting gang's reason on the hub is refreshed at most this often (capacity changes all the time). */
+    static final Duration REASON_REFRESH = Duration.ofSeconds(10);
+
+    static final Comparator<PlacementRecord> QUEUE_ORDER = Comparator.comparingInt(PlacementRecord::priority).reversed()
+            .thenComparing(PlacementRecord::submitted).thenComparing(PlacementRecord::uid);
+
+    private final BrokerSettings settings;
+    private final Book book;
+    private final Fleet fleet;
+    private final DemandCache demands;
+    private final Forwarding forwarding;
+    private final StatusMirror mirror;
+    private final Effects effects;
+    private final Clock clock;
+    private final Supplier<Interpreter> interpreter;
+    private final Map<String, Marked> reasonShown = new HashMap<>();
+    /** The spec each failed placement had when it failed (or when this instance first saw it failed). */
+    private final Map<String, com.fasterxml.jackson.databind.JsonNode> failedSpecs = new HashMap<>();
+
+    private record Marked(String reason, Instant at) {
+    }
+
+    Placing(BrokerSettings settings, Book book, Fleet fleet, DemandCache demands, Forwarding forwarding, StatusMirror mirror,
+            Effects effects, Clock clock, Supplier<Interpreter> interpreter) {
+        this.settings = settings;
+        this.book = book;
+        this.fleet = fleet;
+        this.demands = demands;
+        this.forwarding = forwarding;
+        this.mirror = mirror;
+        this.effects = effects;
+        this.clock = clock;
+        this.interpreter = interpreter;
+    }
+
+    /** A new federated object (or a failed one whose spec changed): hold it, interpret it, place it now or queue it. */
+    void submit(HubObject object, long epoch) {
+        effects.addFinalizer(object);
+        object.priorityProblem().ifPresent(problem -> LOG.warn("{}: {}", object.target(), problem));
+        Instant now = clock.instant();
+        PlacementRecord queued = new PlacementRecord(object.uid(), object.target(), Optional.empty(), epoch, State.QUEUED, "", Map.of(),
+                object.priority(), object.submitted(), now);
+        if (demands.demand(object, interpreter.get()) instanceof DemandCache.Asked.Invalid invalid) {
+            fail(queued, object, invalid.reason(), EventReason.Invalid);
+            return;
+        }
+        book.keep(queued);
+        attempt(queued, object, planningView());
+    }
+
+    /** Every queued placement in order, placed where it now fits; one that fails to plan is failed alone. */
+    void retryQueue() {
+        List<PlacementRecord> queued = book.inState(State.QUEUED).stream().sorted(QUEUE_ORDER).toList();
+        List<ClusterState> planning = null;
+        for (PlacementRecord p : queued) {
+            Optional<HubObject> object = book.object(p.uid());
+            if (object.isEmpty() || object.get().deleting()) {
+                continue;
+            }
+            if (planning == null) {
+                planning = planningView();
+            }
+            try {
+                if (attempt(p, object.get(), planning)) {
+                    planning = null; // it booked nodes: the next one plans on what is left
+                }
+            } catch (RuntimeException | StackOverflowError e) {
+                LOG.error("{}: could not be planned", p.target(), e);
+                planning = null;
+                try {
+                    fail(p, object.get(), "could not be planned: " + e, EventReason.Invalid);
+                } catch (RuntimeException | StackOverflowError again) {
+                    LOG.error("{}: could not record why it failed", p.target(), again);
+                }
+            }
+        }
+    }
+
+    /** Plans one queued placement; places it (durably, then forwards) or records why it waits. */
+    boolean attempt(PlacementRecord p, HubObject object, List<ClusterState> planning) {
+        Instant now = clock.instant();
+        DemandCache.Asked asked = demands.demand(object, interpreter.get());
+        if (asked instanceof DemandCache.Asked.Invalid invalid) {
+            fail(p, object, invalid.reason(), EventReason.Invalid);
+            return false;
+        }
+        DemandCache.Asked.Gang gang = (DemandCache.Asked.Gang) asked;
+        Decision decision = Planner.plan(gang.pods(), gang.clusterSelector(), planning, settings.policy());
+        book.decided(p.uid(), decision);
+        if (decision instanceof Decision.Placed placed) {
+            Reservation reservation = fleet.reserve(p.uid(), p.epoch(), placed, gang.pods());
+            PlacementRecord next = p.with(Optional.of(placed.cluster()), p.epoch(), State.PLACED, "", reservation.perNode(), now);
+            if (!book.write(next)) {
+                fleet.release(p.uid());
+                return false;
+            }
+            reasonShown.remove(p.uid());
+            forwarding.apply(next, object);
+            mirror.forget(p.uid());
+            String why = placed.clusters().stream().filter(v -> v.cluster().equals(placed.cluster())).findFirst()
+                    .map(Decision.Verdict::reason).orElse("");
+            effects.mark(object, Map.of(Hub.CLUSTER_LABEL, placed.cluster(), Hub.PHASE_LABEL, "Placed"),
+                    Map.of(Hub.REASON_ANNOTATION, "", Hub.EPOCH_ANNOTATION, Long.toString(p.epoch())));
+            effects.event(object, EventReason.Placed, "placed on " + placed.cluster() + " (epoch " + p.epoch() + ")"
+                    + (why.isEmpty() ? "" : ": " + why));
+            return true;
+        }
+        waits(p, object, unschedulable(decision), now);
+        return false;
+    }
+
+    /**
+     * Records why a gang waits. The queued record is made durable once per time it enters the queue
+     * (its reason changes with every capacity change and matters only while this instance leads); the
+     * hub shows the reason, refreshed at most every {@link #REASON_REFRESH}, and one Unschedulable
+     * Event per time it enters the queue.
+     */
+    private void waits(PlacementRecord p, HubObject object, String reason, Instant now) {
+        PlacementRecord next = p.with(State.QUEUED, reason, now);
+        boolean entering = p.reason().isEmpty();
+        if (entering ? !book.write(next) : false) {
+            return;
+        }
+        book.keep(next);
+        Marked shown = reasonShown.get(p.uid());
+        if (entering || shown == null || !shown.reason().equals(reason) && !now.isBefore(shown.at().plus(REASON_REFRESH))) {
+            reasonShown.put(p.uid(), new Marked(reason, now));
+            effects.mark(object, Map.of(Hub.PHASE_LABEL, "Queued", Hub.CLUSTER_LABEL, ""), Map.of(Hub.REASON_ANNOTATION, reason));
+        }
+        if (entering) {
+            effects.event(object, EventReason.Unschedulable, reason);
+        }
+    }
+
+    /** Fails a placement with a reason the user can act on, on the record, the hub object and an Event. */
+    void fail(PlacementRecord p, HubObject object, String reason, EventReason why) {
+        fleet.release(p.uid());
+        reasonShown.remove(p.uid());
+        failedSpecs.put(p.uid(), object.spec());
+        if (!book.write(p.with(Optional.empty(), p.epoch(), State.FAILED, reason, Map.of(), clock.instant()))) {
+            return;
+        }
+        effects.event(object, why, reason);
+        effects.mark(object, Map.of(Hub.PHASE_LABEL, "Failed", Hub.CLUSTER_LABEL, ""), Map.of(Hub.REASON_ANNOTATION, reason));
+    }
+
+    static String unschedulable(Decision decision) {
+        if (decision.clusters().isEmpty()) {
+            return "no member cluster has reported yet";
+        }
+        return "fits on no cluster now: " + decision.clusters().stream().map(v -> v.cluster() + ": " + v.reason())
+                .collect(Collectors.joining("; "));
+    }
+
+    List<ClusterState> planningView() {
+        return fleet.snapshot().forPlanning(clock.instant(), settings.heartbeatTimeout());
+    }
+
+    /** Whether the user changed a failed gang's spec since it failed (then it is submitted again). */
+    boolean changedSinceFailure(PlacementRecord p, HubObject object) {
+        com.fasterxml.jackson.databind.JsonNode before = failedSpecs.putIfAbsent(p.uid(), object.spec());
+        return before != null && !before.equals(object.spec());
+    }
+
+    void forget(String uid) {
+        reasonShown.remove(uid);
+        failedSpecs.remove(uid);
+    }
+}

@@ -1,0 +1,91 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.protocol.PlacementRecord;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Where an input that failed to be handled goes: it is counted, logged once with the object's MDC
+ * keys, and — when it concerns a hub object — that object is failed with the reason (annotation and
+ * Warning Event), so the user sees it where they look. The loop then goes on. Coordinator thread only.
+ */
+final class Quarantine {
+    private static final Logger LOG = LoggerFactory.getLogger(Quarantine.class);
+    private final Book book;
+    private final Placing placing;
+    private final Effects effects;
+    private long count;
+
+    Quarantine(Book book, Placing placing, Effects effects) {
+        this.book = book;
+        this.placing = placing;
+        this.effects = effects;
+    }
+
+    /** Runs {@code handler} for the input; a failure is quarantined instead of thrown. */
+    void guard(Input input, Runnable handler) {
+        try {
+            handler.run();
+        } catch (RuntimeException | StackOverflowError e) {
+            count++;
+            Optional<HubObject> object = safely(() -> uidOf(input).flatMap(book::object));
+            try (LogScope ignored = mdc(object)) {
+                LOG.error("could not handle {}; skipped", input.getClass().getSimpleName(), e);
+            }
+            String reason = "could not be handled: " + e;
+            object.ifPresent(o -> safely(() -> {
+                book.placement(o.uid()).ifPresentOrElse(p -> placing.fail(p, o, reason, EventReason.Invalid),
+                        () -> effects.event(o, EventReason.Invalid, reason));
+                return Optional.empty();
+            }));
+        }
+    }
+
+    /** The hub object an input is about, when there is one. */
+    private static Optional<String> uidOf(Input input) {
+        if (input instanceof Input.HubChanged h) {
+            return Optional.of(h.object().path("metadata").path("uid").asText(""));
+        } else if (input instanceof Input.HubDeleted h) {
+            return Optional.of(h.object().path("metadata").path("uid").asText(""));
+        } else if (input instanceof Input.Result r) {
+            return Optional.of(r.result().placementId());
+        }
+        return Optional.empty();
+    }
+
+    long count() {
+        return count;
+    }
+
+    private static <R> Optional<R> safely(java.util.function.Supplier<Optional<R>> action) {
+        try {
+            return action.get();
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.error("could not record the failure on its object", e);
+            return Optional.empty();
+        }
+    }
+
+    /** Log context for one input, removed when closed. */
+    private interface LogScope extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private static LogScope mdc(Optional<HubObject> object) {
+        if (object.isEmpty()) {
+            return () -> { };
+        }
+        PlacementRecord.Target t = object.get().target();
+        MDC.put("kind", t.kind());
+        MDC.put("namespace", t.namespace());
+        MDC.put("name", t.name());
+        return () -> {
+            MDC.remove("kind");
+            MDC.remove("namespace");
+            MDC.remove("name");
+        };
+    }
+}

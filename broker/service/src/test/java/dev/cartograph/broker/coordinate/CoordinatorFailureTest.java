@@ -1,0 +1,174 @@
+package dev.cartograph.broker.coordinate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.placement.Planner;
+import dev.cartograph.protocol.CommandResult;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.PlacementRecord.State;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The coordinator keeps its promises when inputs are hostile and its writes fail (issue 11; each test failed before its fix). */
+@Timeout(60)
+class CoordinatorFailureTest extends CoordinatorHarness {
+
+    @Test
+    void anAbsurdQuantityFailsThatObjectWithAReasonAndTheNextGangIsStillPlaced() {
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)));
+        step(new Input.HubChanged(yaml("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: huge, namespace: ml, uid: uid-huge, creationTimestamp: "2026-12-02T11:00:00Z"}
+                spec:
+                  template:
+                    spec:
+                      containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1e19"}}}]
+                """)), new Input.HubChanged(job("ok", "uid-ok", T0, 8, "", "")));
+        PlacementRecord huge = coordinator.view().placements().get("uid-huge");
+        assertThat(huge.state()).isEqualTo(State.FAILED);
+        assertThat(huge.reason()).contains("nvidia.com/gpu");
+        assertThat(hubWrites).anySatisfy(w -> assertThat(w).startsWith("event huge Invalid: "));
+        assertThat(commands).containsExactly("apply uid-ok@east#1");
+        assertThat(coordinator.view().quarantined()).isZero(); // a reason, not an accident
+    }
+
+    @Test
+    void aGangAskingForMorePodsThanTheBudgetFailsWithTooManyPodsToPlan() {
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)));
+        step(new Input.HubChanged(yaml("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: wide, namespace: ml, uid: uid-wide}
+                spec:
+                  replicas: 1000000
+                  selector: {matchLabels: {app: wide}}
+                  template:
+                    metadata: {labels: {app: wide}}
+                    spec:
+                      containers: [{name: c, image: x, resources: {requests: {cpu: 10m}}}]
+                """)));
+        PlacementRecord wide = coordinator.view().placements().get("uid-wide");
+        assertThat(wide.state()).isEqualTo(State.FAILED);
+        assertThat(wide.reason()).isEqualTo("too many pods to plan: the gang asks for 1000000 pods; the broker plans at most 10000 per "
+                + "gang (max-pods-per-gang)");
+    }
+
+    @Test
+    void anObjectWhoseHandlingThrowsIsFailedAloneAndTheLoopGoesOn() {
+        markFails = name -> name.equals("bomb");
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)));
+        step(new Input.HubChanged(job("bomb", "uid-bomb", T0, 8, "", "")), new Input.HubChanged(job("next", "uid-next", T0, 8, "", "")));
+        assertThat(coordinator.view().quarantined()).isEqualTo(1);
+        PlacementRecord bomb = coordinator.view().placements().get("uid-bomb");
+        assertThat(bomb.state()).isEqualTo(State.FAILED);
+        assertThat(bomb.reason()).startsWith("could not be handled: java.lang.IllegalStateException: hub client broke");
+        assertThat(coordinator.view().fleet().reservations()).doesNotContainKey("uid-bomb"); // its nodes went back
+        assertThat(hubWrites).contains("event bomb Invalid: " + bomb.reason());
+        // its apply had gone out before the hub write broke: the copy it makes is fenced when its agent reports it
+        assertThat(commands).containsExactly("apply uid-bomb@east#1", "apply uid-next@east#1");
+    }
+
+    @Test
+    void aGangThatThrowsWhileTheQueueIsRetriedIsFailedAloneAndTheRestOfTheQueueIsPlaced() {
+        AtomicInteger marks = new AtomicInteger();
+        markFails = name -> name.equals("first") && marks.incrementAndGet() == 2; // its second hub write breaks
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 8, 8)));
+        step(new Input.HubChanged(job("first", "uid-first", T0.minusSeconds(9), 8, "cartograph.dev/priority: \"5\"", "")),
+                new Input.HubChanged(job("second", "uid-second", T0, 8, "", "")));
+        assertThat(coordinator.view().queue()).containsExactly("uid-first", "uid-second");
+        now = now.plusSeconds(11);
+        step(new Input.Cluster(cluster("east", 2, now, 8, 0))); // 8 GPUs free: first in line would get them, but its write breaks
+        assertThat(coordinator.view().placements().get("uid-first").state()).isEqualTo(State.FAILED);
+        assertThat(coordinator.view().placements().get("uid-first").reason()).startsWith("could not be planned: ");
+        assertThat(coordinator.view().placements().get("uid-second").state()).isEqualTo(State.PLACED);
+        assertThat(commands).contains("apply uid-second@east#1");
+    }
+
+    @Test
+    void anAgentWhoseClockIsTenMinutesBehindStaysReadyWhileItsSummariesArrive() {
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now.minusSeconds(600), 0)),
+                new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
+        assertThat(commands).containsExactly("apply uid-j@east#1");
+        step(new Input.Result(new CommandResult("east", "uid-j", 1, "apply", CommandResult.Outcome.APPLIED, "", now.minusSeconds(600))));
+        for (int i = 2; i < 20; i++) { // three minutes, a summary every 10 s, past the 60 s failover timeout
+            now = now.plusSeconds(10);
+            step(new Input.Cluster(cluster("east", i, now.minusSeconds(600), 8)), new Input.Tick());
+        }
+        assertThat(coordinator.view().placements().get("uid-j").cluster()).contains("east");
+        assertThat(coordinator.view().placements().get("uid-j").epoch()).isEqualTo(1);
+        assertThat(commands).containsExactly("apply uid-j@east#1");
+    }
+
+    @Test
+    void failoverMakesTheRequeuedRecordDurableBeforeItFencesTheOldCopy() {
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)), new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
+        assertThat(commands).containsExactly("apply uid-j@east#1");
+        placementsDown = true;
+        now = now.plusSeconds(120); // east silent past the failover timeout
+        step(new Input.Tick());
+        assertThat(commands).containsExactly("apply uid-j@east#1"); // nothing fenced while the re-queue is not durable
+        assertThat(coordinator.view().fleet().reservations()).containsKey("uid-j");
+        placementsDown = false;
+        now = now.plusSeconds(1);
+        step(new Input.Tick());
+        assertThat(commands).containsExactly("apply uid-j@east#1", "delete uid-j@east#2");
+        assertThat(records.get(records.size() - 1).state()).isEqualTo(State.QUEUED);
+        assertThat(records.get(records.size() - 1).epoch()).isEqualTo(2);
+    }
+
+    @Test
+    void aDeleteWhoseAnswerWasMissedIsSentAgainUntilTheAgentAnswers() {
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)), new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
+        step(new Input.Result(new CommandResult("east", "uid-j", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
+        var deleting = (com.fasterxml.jackson.databind.node.ObjectNode) job("j", "uid-j", T0, 8, "", "");
+        deleting.with("metadata").put("deletionTimestamp", now.toString());
+        step(new Input.HubChanged(deleting));
+        assertThat(commands).containsExactly("apply uid-j@east#1", "delete uid-j@east#1");
+        // the agent's DELETED answer is lost (read while another instance led, say): the delete must not hang
+        for (int i = 2; i < 6; i++) {
+            now = now.plusSeconds(10);
+            step(new Input.Cluster(cluster("east", i, now, 0)), new Input.Tick());
+        }
+        assertThat(commands).containsExactly("apply uid-j@east#1", "delete uid-j@east#1", "delete uid-j@east#1");
+        step(new Input.Result(new CommandResult("east", "uid-j", 1, "delete", CommandResult.Outcome.DELETED, "", now)));
+        assertThat(commands).endsWith("forget uid-j");
+        assertThat(hubWrites).contains("unfinalize j");
+    }
+
+    @Test
+    void aDeposedLeaderWritesNothingMoreEvenWhileItsInboxStillHoldsWork() {
+        CoordinatorHarness electing = new CoordinatorHarness(new BrokerSettings("b", "t", Map.of(), Duration.ofSeconds(30),
+                Duration.ofSeconds(60), "cartograph.dev/federate=true", Planner.Policy.BIN_PACK, false, "leases", "", Duration.ofSeconds(1)));
+        electing.coordinator.leading(true);
+        electing.step(new Input.Leading(true), new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0)));
+        electing.step(new Input.HubChanged(job("a", "uid-a", T0, 8, "", "")));
+        assertThat(electing.commands).containsExactly("apply uid-a@east#1");
+        electing.coordinator.leading(false); // the lease is lost; its input waits behind work already queued
+        electing.step(new Input.HubChanged(job("b", "uid-b", T0, 8, "", "")),
+                new Input.Result(new CommandResult("east", "uid-a", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
+        assertThat(electing.commands).containsExactly("apply uid-a@east#1");
+        assertThat(electing.records).extracting(PlacementRecord::uid).containsExactly("uid-a");
+        assertThat(electing.hubWrites).noneMatch(w -> w.contains(" b "));
+    }
+
+    @Test
+    void aWaitingGangIsWrittenAndAnnouncedOnceNotOnEveryCapacityChange() {
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 8, 8)),
+                new Input.HubChanged(job("w", "uid-w", T0, 8, "", "")));
+        for (int i = 2; i < 22; i++) { // 20 capacity changes, each changing the numbers in the reason
+            now = now.plusSeconds(1);
+            step(new Input.Cluster(cluster("east", i, now, 8, 8 - i % 3)));
+        }
+        assertThat(records).filteredOn(r -> r.uid().equals("uid-w")).hasSize(1);
+        assertThat(hubWrites).filteredOn(w -> w.startsWith("event w Unschedulable")).hasSize(1);
+        assertThat(hubWrites).filteredOn(w -> w.startsWith("mark w")).hasSizeLessThanOrEqualTo(3); // at most every 10 s
+        assertThat(coordinator.view().placements().get("uid-w").reason()).contains("largest free block");
+    }
+}

@@ -1,0 +1,182 @@
+package dev.cartograph.broker.coordinate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.catalog.Catalog;
+import dev.cartograph.interpreter.Documents;
+import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.interpreter.resources.Quantity;
+import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.placement.Planner;
+import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.Command;
+import dev.cartograph.protocol.NodeState;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.PlacementReport;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A coordinator on its own, for tests: inputs in; placement records, commands and hub writes out,
+ * as lists (no Kafka, no API server); a clock the test moves. Not thread-safe.
+ */
+class CoordinatorHarness {
+    static final Instant T0 = Instant.parse("2026-12-02T12:00:00Z");
+
+    final List<PlacementRecord> records = new ArrayList<>();
+    final List<Command> sent = new ArrayList<>();
+    final List<String> commands = new ArrayList<>();
+    final List<String> hubWrites = new ArrayList<>();
+    /** When set, the next placement writes fail (the placements topic is unreachable). */
+    boolean placementsDown;
+    /** Hub writes that throw (a broken hub client): marks on objects whose name it accepts. */
+    java.util.function.Predicate<String> markFails = name -> false;
+    Instant now = T0;
+    final Clock clock = new Clock() {
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    };
+    final PriorityClasses classes = new PriorityClasses() {
+        @Override
+        public Optional<Integer> value(String name) {
+            return name.equals("high") ? Optional.of(100) : Optional.empty();
+        }
+
+        @Override
+        public Optional<Integer> globalDefault() {
+            return Optional.empty();
+        }
+    };
+    final Outbox outbox = new Outbox() {
+        @Override
+        public void placement(PlacementRecord record) throws Exception {
+            if (placementsDown) {
+                throw new java.util.concurrent.TimeoutException("placements topic not reachable");
+            }
+            records.add(record);
+        }
+
+        @Override
+        public void forget(String uid) throws Exception {
+            if (placementsDown) {
+                throw new java.util.concurrent.TimeoutException("placements topic not reachable");
+            }
+            commands.add("forget " + uid);
+        }
+
+        @Override
+        public void command(String cluster, Command command) {
+            sent.add(command);
+            commands.add((command instanceof Command.Apply ? "apply " : "delete ") + command.placementId() + "@" + cluster + "#"
+                    + command.epoch());
+        }
+    };
+    final Hub hub = new Hub() {
+        @Override
+        public void addFinalizer(JsonNode object) {
+        }
+
+        @Override
+        public void removeFinalizer(JsonNode object) {
+            hubWrites.add("unfinalize " + object.path("metadata").path("name").asText());
+        }
+
+        @Override
+        public void mark(JsonNode object, Map<String, String> labels, Map<String, String> annotations) {
+            if (markFails.test(object.path("metadata").path("name").asText())) {
+                throw new IllegalStateException("hub client broke");
+            }
+            hubWrites.add("mark " + object.path("metadata").path("name").asText() + " " + new TreeMap<>(labels)
+                    + (annotations.containsKey(Hub.REASON_ANNOTATION) ? " reason=" + annotations.get(Hub.REASON_ANNOTATION) : ""));
+        }
+
+        @Override
+        public void status(JsonNode object, JsonNode status) {
+        }
+
+        @Override
+        public void event(JsonNode object, String type, String reason, String message) {
+            hubWrites.add("event " + object.path("metadata").path("name").asText() + " " + reason + ": " + message);
+        }
+    };
+    final Coordinator coordinator;
+
+    CoordinatorHarness() {
+        this(new BrokerSettings("test", "t", Map.of(), Duration.ofSeconds(30), Duration.ofSeconds(60), "cartograph.dev/federate=true",
+                Planner.Policy.BIN_PACK, false, "", "", Duration.ofSeconds(1)));
+    }
+
+    CoordinatorHarness(BrokerSettings settings) {
+        coordinator = new Coordinator(settings, Interpreter.of(Catalog.load().definitions()), outbox, hub, clock, classes);
+    }
+
+    void step(Input... inputs) {
+        coordinator.step(List.of(inputs));
+    }
+
+    /** A cluster of 8-GPU H100 nodes with this many GPUs used on each, its agent's clock reading {@code heartbeat}. */
+    static ClusterSummary cluster(String name, long sequence, Instant heartbeat, int... usedGpus) {
+        return cluster(name, sequence, heartbeat, List.of(), usedGpus);
+    }
+
+    static ClusterSummary cluster(String name, long sequence, Instant heartbeat, List<PlacementReport> placements, int... usedGpus) {
+        List<NodeState> nodes = new ArrayList<>();
+        for (int i = 0; i < usedGpus.length; i++) {
+            nodes.add(new NodeState(name + "-n" + i, Map.of("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"), List.of(), true, true,
+                    res("nvidia.com/gpu", "8", "cpu", "64", "memory", "512Gi", "pods", "110"), res("nvidia.com/gpu", "" + usedGpus[i])));
+        }
+        return new ClusterSummary(name, Map.of(), "v", "inc", sequence, heartbeat, nodes, placements);
+    }
+
+    static ResourceList res(String... kv) {
+        TreeMap<String, java.math.BigDecimal> m = new TreeMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], Quantity.parse(kv[i + 1]).orElseThrow());
+        }
+        return new ResourceList(m);
+    }
+
+    static JsonNode yaml(String text) {
+        try {
+            return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).get(0);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** A federated Job on the hub asking for {@code gpus} GPUs in one pod. */
+    static JsonNode job(String name, String uid, Instant created, int gpus, String annotations, String priorityClass) {
+        return yaml("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: %s, namespace: ml, uid: %s, creationTimestamp: "%s", labels: {cartograph.dev/federate: "true"}, annotations: {%s}}
+                spec:
+                  template:
+                    spec:
+                      %s
+                      containers: [{name: c, image: x, resources: {requests: {nvidia.com/gpu: "%d"}}}]
+                """.formatted(name, uid, created, annotations, priorityClass.isEmpty() ? "" : "priorityClassName: " + priorityClass, gpus));
+    }
+}
