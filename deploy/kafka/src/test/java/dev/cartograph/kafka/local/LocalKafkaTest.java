@@ -59,8 +59,10 @@ class LocalKafkaTest {
     }
 
     @Test
-    void producesAndConsumesOnAnAutoCreatedTopic() throws Exception {
+    void producesAndConsumesOnACreatedTopic() throws Exception {
         assertThat(shared.bootstrapServers()).startsWith("127.0.0.1:");
+        shared.createTopics("events");
+        shared.createTopics("events"); // idempotent
         try (KafkaProducer<String, String> producer = producer(shared)) {
             producer.send(new ProducerRecord<>("events", "k1", "hello")).get(10, TimeUnit.SECONDS);
         }
@@ -70,6 +72,23 @@ class LocalKafkaTest {
             assertThat(records).extracting(ConsumerRecord::key, ConsumerRecord::value)
                     .containsExactly(tuple("k1", "hello"));
             assertThat(records.get(0).partition()).isZero();
+        }
+    }
+
+    /** An agent subscribes to its command topic before the broker has created it. */
+    @Test
+    void aConsumerSubscribedBeforeItsTopicExistsReadsItOnceCreated() throws Exception {
+        try (KafkaConsumer<String, String> consumer = consumer(shared, "early")) {
+            consumer.subscribe(List.of("late-topic"));
+            assertThat(consumer.poll(Duration.ofSeconds(2))).isEmpty();
+            shared.createTopics("late-topic");
+            try (KafkaProducer<String, String> producer = producer(shared)) {
+                producer.send(new ProducerRecord<>("late-topic", "k", "first")).get(10, TimeUnit.SECONDS);
+            }
+            long t0 = System.nanoTime();
+            assertThat(pollAtLeast(consumer, 1)).extracting(ConsumerRecord::value).containsExactly("first");
+            System.out.printf("consumer subscribed before creation: first record %d ms after it was written%n",
+                    (System.nanoTime() - t0) / 1_000_000);
         }
     }
 
@@ -121,6 +140,8 @@ class LocalKafkaTest {
             kafka.stop();
             long t1 = System.nanoTime();
             assertThat(kafka.isRunning()).isFalse();
+            // what LocalKafkaCluster.kill removes to make a restart recover as after a crash
+            assertThat(data.resolve(KafkaNode.CLEAN_SHUTDOWN_MARKER)).exists();
             kafka.restart();
             long t2 = System.nanoTime();
             System.out.printf("LocalKafka stop: %d ms, restart: %d ms%n", (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000);
