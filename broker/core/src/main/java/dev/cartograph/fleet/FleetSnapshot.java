@@ -33,7 +33,11 @@ public record FleetSnapshot(Map<String, ClusterSummary> clusters, Map<String, Re
         return at != null && clusters.containsKey(cluster) && Duration.between(at, now).compareTo(timeout) <= 0;
     }
 
-    /** What placement sees: every cluster, readiness by heartbeat, each node's allocation plus what is reserved on it. */
+    /**
+     * What placement sees: every cluster, its readiness, each node's allocation plus what is reserved
+     * on it — or, where the member filled a reserved node with other pods, reserved on another node
+     * of the cluster ({@link ReservedCapacity}).
+     */
     public List<ClusterState> forPlanning(Instant now, Duration heartbeatTimeout) {
         Map<String, Map<String, ResourceList>> reservedByCluster = new java.util.HashMap<>();
         for (Reservation r : reservations.values()) {
@@ -43,15 +47,7 @@ public record FleetSnapshot(Map<String, ClusterSummary> clusters, Map<String, Re
         List<ClusterState> out = new ArrayList<>();
         for (ClusterSummary s : clusters.values()) {
             Map<String, ResourceList> reserved = reservedByCluster.getOrDefault(s.cluster(), Map.of());
-            List<NodeState> nodes = s.nodes();
-            if (!reserved.isEmpty()) {
-                nodes = new ArrayList<>(s.nodes().size());
-                for (NodeState n : s.nodes()) {
-                    ResourceList r = reserved.get(n.name());
-                    nodes.add(r == null ? n : new NodeState(n.name(), n.labels(), n.taints(), n.ready(), n.schedulable(),
-                            n.allocatable(), n.allocated().plus(r)));
-                }
-            }
+            List<NodeState> nodes = ReservedCapacity.apply(s.nodes(), reserved);
             out.add(new ClusterState(s.cluster(), s.labels(), ready(s.cluster(), now, heartbeatTimeout), nodes));
         }
         return out;

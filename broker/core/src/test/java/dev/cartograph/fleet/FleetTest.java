@@ -93,6 +93,42 @@ class FleetTest {
         assertThat(planning.nodes().get(0).free().gpus()).isEqualTo(8); // the summary above carries no allocation
     }
 
+    @Test
+    void aReservedNodeTheMemberFilledWithAnotherGangStillCountsThatReservationInTheCluster() {
+        Fleet fleet = new Fleet();
+        fleet.accept(summary("a", "i", 1, T, 2, List.of())); // 2 nodes x 8 free GPUs
+        List<PodDemand> gang = List.of(new PodDemand("w", "w", 1, gpus(8), Map.of(), List.of(), List.of()));
+        Decision.Placed g = (Decision.Placed) Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
+        fleet.reserve("g", 1, g, gang);
+        Decision.Placed h = (Decision.Placed) Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
+        fleet.reserve("h", 1, h, gang);
+        String gNode = g.assignments().get(0).node();
+        String hNode = h.assignments().get(0).node();
+        assertThat(gNode).isNotEqualTo(hNode);
+        // the member's scheduler bound g's pod on the node the broker booked for h; h's pod does not exist yet
+        List<NodeState> nodes = List.of(Nodes.node(hNode, Nodes.H100, 8, 8), Nodes.node(gNode, Nodes.H100, 8, 0));
+        fleet.accept(new ClusterSummary("a", Map.of(), "0.1.0", "i", 2, T, nodes,
+                List.of(new PlacementReport("g", 1, 0, ResourceList.EMPTY), new PlacementReport("h", 1, 1, gpus(8)))));
+        assertThat(fleet.snapshot().reservations()).containsOnlyKeys("h");
+        // by hand: 16 GPUs, g runs on 8, h still needs 8: nothing is free, whichever node h's pod will get
+        List<ClusterState> planning = fleet.snapshot().forPlanning(T, TIMEOUT);
+        assertThat(planning.get(0).nodes()).allSatisfy(n -> assertThat(n.free().gpus()).isZero());
+        assertThat(Planner.plan(gang, Map.of(), planning, Planner.Policy.BIN_PACK)).isInstanceOf(Decision.Unschedulable.class);
+    }
+
+    @Test
+    void aDisplacedReservationThatFitsNoSingleNodeTakesItsGpusFromTheFreestNodes() {
+        // by hand: nodes with 4, 3 and 0 free GPUs; 8 GPUs reserved on the full node -> 7 taken, none left
+        List<NodeState> nodes = List.of(Nodes.node("n0", Nodes.H100, 8, 4), Nodes.node("n1", Nodes.H100, 8, 5),
+                Nodes.node("n2", Nodes.H100, 8, 8));
+        List<NodeState> planned = ReservedCapacity.apply(nodes, Map.of("n2", gpus(8)));
+        assertThat(planned).extracting(n -> n.free().gpus()).containsExactly(0L, 0L, 0L);
+        // a reservation that fits where it was made stays there
+        assertThat(ReservedCapacity.apply(nodes, Map.of("n0", gpus(2)))).extracting(n -> n.free().gpus()).containsExactly(2L, 3L, 0L);
+        // displaced whole onto the node it fits most tightly
+        assertThat(ReservedCapacity.apply(nodes, Map.of("n2", gpus(3)))).extracting(n -> n.free().gpus()).containsExactly(4L, 0L, 0L);
+    }
+
     static ResourceList gpus(int gpus) {
         return Nodes.res("nvidia.com/gpu", String.valueOf(gpus));
     }

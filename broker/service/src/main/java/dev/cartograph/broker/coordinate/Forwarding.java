@@ -1,14 +1,11 @@
 package dev.cartograph.broker.coordinate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cartograph.placement.Demands;
 import dev.cartograph.protocol.Command;
+import dev.cartograph.protocol.MemberManifest;
 import dev.cartograph.protocol.PlacementRecord;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Sends a placed hub object to its cluster's agent, as the manifest a member may create, and
@@ -42,29 +39,8 @@ final class Forwarding {
         book.sent(p, now);
     }
 
-    /** What is sent to the member: the hub object without server fields, status, or the broker's own marks. */
+    /** What is sent to the member: the hub object as a member may create it (the one rule, {@link MemberManifest}). */
     static JsonNode manifest(JsonNode object) {
-        ObjectNode copy = object.deepCopy();
-        ObjectNode meta = copy.with("metadata");
-        for (String field : new String[] {"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "finalizers",
-                "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences", "selfLink"}) {
-            meta.remove(field);
-        }
-        for (String map : new String[] {"labels", "annotations"}) {
-            if (meta.get(map) instanceof ObjectNode o) {
-                Map<String, JsonNode> keep = new LinkedHashMap<>();
-                o.fields().forEachRemaining(e -> {
-                    if (!e.getKey().startsWith(Hub.PREFIX) || e.getKey().equals(Demands.CLUSTER_SELECTOR)
-                            || e.getKey().equals(HubObject.PRIORITY_ANNOTATION)) {
-                        keep.put(e.getKey(), e.getValue());
-                    }
-                });
-                o.removeAll();
-                o.setAll(keep);
-                o.remove("kubectl.kubernetes.io/last-applied-configuration");
-            }
-        }
-        copy.remove("status");
-        return copy;
+        return MemberManifest.of(object, MemberManifest.FORWARDED);
     }
 }
