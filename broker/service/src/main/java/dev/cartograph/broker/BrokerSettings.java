@@ -1,5 +1,6 @@
 package dev.cartograph.broker;
 
+import dev.cartograph.broker.kafka.TopicSettings;
 import dev.cartograph.placement.Planner;
 import java.time.Duration;
 import java.util.Map;
@@ -16,10 +17,12 @@ import java.util.Objects;
  * @param leaseNamespace    where the leader Lease lives on the hub; leader election is off when blank
  * @param tick              how often readiness and failover are re-checked
  * @param limits            budgets on what users submit and on how long a member may take
+ * @param topicSettings     replication factor and min.insync.replicas of the topics the broker creates
  */
 public record BrokerSettings(String brokerId, String topicPrefix, Map<String, String> kafka, Duration heartbeatTimeout,
                              Duration failoverTimeout, String federationLabel, Planner.Policy policy, boolean replaceRunning,
-                             String leaseNamespace, String leaseName, Duration tick, Limits limits) {
+                             String leaseNamespace, String leaseName, Duration tick, Limits limits,
+                             TopicSettings topicSettings) {
     /**
      * Budgets. Immutable.
      *
@@ -49,6 +52,20 @@ public record BrokerSettings(String brokerId, String topicPrefix, Map<String, St
                 leaseName, tick, Limits.DEFAULTS);
     }
 
+    /** Settings with the default {@link TopicSettings} (3 replicas, 2 in sync). */
+    public BrokerSettings(String brokerId, String topicPrefix, Map<String, String> kafka, Duration heartbeatTimeout,
+                          Duration failoverTimeout, String federationLabel, Planner.Policy policy, boolean replaceRunning,
+                          String leaseNamespace, String leaseName, Duration tick, Limits limits) {
+        this(brokerId, topicPrefix, kafka, heartbeatTimeout, failoverTimeout, federationLabel, policy, replaceRunning, leaseNamespace,
+                leaseName, tick, limits, TopicSettings.DEFAULTS);
+    }
+
+    /** These settings with other topic settings. */
+    public BrokerSettings withTopicSettings(TopicSettings topics) {
+        return new BrokerSettings(brokerId, topicPrefix, kafka, heartbeatTimeout, failoverTimeout, federationLabel, policy, replaceRunning,
+                leaseNamespace, leaseName, tick, limits, topics);
+    }
+
     public BrokerSettings {
         Objects.requireNonNull(brokerId, "brokerId");
         Objects.requireNonNull(topicPrefix, "topicPrefix");
@@ -68,6 +85,7 @@ public record BrokerSettings(String brokerId, String topicPrefix, Map<String, St
         leaseName = leaseName == null || leaseName.isBlank() ? "cartograph-broker" : leaseName;
         Objects.requireNonNull(tick, "tick");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(topicSettings, "topicSettings");
     }
 
     public int maxPodsPerGang() {

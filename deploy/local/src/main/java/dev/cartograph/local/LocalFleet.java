@@ -165,6 +165,8 @@ public final class LocalFleet implements AutoCloseable {
         props.put("cartograph.broker.failover-timeout", options.failoverTimeout().toMillis() + "ms");
         props.put("cartograph.broker.lease-namespace", "cartograph-system");
         props.put("cartograph.broker.tick", "250ms");
+        props.put("cartograph.broker.topic-replication-factor", 1); // one local Kafka broker
+        props.put("cartograph.broker.topic-min-insync-replicas", 1);
         broker = ApplicationContext.run(EmbeddedServer.class, props);
     }
 

@@ -2,6 +2,7 @@ package dev.cartograph.broker.config;
 
 import dev.cartograph.broker.BrokerRuntime;
 import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.broker.kafka.TopicSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.placement.Planner;
@@ -64,7 +65,8 @@ public class BrokerFactory {
         }
         String id = p.id() == null || p.id().isBlank() ? host() + "-" + UUID.randomUUID().toString().substring(0, 8) : p.id();
         return new BrokerSettings(id, p.topicPrefix(), kafka, p.heartbeatTimeout(), p.failoverTimeout(), p.federationLabel(), policy,
-                p.replaceRunning(), p.leaseNamespace(), p.leaseName(), p.tick());
+                p.replaceRunning(), p.leaseNamespace(), p.leaseName(), p.tick())
+                .withTopicSettings(new TopicSettings(p.topicReplicationFactor(), p.topicMinInsyncReplicas()));
     }
 
     private static String host() {

@@ -26,5 +26,7 @@ public record BrokerProperties(
         @Bindable(defaultValue = "false") boolean replaceRunning,
         @Nullable String leaseNamespace,
         @Bindable(defaultValue = "cartograph-broker") String leaseName,
-        @Bindable(defaultValue = "1s") Duration tick) {
+        @Bindable(defaultValue = "1s") Duration tick,
+        @Bindable(defaultValue = "3") int topicReplicationFactor,
+        @Bindable(defaultValue = "2") int topicMinInsyncReplicas) {
 }
