@@ -177,7 +177,8 @@ final class KafkaNode {
         p.put("log.dirs", dataDir.toString());
         p.put("controlled.shutdown.enable", String.valueOf(controlled));
 
-        p.put("auto.create.topics.enable", "true");
+        // topics are created on purpose, with the settings their owner chose (issue 11)
+        p.put("auto.create.topics.enable", "false");
         p.put("num.partitions", "1");
         p.put("default.replication.factor", replicas);
         p.put("min.insync.replicas", "1");

@@ -11,8 +11,10 @@ import org.apache.kafka.common.Uuid;
  * A real, single-node Apache Kafka broker (KRaft mode, combined broker and controller) running
  * inside the current JVM, listening only on {@code 127.0.0.1}, configured for tests and local demos:
  * replication factor 1 everywhere (including the internal {@code __consumer_offsets} and
- * {@code __transaction_state} topics), no initial group rebalance delay, automatic topic creation
- * on. {@link LocalKafkaCluster} runs several nodes.
+ * {@code __transaction_state} topics), no initial group rebalance delay, and <b>no automatic topic
+ * creation</b>: like a production cluster configured for durability, it only has the topics someone
+ * created (the Cartograph broker creates its own; a test without a broker uses
+ * {@link #createTopics}). {@link LocalKafkaCluster} runs several nodes.
  *
  * <p>The broker is Kafka's own {@code kafka.server.KafkaRaftServer} (what {@code kafka.Kafka}
  * runs), and its storage is formatted with {@code org.apache.kafka.metadata.storage.Formatter}

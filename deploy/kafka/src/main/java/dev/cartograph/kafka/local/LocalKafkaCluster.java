@@ -22,7 +22,7 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * A real Apache Kafka cluster of several KRaft nodes in the current JVM, each a combined broker and
  * controller (every node is a voter of the controller quorum), listening only on
  * {@code 127.0.0.1}: for tests of what replication does when a broker fails. Configured like
- * {@link LocalKafka}, with internal topics replicated
+ * {@link LocalKafka} (no automatic topic creation), with internal topics replicated
  * {@code min(3, nodes)} times and a broker fenced 6 s after its last heartbeat.
  *
  * <p><b>Failures.</b> {@link #kill(int)} stops one node abruptly, as close to a crash as one JVM

@@ -1,6 +1,7 @@
 package dev.cartograph.kafka.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import java.nio.file.Files;
@@ -72,6 +73,21 @@ class LocalKafkaTest {
             assertThat(records).extracting(ConsumerRecord::key, ConsumerRecord::value)
                     .containsExactly(tuple("k1", "hello"));
             assertThat(records.get(0).partition()).isZero();
+        }
+    }
+
+    @Test
+    void doesNotCreateTopicsOnFirstUse() throws Exception {
+        Map<String, Object> config = new HashMap<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, shared.bootstrapServers(),
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 1_500));
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("never-created", "k", "v")).get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.TimeoutException.class)
+                    .hasMessageContaining("not present in metadata");
+        }
+        try (Admin admin = admin(shared)) {
+            assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS)).doesNotContain("never-created");
         }
     }
 
