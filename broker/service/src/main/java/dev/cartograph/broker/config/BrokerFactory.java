@@ -65,7 +65,8 @@ public class BrokerFactory {
         }
         String id = p.id() == null || p.id().isBlank() ? host() + "-" + UUID.randomUUID().toString().substring(0, 8) : p.id();
         return new BrokerSettings(id, p.topicPrefix(), kafka, p.heartbeatTimeout(), p.failoverTimeout(), p.federationLabel(), policy,
-                p.replaceRunning(), p.leaseNamespace(), p.leaseName(), p.tick())
+                p.replaceRunning(), p.leaseNamespace(), p.leaseName(), p.tick(),
+                new BrokerSettings.Limits(p.maxPodsPerGang(), p.startTimeout()))
                 .withTopicSettings(new TopicSettings(p.topicReplicationFactor(), p.topicMinInsyncReplicas()));
     }
 

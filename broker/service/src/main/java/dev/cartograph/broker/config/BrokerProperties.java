@@ -28,5 +28,7 @@ public record BrokerProperties(
         @Bindable(defaultValue = "cartograph-broker") String leaseName,
         @Bindable(defaultValue = "1s") Duration tick,
         @Bindable(defaultValue = "3") int topicReplicationFactor,
-        @Bindable(defaultValue = "2") int topicMinInsyncReplicas) {
+        @Bindable(defaultValue = "2") int topicMinInsyncReplicas,
+        @Bindable(defaultValue = "10000") int maxPodsPerGang,
+        @Bindable(defaultValue = "10m") Duration startTimeout) {
 }

@@ -32,6 +32,7 @@ final class Book {
     private final Map<String, Long> forwarded = new HashMap<>();
     /** When the last command for a placement's current epoch went out (an Apply or a Delete), to send it again when unanswered. */
     private final Map<String, Sent> sent = new HashMap<>();
+    private final Map<String, String> avoided = new HashMap<>();
 
     /** The last command sent for a placement: at which epoch, and when. */
     record Sent(long epoch, java.time.Instant at) {
@@ -162,12 +163,27 @@ final class Book {
         sent.put(p.uid(), new Sent(p.epoch(), at));
     }
 
+    /** A placement taken back from a cluster that could not start it: its next placement goes elsewhere. */
+    void avoid(String uid, String cluster) {
+        avoided.put(uid, cluster);
+    }
+
+    /** The cluster a queued placement should not go back to, if any; forgotten once it is placed. */
+    Optional<String> avoided(String uid) {
+        return Optional.ofNullable(avoided.get(uid));
+    }
+
+    void placedAgain(String uid) {
+        avoided.remove(uid);
+    }
+
     /** Drops everything kept about a placement except its hub object (the object is gone, or so is its placement). */
     void forget(String uid) {
         placements.remove(uid);
         decisions.remove(uid);
         forwarded.remove(uid);
         sent.remove(uid);
+        avoided.remove(uid);
     }
 
     Map<String, PlacementRecord> placementsView() {

@@ -4,6 +4,7 @@ import dev.cartograph.broker.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
+import dev.cartograph.protocol.PlacementReport;
 import dev.cartograph.protocol.WorkloadSummary;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,9 +71,13 @@ final class Failover {
             return changed;
         }
         for (PlacementRecord p : List.copyOf(book.placements())) {
-            if ((p.state() == State.PLACED || p.state() == State.APPLIED) && p.cluster().isPresent()
-                    && !fleet.snapshot().ready(p.cluster().get(), now, settings.failoverTimeout())) {
-                changed |= lost(p, p.cluster().get(), now);
+            if ((p.state() == State.PLACED || p.state() == State.APPLIED) && p.cluster().isPresent()) {
+                String cluster = p.cluster().get();
+                if (!fleet.snapshot().ready(cluster, now, settings.failoverTimeout())) {
+                    changed |= lost(p, cluster, now);
+                } else if (p.state() == State.APPLIED) {
+                    changed |= stuck(p, cluster, now);
+                }
             }
         }
         return changed;
@@ -91,18 +96,48 @@ final class Failover {
             return false;
         }
         long epoch = p.epoch() + 1;
-        String reason = cluster + " lost (silent longer than " + settings.failoverTimeout() + "); re-placing at epoch " + epoch;
+        return takeBack(p, cluster, cluster + " lost (silent longer than " + settings.failoverTimeout() + "); re-placing at epoch " + epoch,
+                EventReason.ClusterLost, now);
+    }
+
+    /**
+     * A gang its member has not started within the start timeout after applying it (some of its pods
+     * still unbound there, e.g. the member's scheduler put other pods where the broker counted on room)
+     * is taken back and placed again, not on that cluster next time.
+     */
+    private boolean stuck(PlacementRecord p, String cluster, Instant now) {
+        if (Duration.between(p.at(), now).compareTo(settings.limits().startTimeout()) <= 0) {
+            return false;
+        }
+        Optional<PlacementReport> report = Optional.ofNullable(fleet.snapshot().clusters().get(cluster)).flatMap(s -> s.placements()
+                .stream().filter(r -> r.placementId().equals(p.uid()) && r.epoch() == p.epoch()).findFirst());
+        if (report.isEmpty() || report.get().pendingPods() == 0) {
+            return false;
+        }
+        long epoch = p.epoch() + 1;
+        String reason = cluster + " did not start it within " + settings.limits().startTimeout() + " (" + report.get().pendingPods()
+                + " pods still unscheduled there); re-placing at epoch " + epoch + " on another cluster";
+        if (takeBack(p, cluster, reason, EventReason.Requeued, now)) {
+            book.avoid(p.uid(), cluster);
+            return true;
+        }
+        return false;
+    }
+
+    /** Re-queues a placement at the next epoch (durably first), then fences the old copy and frees its nodes. */
+    private boolean takeBack(PlacementRecord p, String cluster, String reason, EventReason why, Instant now) {
+        long epoch = p.epoch() + 1;
         PlacementRecord requeued = p.with(Optional.empty(), epoch, State.QUEUED, reason, Map.of(), now);
         if (!book.write(requeued)) {
             return false; // not durable: nothing moves; the next tick tries again
         }
-        forwarding.delete(requeued, cluster); // fencing: the old agent deletes its copy when it returns
+        forwarding.delete(requeued, cluster); // fencing: the old agent deletes its copy (now, or when it returns)
         fleet.release(p.uid());
         mirror.forget(p.uid());
         lostReported.remove(p.uid());
         LOG.info("{}: {}", p.target(), reason);
-        object.ifPresent(o -> {
-            effects.event(o, EventReason.ClusterLost, reason);
+        book.object(p.uid()).ifPresent(o -> {
+            effects.event(o, why, reason);
             effects.mark(o, Map.of(Hub.PHASE_LABEL, "Queued", Hub.CLUSTER_LABEL, ""), Map.of(Hub.REASON_ANNOTATION, reason,
                     Hub.EPOCH_ANNOTATION, Long.toString(epoch)));
         });

@@ -118,6 +118,12 @@ final class Placing {
         }
         DemandCache.Asked.Gang gang = (DemandCache.Asked.Gang) asked;
         Decision decision = Planner.plan(gang.pods(), gang.clusterSelector(), planning, settings.policy());
+        Optional<String> avoided = book.avoided(p.uid());
+        if (avoided.isPresent() && decision.chosen().equals(avoided)) { // it could not start there: anywhere else first
+            Decision elsewhere = Planner.plan(gang.pods(), gang.clusterSelector(),
+                    planning.stream().filter(c -> !c.name().equals(avoided.get())).toList(), settings.policy());
+            decision = elsewhere instanceof Decision.Placed ? elsewhere : decision;
+        }
         book.decided(p.uid(), decision);
         if (decision instanceof Decision.Placed placed) {
             Reservation reservation = fleet.reserve(p.uid(), p.epoch(), placed, gang.pods());
@@ -127,6 +133,7 @@ final class Placing {
                 return false;
             }
             reasonShown.remove(p.uid());
+            book.placedAgain(p.uid());
             forwarding.apply(next, object);
             mirror.forget(p.uid());
             String why = placed.clusters().stream().filter(v -> v.cluster().equals(placed.cluster())).findFirst()
