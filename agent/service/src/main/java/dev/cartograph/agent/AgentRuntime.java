@@ -3,7 +3,9 @@ package dev.cartograph.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.agent.apply.ApplyPolicy;
 import dev.cartograph.agent.apply.Ownership;
+import dev.cartograph.agent.kafka.Backoff;
 import dev.cartograph.agent.kafka.CommandLoop;
+import dev.cartograph.agent.kafka.CommandSource;
 import dev.cartograph.agent.kafka.Publisher;
 import dev.cartograph.agent.kube.ClusterCache;
 import dev.cartograph.agent.kube.KubeApplier;
@@ -32,6 +34,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * One agent: informers feed change signals; a single publishing thread conflates them into at
@@ -95,8 +98,10 @@ public final class AgentRuntime implements AutoCloseable {
             LOG.warn("cannot follow kartas.run.ai ({}); definitions stay as read at start", e.getMessage());
         }
         publisher = new Publisher(settings.kafka(), topics);
-        applier = new KubeApplier(client, cache, settings.createNamespaces(), Duration.ofMillis(200), 4);
-        commands = new CommandLoop(settings.kafka(), topics.commands(settings.cluster()), settings.cluster(), this::handle, publisher);
+        applier = new KubeApplier(client, cache::plural, settings.createNamespaces(), Duration.ofMillis(200), 4);
+        String topic = topics.commands(settings.cluster());
+        commands = new CommandLoop(settings.cluster(), () -> CommandSource.kafka(settings.kafka(), topic, settings.cluster()), publisher,
+                this::handle, Backoff.DEFAULT, clock);
         commandThread = new Thread(commands, "agent-commands");
         commandThread.start();
         long every = settings.publishInterval().toMillis();
@@ -119,11 +124,33 @@ public final class AgentRuntime implements AutoCloseable {
         return commands == null ? 0 : commands.poisonRecords();
     }
 
+    /** Kafka failures the command loop has survived. */
+    public long commandKafkaFailures() {
+        return commands == null ? 0 : commands.kafkaFailures();
+    }
+
     /** Up when the command loop runs and a cluster record went out within two heartbeats. */
     public boolean healthy() {
-        Instant last = lastClusterRecord.get();
-        return commandThread != null && commandThread.isAlive()
-                && Duration.between(last, clock.instant()).compareTo(settings.heartbeatInterval().multipliedBy(2)) < 0;
+        return health().up();
+    }
+
+    /** Whether the agent serves, and in words why not (or what its command loop is doing). */
+    public record Health(boolean up, String reason) {
+    }
+
+    public Health health() {
+        if (commands == null || commandThread == null) {
+            return new Health(false, "not started");
+        }
+        CommandLoop.Status loop = commands.status();
+        if (loop.ended() || !commandThread.isAlive()) {
+            return new Health(false, "commands are not read: " + loop.detail());
+        }
+        Duration since = Duration.between(lastClusterRecord.get(), clock.instant());
+        if (since.compareTo(settings.heartbeatInterval().multipliedBy(2)) >= 0) {
+            return new Health(false, "no cluster summary sent for " + since.toSeconds() + "s");
+        }
+        return new Health(true, "commands: " + loop.state() + ", " + loop.detail());
     }
 
     private void publishSafely() {
@@ -137,7 +164,9 @@ public final class AgentRuntime implements AutoCloseable {
     private void publish() {
         Instant now = clock.instant();
         boolean heartbeatDue = Duration.between(lastClusterRecord.get(), now).compareTo(settings.heartbeatInterval()) >= 0;
-        if (capacityDirty.getAndSet(false) || heartbeatDue) {
+        // no heartbeat from an agent that no longer reads commands: the broker must see this cluster go quiet, not Ready
+        boolean serving = commands == null || !commands.status().ended();
+        if (serving && (capacityDirty.getAndSet(false) || heartbeatDue)) {
             List<JsonNode> workloads = cache.workloads();
             List<JsonNode> pods = cache.pods();
             List<JsonNode> placed = workloads.stream().filter(o -> Ownership.placementId(o).isPresent()).toList();
@@ -202,11 +231,17 @@ public final class AgentRuntime implements AutoCloseable {
         if (existing.isEmpty() && command instanceof Command.Apply apply) {
             existing = live(apply.manifest()).filter(o -> Ownership.ownedBy(o, command.placementId()));
         }
+        existing.filter(o -> command instanceof Command.Delete).ifPresent(o -> { // the command loop clears these
+            MDC.put("kind", o.path("kind").asText());
+            MDC.put("namespace", o.path("metadata").path("namespace").asText());
+            MDC.put("name", o.path("metadata").path("name").asText());
+        });
         ApplyPolicy.Decision decision = policy.decide(command, existing);
         KubeApplier.Outcome outcome = applier.carryOut(decision);
         capacityDirty.set(true);
-        LOG.info("{} {} epoch {}: {} ({})", command instanceof Command.Apply ? "apply" : "delete", command.placementId(),
-                command.epoch(), outcome.outcome(), outcome.reason());
+        boolean done = outcome.outcome() != CommandResult.Outcome.RETRY && outcome.outcome() != CommandResult.Outcome.FAILED;
+        (done ? LOG.atInfo() : LOG.atWarn()).log("{} {} epoch {}: {} ({})", command instanceof Command.Apply ? "apply" : "delete",
+                command.placementId(), command.epoch(), outcome.outcome(), outcome.reason());
         return new CommandResult(settings.cluster(), command.placementId(), command.epoch(),
                 command instanceof Command.Apply ? "apply" : "delete", outcome.outcome(), outcome.reason(), clock.instant());
     }

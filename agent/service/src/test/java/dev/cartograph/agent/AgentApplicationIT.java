@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cartograph.interpreter.testing.Eventually;
 import dev.cartograph.kafka.local.LocalKafka;
+import dev.cartograph.protocol.Topics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.micronaut.context.ApplicationContext;
@@ -18,7 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The agent as the Micronaut service it ships as: configured by properties, healthy once publishing. */
+/**
+ * The agent as the Micronaut service it ships as: configured by properties, healthy once publishing,
+ * also while its command topic does not exist yet (the broker creates it; health says so).
+ */
 @Timeout(120)
 @EnableKubernetesMockClient(crud = true)
 class AgentApplicationIT {
@@ -38,7 +42,7 @@ class AgentApplicationIT {
                 contexts: [{name: m, context: {cluster: m, user: u}}]
                 current-context: m
                 """.formatted(client.getConfiguration().getMasterUrl()));
-        try (LocalKafka kafka = LocalKafka.start(dir.resolve("kafka"));
+        try (LocalKafka kafka = startKafka();
              EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, Map.of(
                      "micronaut.server.port", "-1",
                      "cartograph.agent.cluster", "app-test",
@@ -54,9 +58,17 @@ class AgentApplicationIT {
                 } catch (RuntimeException e) {
                     throw new AssertionError(e);
                 }
-                assertThat(body).contains("\"status\":\"UP\"");
+                assertThat(body).contains("\"status\":\"UP\"").contains("command topic cartograph.commands.app-test does not exist yet");
             });
             assertThat(server.getApplicationContext().getBean(AgentRuntime.class).incarnation()).isNotBlank();
         }
+    }
+
+    /** Kafka with the topics the broker would have created, but not yet this agent's command topic. */
+    LocalKafka startKafka() {
+        LocalKafka kafka = LocalKafka.start(dir.resolve("kafka"));
+        Topics topics = new Topics("cartograph");
+        kafka.createTopics(topics.clusters(), topics.workloads(), topics.events());
+        return kafka;
     }
 }

@@ -85,6 +85,7 @@ class AgentIT {
     void cluster() throws Exception {
         cluster = "member-" + Long.toHexString(System.nanoTime());
         topics = new Topics("it" + Long.toHexString(System.nanoTime()));
+        kafka.createTopics(topics.clusters(), topics.workloads(), topics.events(), topics.commands(cluster)); // as the broker does
         create("""
                 apiVersion: v1
                 kind: Node
@@ -250,6 +251,24 @@ class AgentIT {
             assertThat(w.pods()).isEqualTo(2);
             assertThat(w.resources().gpus()).isEqualTo(8);
         }));
+    }
+
+    @Test
+    void anAgentThatCannotReadCommandsIsDownSaysWhyAndSendsNoMoreHeartbeats() throws Exception {
+        String other = "down-" + Long.toHexString(System.nanoTime());
+        AgentSettings settings = new AgentSettings(other, Map.of(), topics.prefix(), Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                "group.protocol", "not-a-protocol"), Duration.ofMillis(200), Duration.ofSeconds(1), Set.of(), true); // the consumer refuses it
+        try (AgentRuntime down = new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC())) {
+            down.start();
+            Eventually.until(Duration.ofSeconds(30), () -> !down.health().up(), () -> "health " + down.health());
+            assertThat(down.health().reason()).startsWith("commands are not read: stopped: Kafka refuses this agent")
+                    .contains("group.protocol");
+            assertThat(down.healthy()).isFalse();
+            long before = clusters.stream().filter(c -> c.cluster().equals(other)).count();
+            Thread.sleep(2500); // past two heartbeat intervals
+            assertThat(clusters.stream().filter(c -> c.cluster().equals(other)).count()).isEqualTo(before);
+        }
+        assertThat(agent.healthy()).isTrue(); // the other agent, on the same Kafka, serves
     }
 
     void crd(String group, String kind, String plural, String scope) {

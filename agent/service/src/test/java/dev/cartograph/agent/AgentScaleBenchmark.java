@@ -71,6 +71,7 @@ class AgentScaleBenchmark {
         long heapBefore = memory.getHeapMemoryUsage().getUsed();
         try (LocalKafka kafka = LocalKafka.start(Files.createTempDirectory("bench-kafka"))) {
             Topics topics = new Topics("bench");
+            kafka.createTopics(topics.clusters(), topics.workloads(), topics.events(), topics.commands("bench"));
             AgentSettings settings = new AgentSettings("bench", Map.of(), "bench", Map.of("bootstrap.servers", kafka.bootstrapServers(),
                     "max.request.size", "1048576"), Duration.ofSeconds(1), Duration.ofSeconds(5), Set.of(), false);
             long start = System.nanoTime();

@@ -2,6 +2,7 @@ package dev.cartograph.agent.apply;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cartograph.protocol.MemberManifest;
 import java.util.Optional;
 
 /**
@@ -18,18 +19,40 @@ public final class Ownership {
     private Ownership() {
     }
 
-    /** The manifest with this agent's marks added (a copy; the input is not changed). */
+    /**
+     * The member copy of a manifest the broker sent ({@link MemberManifest}, applied again in case the sender did
+     * not: a Job with another server's generated selector would be refused) with this agent's marks added. A copy;
+     * the input is not changed.
+     */
     public static JsonNode mark(JsonNode manifest, String placementId, long epoch) {
-        ObjectNode copy = (ObjectNode) manifest.deepCopy();
+        ObjectNode copy = MemberManifest.of(manifest, MemberManifest.FORWARDED);
         ObjectNode meta = copy.with("metadata");
         meta.with("labels").put(PLACEMENT_LABEL, placementId).put(MANAGED_BY_LABEL, MANAGED_BY);
         meta.with("annotations").put(EPOCH_ANNOTATION, Long.toString(epoch));
-        for (String serverSet : new String[] {"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields",
-                "ownerReferences", "finalizers", "deletionTimestamp"}) {
-            meta.remove(serverSet);
-        }
-        copy.remove("status");
         return copy;
+    }
+
+    /** How an object found under a marked manifest's name stands to that manifest. */
+    public enum Found {
+        /** created for the same placement at the same epoch: what the manifest asks for is there */
+        SAME_EPOCH,
+        /** created for the same placement at an older epoch: to be updated */
+        OLDER_EPOCH,
+        /** created for the same placement at a newer epoch: the manifest is stale */
+        NEWER_EPOCH,
+        /** not created by an agent for this placement: never touched */
+        NOT_OURS
+    }
+
+    /** Compares an object found on the cluster with a manifest this agent marked ({@link #mark}). */
+    public static Found compare(JsonNode found, JsonNode marked) {
+        Optional<String> id = placementId(marked);
+        if (id.isEmpty() || !ownedBy(found, id.get())) {
+            return Found.NOT_OURS;
+        }
+        long want = epoch(marked).orElse(0L);
+        long have = epoch(found).orElse(0L);
+        return have == want ? Found.SAME_EPOCH : have < want ? Found.OLDER_EPOCH : Found.NEWER_EPOCH;
     }
 
     /** True when the object was created by an agent for {@code placementId}. */

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.reactivestreams.Publisher;
 import io.micronaut.core.async.publisher.Publishers;
 
-/** {@code /health}: up while commands are consumed and cluster summaries go out on time. */
+/** {@code /health}: up while commands are consumed and cluster summaries go out on time; {@code reason} says why not. */
 @Singleton
 @io.micronaut.context.annotation.Requires(beans = AgentRuntime.class)
 public class AgentHealth implements HealthIndicator {
@@ -21,8 +21,9 @@ public class AgentHealth implements HealthIndicator {
 
     @Override
     public Publisher<HealthResult> getResult() {
-        boolean up = agent.healthy();
-        return Publishers.just(HealthResult.builder("cartograph-agent", up ? HealthStatus.UP : HealthStatus.DOWN)
-                .details(Map.of("incarnation", agent.incarnation(), "poisonCommands", agent.poisonCommands())).build());
+        AgentRuntime.Health health = agent.health();
+        return Publishers.just(HealthResult.builder("cartograph-agent", health.up() ? HealthStatus.UP : HealthStatus.DOWN)
+                .details(Map.of("incarnation", agent.incarnation(), "poisonCommands", agent.poisonCommands(),
+                        "commandKafkaFailures", agent.commandKafkaFailures(), "reason", health.reason())).build());
     }
 }

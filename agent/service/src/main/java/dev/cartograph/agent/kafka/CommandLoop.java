@@ -4,54 +4,94 @@ import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.Decoded;
 import dev.cartograph.protocol.Wire;
+import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads this cluster's command topic on its own thread and hands each command to {@code handle};
- * the offset is committed only after the result is durable on the event stream (at-least-once,
- * made safe by idempotent apply). A record that cannot be decoded is counted, logged once with its
- * offset, and skipped. Thread-safe to start and stop from another thread.
+ * Reads this cluster's command topic on its own thread and hands each command to {@code handle}.
+ * Nothing one record or one Kafka call does ends it:
+ * <ul>
+ * <li>a record that cannot be decoded is counted, logged once with its offset, and skipped;</li>
+ * <li>a command whose handling throws gets a {@code FAILED} result, logged with MDC
+ *     {@code cluster}/{@code kind}/{@code namespace}/{@code name};</li>
+ * <li>a failed Kafka call (poll, commit, the durable result) is logged and retried with backoff on a
+ *     new consumer (and a new producer after a result that was not confirmed), which resumes from
+ *     the last committed offset;</li>
+ * <li>while the topic does not exist (the broker creates it) the loop waits with backoff and says so.</li>
+ * </ul>
+ * A command's offset is committed only after its result is durable, so a crash or a failure in
+ * between delivers it again; the idempotent apply makes that harmless. Only an unrecoverable state
+ * (Kafka refuses the agent's credentials or permissions, or its settings are invalid) ends the loop,
+ * and {@link #status()} then says why. Thread-safe to start, read and stop from other threads.
  */
 public final class CommandLoop implements Runnable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CommandLoop.class);
+    private static final Duration POLL = Duration.ofMillis(500);
+    /** A missing topic is checked for at least this often: a metadata request is cheap, and the first command waits on it. */
+    private static final Duration TOPIC_CHECK_MAX = Duration.ofSeconds(2);
 
-    private final KafkaConsumer<String, byte[]> consumer;
-    private final String topic;
+    /** Where results go. */
+    public interface Results {
+        /** Returns once Kafka has the result; throws a {@link KafkaException} otherwise. */
+        void durably(CommandResult result);
+
+        /** After a result that was not confirmed: start over with a new producer. */
+        void reset();
+    }
+
+    /** What the loop is doing, since when, in words an operator can act on. Immutable. */
+    public record Status(State state, String detail, Instant since) {
+        public enum State {
+            STARTING, WAITING_FOR_TOPIC, SERVING, RETRYING, STOPPED, FAILED
+        }
+
+        /** True once the loop no longer reads commands. */
+        public boolean ended() {
+            return state == State.STOPPED || state == State.FAILED;
+        }
+    }
+
     private final String cluster;
+    private final Supplier<CommandSource> sources;
+    private final Results results;
     private final Function<Command, CommandResult> handle;
-    private final Publisher publisher;
-    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Backoff backoff;
+    private final Clock clock;
+    private final CountDownLatch closed = new CountDownLatch(1);
     private final AtomicLong poison = new AtomicLong();
     private final AtomicLong handled = new AtomicLong();
+    private final AtomicLong kafkaFailures = new AtomicLong();
+    private volatile CommandSource current;
+    private volatile Status status;
+    private int failuresInARow; // loop thread only
 
-    public CommandLoop(Map<String, String> kafka, String topic, String cluster, Function<Command, CommandResult> handle,
-                       Publisher publisher) {
-        Map<String, Object> config = new HashMap<>(kafka);
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, "cartograph-agent-" + cluster);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 50);
-        this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
-        this.topic = topic;
+    /**
+     * @param sources opens a new consumer of the command topic; called again after every Kafka failure
+     */
+    public CommandLoop(String cluster, Supplier<CommandSource> sources, Results results, Function<Command, CommandResult> handle,
+                       Backoff backoff, Clock clock) {
         this.cluster = cluster;
+        this.sources = sources;
+        this.results = results;
         this.handle = handle;
-        this.publisher = publisher;
+        this.backoff = backoff;
+        this.clock = clock;
+        this.status = new Status(Status.State.STARTING, "starting", clock.instant());
     }
 
     public long poisonRecords() {
@@ -62,45 +102,219 @@ public final class CommandLoop implements Runnable, AutoCloseable {
         return handled.get();
     }
 
+    /** Kafka failures survived so far. */
+    public long kafkaFailures() {
+        return kafkaFailures.get();
+    }
+
+    public Status status() {
+        return status;
+    }
+
     @Override
     public void run() {
         try {
-            consumer.subscribe(List.of(topic));
-            while (running.get()) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    process(r);
-                    consumer.commitSync(Map.of(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1)));
-                }
+            while (!isClosed() && attempt()) {
+                // each attempt runs one consumer until it fails or the loop is closed
             }
-        } catch (WakeupException e) {
-            if (running.get()) {
-                throw e;
+            if (!status.ended()) {
+                status(Status.State.STOPPED, "closed");
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            LOG.error("command loop for {} stopped: {}", cluster, e.toString());
-        } finally {
-            consumer.close();
+        } catch (RuntimeException | Error e) {
+            status(Status.State.FAILED, "stopped by an unexpected error: " + e);
+            throw e;
         }
     }
 
-    private void process(ConsumerRecord<String, byte[]> r) throws Exception {
-        Decoded<Command> decoded = Wire.decodeCommand(r.value());
+    /** One consumer's life. False when the loop is to end. */
+    private boolean attempt() {
+        CommandSource source = null;
+        try {
+            source = sources.get();
+            current = source;
+            if (isClosed() || !awaitTopic(source)) {
+                return false;
+            }
+            source.subscribe();
+            serve(source);
+            return false;
+        } catch (WakeupException | InterruptException e) {
+            return false; // closed (or interrupted): stop
+        } catch (RuntimeException e) {
+            return !isClosed() && survive(e);
+        } finally {
+            current = null;
+            if (source != null) {
+                closeQuietly(source);
+            }
+        }
+    }
+
+    private boolean awaitTopic(CommandSource source) {
+        for (int n = 1; !source.topicExists(); n++) {
+            Duration wait = min(backoff.after(n), TOPIC_CHECK_MAX);
+            String detail = "command topic " + source.topic() + " does not exist yet (the broker creates it); checking again in " + wait;
+            status(Status.State.WAITING_FOR_TOPIC, detail);
+            if (n == 1 || n % 10 == 0) {
+                LOG.info("{} (check {})", detail, n);
+            }
+            if (pause(wait)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void serve(CommandSource source) {
+        if (failuresInARow == 0) { // else RETRYING says why until a command or an empty poll goes through
+            status(Status.State.SERVING, "reading " + source.topic());
+        }
+        while (!isClosed()) {
+            var records = source.poll(POLL);
+            if (records.isEmpty()) {
+                recovered(source); // the consumer works and nothing is pending
+            }
+            for (ConsumerRecord<String, byte[]> r : records) {
+                if (isClosed()) {
+                    return;
+                }
+                process(r);
+                source.commit(r);
+                recovered(source);
+            }
+        }
+    }
+
+    private void recovered(CommandSource source) {
+        if (failuresInARow > 0) {
+            LOG.info("command loop for {} reads {} again after {} failed attempts", cluster, source.topic(), failuresInARow);
+            failuresInARow = 0;
+            status(Status.State.SERVING, "reading " + source.topic());
+        }
+    }
+
+    /** A Kafka failure: false when it cannot pass (then the status says why), else true after the backoff. */
+    private boolean survive(RuntimeException e) {
+        Throwable cause = e instanceof NotDurable ? e.getCause() : e;
+        if (unrecoverable(cause)) {
+            status(Status.State.FAILED, "stopped: Kafka refuses this agent: " + cause);
+            LOG.error("command loop for {} stopped, Kafka refuses this agent: {}", cluster, cause.toString());
+            return false;
+        }
+        kafkaFailures.incrementAndGet();
+        failuresInARow++;
+        Duration wait = backoff.after(failuresInARow);
+        String what = e instanceof NotDurable ? "a command result was not confirmed" : "a Kafka call failed";
+        status(Status.State.RETRYING, what + " (" + cause + "); retrying in " + wait + " with a new consumer"
+                + (e instanceof NotDurable ? " and producer" : "") + ", " + failuresInARow + " in a row");
+        LOG.warn("command loop for {}: {} ({}); the command is read again from the last committed offset in {}", cluster, what,
+                cause.toString(), wait);
+        if (e instanceof NotDurable) {
+            try {
+                results.reset();
+            } catch (RuntimeException resetFailed) {
+                LOG.warn("could not replace the producer ({}); trying again after the next failure", resetFailed.toString());
+            }
+        }
+        return !pause(wait);
+    }
+
+    /** Credentials, permissions or settings Kafka refuses: retrying cannot help, a person has to. */
+    static boolean unrecoverable(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof AuthenticationException || c instanceof AuthorizationException) {
+                return true;
+            }
+            if (c instanceof ConfigException config) {
+                // unresolvable bootstrap names are often DNS not ready yet (a pod starting): worth waiting for
+                return config.getMessage() == null || !config.getMessage().contains("resolvable bootstrap");
+            }
+        }
+        return false;
+    }
+
+    private void process(ConsumerRecord<String, byte[]> r) {
+        Decoded<Command> decoded;
+        try {
+            decoded = r.value() == null ? new Decoded.Failed<>("empty record (a tombstone is not a command)") : Wire.decodeCommand(r.value());
+        } catch (RuntimeException e) {
+            decoded = new Decoded.Failed<>(e.toString());
+        }
         if (decoded instanceof Decoded.Failed<Command> failed) {
             long n = poison.incrementAndGet();
             LOG.warn("skipping undecodable command at {}-{} offset {} ({} so far): {}", r.topic(), r.partition(), r.offset(), n,
                     failed.reason());
             return;
         }
-        Command command = ((Decoded.Ok<Command>) decoded).value();
-        publisher.resultDurably(handle.apply(command));
+        CommandResult result = guarded(((Decoded.Ok<Command>) decoded).value());
+        try {
+            results.durably(result);
+        } catch (KafkaException e) {
+            throw new NotDurable(e);
+        }
         handled.incrementAndGet();
+    }
+
+    /** The command's result; a command whose handling throws is answered FAILED and logged, and the loop goes on. */
+    private CommandResult guarded(Command command) {
+        try (var ignored = CommandMdc.of(cluster, command)) {
+            try {
+                return handle.apply(command);
+            } catch (RuntimeException e) {
+                LOG.error("{} {} epoch {} could not be handled; answered FAILED", verb(command), command.placementId(), command.epoch(), e);
+                return new CommandResult(cluster, command.placementId(), command.epoch(), verb(command), CommandResult.Outcome.FAILED,
+                        "the agent could not handle this command: " + e, clock.instant());
+            }
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static String verb(Command command) {
+        return command instanceof Command.Apply ? "apply" : "delete";
+    }
+
+    private void status(Status.State state, String detail) {
+        status = new Status(state, detail, state == status.state() ? status.since() : clock.instant());
+    }
+
+    private boolean isClosed() {
+        return closed.getCount() == 0;
+    }
+
+    /** Waits, or less when closed; true when closed. */
+    private boolean pause(Duration wait) {
+        try {
+            return closed.await(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
+
+    private static void closeQuietly(CommandSource source) {
+        try {
+            source.close();
+        } catch (RuntimeException e) {
+            LOG.debug("closing a failed consumer: {}", e.toString());
+        }
     }
 
     @Override
     public void close() {
-        running.set(false);
-        consumer.wakeup();
+        closed.countDown();
+        CommandSource source = current;
+        if (source != null) {
+            source.wakeup();
+        }
+    }
+
+    /** A result Kafka did not confirm: the command is handled again on a new consumer, the producer is replaced. */
+    private static final class NotDurable extends RuntimeException {
+        NotDurable(KafkaException cause) {
+            super(cause.getMessage(), cause);
+        }
     }
 }

@@ -14,13 +14,20 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** The agent's only producer: idempotent, acks=all, compressed. Thread-safe (KafkaProducer is). */
-public final class Publisher implements AutoCloseable {
-    private final KafkaProducer<String, byte[]> producer;
+/**
+ * The agent's only producer: idempotent, acks=all, compressed. After a failed durable send the command
+ * loop {@linkplain #reset() resets} it: a new producer replaces one that may be stuck (records still
+ * buffered in the old one are dropped; summaries go out again on the next interval). Thread-safe.
+ */
+public final class Publisher implements CommandLoop.Results, AutoCloseable {
+    private final Map<String, Object> config;
     private final Topics topics;
+    private volatile KafkaProducer<String, byte[]> producer;
 
     public Publisher(Map<String, String> kafka, Topics topics) {
         Map<String, Object> config = new HashMap<>(kafka);
@@ -28,8 +35,13 @@ public final class Publisher implements AutoCloseable {
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
         config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
-        this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+        this.config = Map.copyOf(config);
+        this.producer = create();
         this.topics = topics;
+    }
+
+    private KafkaProducer<String, byte[]> create() {
+        return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
     }
 
     public void cluster(ClusterSummary summary) {
@@ -45,9 +57,31 @@ public final class Publisher implements AutoCloseable {
         producer.send(new ProducerRecord<>(topics.workloads(), key.kafkaKey(), null));
     }
 
-    /** Sends a command result and waits until Kafka has it (the command's offset is committed after). */
-    public void resultDurably(CommandResult result) throws InterruptedException, ExecutionException, TimeoutException {
-        producer.send(new ProducerRecord<>(topics.events(), result.placementId(), Wire.encode(result))).get(30, TimeUnit.SECONDS);
+    /**
+     * Sends a command result and waits until Kafka has it (the command's offset is committed after).
+     *
+     * @throws KafkaException when Kafka did not confirm it within 30 s (it may still arrive: results are idempotent)
+     */
+    @Override
+    public void durably(CommandResult result) {
+        try {
+            producer.send(new ProducerRecord<>(topics.events(), result.placementId(), Wire.encode(result))).get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptException(e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof KafkaException k ? k : new KafkaException("result not durable", e.getCause());
+        } catch (TimeoutException e) {
+            throw new KafkaException("result not confirmed by Kafka within 30s");
+        }
+    }
+
+    /** Replaces the producer with a new one; the old one is closed without waiting for what it still holds. */
+    @Override
+    public synchronized void reset() {
+        KafkaProducer<String, byte[]> old = producer;
+        producer = create();
+        old.close(java.time.Duration.ZERO);
     }
 
     public void flush() {

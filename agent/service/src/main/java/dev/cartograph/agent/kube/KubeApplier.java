@@ -2,6 +2,7 @@ package dev.cartograph.agent.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.agent.apply.ApplyPolicy;
+import dev.cartograph.agent.apply.Ownership;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.definition.GroupVersionKind;
 import dev.cartograph.protocol.CommandResult;
@@ -9,6 +10,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -16,12 +20,17 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * Carries out apply decisions against the member cluster. Every write goes through a retry with
- * backoff (transient failures: unreachable, 429, 5xx) and a circuit breaker, so a sick API server
- * is not hammered. Thread-safe.
+ * backoff (transient failures: unreachable, timed out, 429, 5xx) and a circuit breaker, so a sick API
+ * server is not hammered. What is still failing after that is {@code RETRY}, never final: only the
+ * API server's genuine refusals ({@link ApiAnswer}) are {@code FAILED}. A create answered
+ * AlreadyExists (an earlier attempt went through, its answer lost) counts as done when the object
+ * there carries this placement and epoch. Thread-safe.
  */
 public final class KubeApplier {
     /** What happened, in the protocol's vocabulary. */
@@ -29,32 +38,37 @@ public final class KubeApplier {
     }
 
     private final KubernetesClient client;
-    private final ClusterCache cache;
+    private final Function<GroupVersionKind, Optional<String>> plurals;
     private final boolean createNamespaces;
+    private final int attempts;
     private final Retry retry;
     private final CircuitBreaker breaker;
 
-    public KubeApplier(KubernetesClient client, ClusterCache cache, boolean createNamespaces, Duration firstBackoff, int attempts) {
+    /**
+     * @param plurals the resource name under which the cluster serves a kind (empty when it does not)
+     * @param attempts tries per write, the first included
+     */
+    public KubeApplier(KubernetesClient client, Function<GroupVersionKind, Optional<String>> plurals, boolean createNamespaces,
+                       Duration firstBackoff, int attempts) {
         this.client = client;
-        this.cache = cache;
+        this.plurals = plurals;
         this.createNamespaces = createNamespaces;
+        this.attempts = attempts;
         this.retry = Retry.of("kube-writes", RetryConfig.custom().maxAttempts(attempts)
                 .intervalFunction(io.github.resilience4j.core.IntervalFunction.ofExponentialBackoff(firstBackoff, 2.0))
-                .retryOnException(KubeApplier::transient_).build());
+                .retryOnException(ApiAnswer::isTransient).build());
         this.breaker = CircuitBreaker.of("kube-writes", CircuitBreakerConfig.custom().failureRateThreshold(50)
                 .slidingWindowSize(20).minimumNumberOfCalls(10).waitDurationInOpenState(Duration.ofSeconds(30))
-                .recordException(KubeApplier::transient_).build());
+                .recordException(ApiAnswer::isTransient).build());
     }
 
     public Outcome carryOut(ApplyPolicy.Decision decision) {
         try {
             if (decision instanceof ApplyPolicy.Decision.Create c) {
-                write(() -> create(c.manifest()));
-                return new Outcome(CommandResult.Outcome.APPLIED, "created " + describe(c.manifest()));
+                return create(c.manifest());
             }
             if (decision instanceof ApplyPolicy.Decision.Update u) {
-                write(() -> update(u.manifest()));
-                return new Outcome(CommandResult.Outcome.APPLIED, "updated " + describe(u.manifest()));
+                return update(u.manifest());
             }
             if (decision instanceof ApplyPolicy.Decision.Delete d) {
                 write(() -> delete(d.existing()));
@@ -64,26 +78,82 @@ public final class KubeApplier {
                 return new Outcome(CommandResult.Outcome.DELETED, "nothing to delete");
             }
             if (decision instanceof ApplyPolicy.Decision.Stale s) {
-                return new Outcome(CommandResult.Outcome.STALE, "epoch " + s.applied() + " is already applied");
+                return stale(s.applied());
             }
             return new Outcome(CommandResult.Outcome.REJECTED, ((ApplyPolicy.Decision.Reject) decision).reason());
         } catch (CallNotPermittedException e) {
-            return new Outcome(CommandResult.Outcome.FAILED, "the API server keeps failing; writes paused (circuit open)");
+            return new Outcome(CommandResult.Outcome.RETRY, "not written: the API server keeps failing, so writes pause for up to 30s "
+                    + "(circuit open)");
         } catch (KubernetesClientException e) {
-            return new Outcome(CommandResult.Outcome.FAILED, "HTTP " + e.getCode() + ": " + e.getMessage());
+            return ApiAnswer.of(e, attempts);
+        } catch (RuntimeException e) {
+            return new Outcome(CommandResult.Outcome.RETRY, "not known to be written: " + e);
         }
     }
 
-    /** The object a manifest names, read from the API server (not the cache, which may lag a write). */
-    public java.util.Optional<JsonNode> current(JsonNode manifest) {
+    /** The object a manifest names, read from the API server (not the cache, which may lag a write); empty when unreadable. */
+    public Optional<JsonNode> current(JsonNode manifest) {
         try {
-            GenericKubernetesResource r = client.genericKubernetesResources(context(manifest))
-                    .inNamespace(manifest.path("metadata").path("namespace").asText())
-                    .withName(manifest.path("metadata").path("name").asText()).get();
-            return java.util.Optional.ofNullable(r).map(ClusterCache::tree);
+            return read(manifest);
         } catch (KubernetesClientException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
+    }
+
+    private Outcome create(JsonNode manifest) {
+        try {
+            write(() -> createObject(manifest));
+            return new Outcome(CommandResult.Outcome.APPLIED, "created " + describe(manifest));
+        } catch (KubernetesClientException e) {
+            if (!ApiAnswer.alreadyExists(e)) {
+                throw e;
+            }
+            return alreadyThere(manifest);
+        }
+    }
+
+    /** Create answered AlreadyExists: an earlier attempt may have gone through, or the name is someone else's. */
+    private Outcome alreadyThere(JsonNode manifest) {
+        Optional<JsonNode> found = read(manifest);
+        if (found.isEmpty()) {
+            return new Outcome(CommandResult.Outcome.RETRY, describe(manifest) + " was there a moment ago and is gone now");
+        }
+        if (!found.get().path("metadata").path("deletionTimestamp").isMissingNode()) {
+            return new Outcome(CommandResult.Outcome.RETRY, describe(manifest) + " is being deleted; it can be created once it is gone");
+        }
+        return switch (Ownership.compare(found.get(), manifest)) {
+            case SAME_EPOCH -> new Outcome(CommandResult.Outcome.APPLIED, "already created " + describe(manifest)
+                    + " (an earlier attempt went through)");
+            case OLDER_EPOCH -> update(manifest);
+            case NEWER_EPOCH -> stale(Ownership.epoch(found.get()).orElse(0L));
+            case NOT_OURS -> new Outcome(CommandResult.Outcome.FAILED, describe(manifest)
+                    + " already exists and was not created by Cartograph for placement "
+                    + Ownership.placementId(manifest).orElse("?") + "; it is left alone");
+        };
+    }
+
+    /**
+     * A JSON merge patch of the manifest over what is there: fields the member's API server set or generated (a
+     * Job's selector, defaults) stay, so applying the same manifest again changes nothing and is accepted.
+     */
+    private Outcome update(JsonNode manifest) {
+        try {
+            write(() -> op(manifest).patch(PatchContext.of(PatchType.JSON_MERGE), manifest.toString()));
+            return new Outcome(CommandResult.Outcome.APPLIED, "updated " + describe(manifest));
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
+            return create(manifest); // gone since it was found
+        }
+    }
+
+    private static Outcome stale(long applied) {
+        return new Outcome(CommandResult.Outcome.STALE, "epoch " + applied + " is already applied");
+    }
+
+    private Optional<JsonNode> read(JsonNode manifest) {
+        return Optional.ofNullable(op(manifest).get()).map(ClusterCache::tree);
     }
 
     private void write(Runnable action) {
@@ -94,35 +164,32 @@ public final class KubeApplier {
         Retry.decorateSupplier(retry, CircuitBreaker.decorateSupplier(breaker, call)).get();
     }
 
-    private void create(JsonNode manifest) {
+    private void createObject(JsonNode manifest) {
         String ns = manifest.path("metadata").path("namespace").asText();
         if (createNamespaces && client.namespaces().withName(ns).get() == null) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+            try {
+                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+            } catch (KubernetesClientException e) {
+                if (!ApiAnswer.alreadyExists(e)) { // created meanwhile: fine
+                    throw e;
+                }
+            }
         }
         client.genericKubernetesResources(context(manifest)).inNamespace(ns).resource(resource(manifest)).create();
     }
 
-    private void update(JsonNode manifest) {
-        String ns = manifest.path("metadata").path("namespace").asText();
-        var op = client.genericKubernetesResources(context(manifest)).inNamespace(ns).withName(manifest.path("metadata").path("name").asText());
-        GenericKubernetesResource current = op.get();
-        if (current == null) {
-            create(manifest);
-            return;
-        }
-        GenericKubernetesResource desired = resource(manifest);
-        desired.getMetadata().setResourceVersion(current.getMetadata().getResourceVersion());
-        client.genericKubernetesResources(context(manifest)).inNamespace(ns).resource(desired).update();
+    private void delete(JsonNode existing) {
+        op(existing).delete();
     }
 
-    private void delete(JsonNode existing) {
-        client.genericKubernetesResources(context(existing)).inNamespace(existing.path("metadata").path("namespace").asText())
-                .withName(existing.path("metadata").path("name").asText()).delete();
+    private Resource<GenericKubernetesResource> op(JsonNode manifest) {
+        return client.genericKubernetesResources(context(manifest)).inNamespace(manifest.path("metadata").path("namespace").asText())
+                .withName(manifest.path("metadata").path("name").asText());
     }
 
     private ResourceDefinitionContext context(JsonNode manifest) {
         GroupVersionKind kind = GroupVersionKind.of(manifest.path("apiVersion").asText(), manifest.path("kind").asText());
-        String plural = cache.plural(kind).orElseThrow(() -> new KubernetesClientException(
+        String plural = plurals.apply(kind).orElseThrow(() -> new KubernetesClientException(
                 kind.qualified() + " is not served by this cluster", 404, null));
         return new ResourceDefinitionContext.Builder().withGroup(kind.group()).withVersion(kind.version()).withKind(kind.kind())
                 .withPlural(plural).withNamespaced(true).build();
@@ -136,12 +203,7 @@ public final class KubeApplier {
         }
     }
 
-    private static String describe(JsonNode o) {
+    static String describe(JsonNode o) {
         return o.path("kind").asText() + " " + o.path("metadata").path("namespace").asText() + "/" + o.path("metadata").path("name").asText();
-    }
-
-    /** Worth retrying: unreachable, throttled, or a server-side error. */
-    static boolean transient_(Throwable t) {
-        return t instanceof KubernetesClientException e && (e.getCode() <= 0 || e.getCode() == 429 || e.getCode() >= 500);
     }
 }

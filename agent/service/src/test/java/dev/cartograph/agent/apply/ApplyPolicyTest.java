@@ -62,4 +62,40 @@ class ApplyPolicyTest {
         assertThat(POLICY.decide(new Command.Apply("p", 1, T, yaml(JOB.replace(", namespace: ml", ""))), Optional.empty()))
                 .isInstanceOf(ApplyPolicy.Decision.Reject.class);
     }
+
+    @Test
+    void aJobWithAnotherServersGeneratedSelectorIsCreatedWithoutItAndWithoutTheBrokersOwnMarks() throws Exception {
+        JsonNode hub = yaml("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata:
+                  name: j
+                  namespace: ml
+                  uid: hub-uid
+                  labels: {controller-uid: hub-uid, cartograph.dev/cluster: east, cartograph.dev/placement-id: other}
+                  annotations: {cartograph.dev/priority: "3", cartograph.dev/reason: placed}
+                spec:
+                  selector: {matchLabels: {batch.kubernetes.io/controller-uid: hub-uid}}
+                  template:
+                    metadata: {labels: {batch.kubernetes.io/controller-uid: hub-uid, controller-uid: hub-uid, job-name: j, app: w}}
+                    spec: {containers: [{name: c, image: x}]}
+                """);
+        JsonNode m = ((ApplyPolicy.Decision.Create) POLICY.decide(new Command.Apply("p-1", 3, T, hub), Optional.empty())).manifest();
+
+        assertThat(m.path("spec").has("selector")).isFalse();
+        assertThat(m.at("/spec/template/metadata/labels")).isEqualTo(yaml("app: w\n"));
+        assertThat(m.at("/metadata/labels")).isEqualTo(yaml(
+                "cartograph.dev/placement-id: p-1\napp.kubernetes.io/managed-by: cartograph-agent\n"));
+        assertThat(m.at("/metadata/annotations")).isEqualTo(yaml("cartograph.dev/priority: \"3\"\ncartograph.dev/epoch: \"3\"\n"));
+    }
+
+    @Test
+    void anObjectFoundUnderTheNameIsComparedByPlacementAndEpoch() throws Exception {
+        JsonNode marked = Ownership.mark(yaml(JOB), "p-1", 3);
+        assertThat(Ownership.compare(Ownership.mark(yaml(JOB), "p-1", 3), marked)).isEqualTo(Ownership.Found.SAME_EPOCH);
+        assertThat(Ownership.compare(Ownership.mark(yaml(JOB), "p-1", 2), marked)).isEqualTo(Ownership.Found.OLDER_EPOCH);
+        assertThat(Ownership.compare(Ownership.mark(yaml(JOB), "p-1", 4), marked)).isEqualTo(Ownership.Found.NEWER_EPOCH);
+        assertThat(Ownership.compare(Ownership.mark(yaml(JOB), "p-2", 3), marked)).isEqualTo(Ownership.Found.NOT_OURS);
+        assertThat(Ownership.compare(yaml(JOB), marked)).isEqualTo(Ownership.Found.NOT_OURS);
+    }
 }
