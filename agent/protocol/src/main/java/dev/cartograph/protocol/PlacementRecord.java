@@ -16,9 +16,18 @@ import java.util.Optional;
  * @param epoch    the fencing epoch: rises every time the placement moves to another cluster
  * @param reserved what the decision booked per node, held until the agent accounts for it
  * @param priority queue order, higher first; then {@code submitted}, then uid
+ * @param term     the leader term of the broker that wrote it (the hub Lease's transitions when it took
+ *                 the lease; 0 without leader election): which leader decided what, when reading the
+ *                 topic's history
  */
 public record PlacementRecord(String uid, Target target, Optional<String> cluster, long epoch, State state, String reason,
-                              Map<String, ResourceList> reserved, int priority, Instant submitted, Instant at) {
+                              Map<String, ResourceList> reserved, int priority, Instant submitted, Instant at, long term) {
+
+    /** A record not yet stamped with a leader term (the broker stamps it when it writes it). */
+    public PlacementRecord(String uid, Target target, Optional<String> cluster, long epoch, State state, String reason,
+                           Map<String, ResourceList> reserved, int priority, Instant submitted, Instant at) {
+        this(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, 0);
+    }
 
     /** Where the placement stands. */
     public enum State {
@@ -62,10 +71,15 @@ public record PlacementRecord(String uid, Target target, Optional<String> cluste
 
     public PlacementRecord with(Optional<String> cluster, long epoch, State state, String reason, Map<String, ResourceList> reserved,
                                 Instant at) {
-        return new PlacementRecord(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at);
+        return new PlacementRecord(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term);
     }
 
     public PlacementRecord with(State state, String reason, Instant at) {
-        return new PlacementRecord(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at);
+        return new PlacementRecord(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term);
+    }
+
+    /** The same decision, as written by the leader of {@code term}. */
+    public PlacementRecord inTerm(long term) {
+        return new PlacementRecord(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term);
     }
 }

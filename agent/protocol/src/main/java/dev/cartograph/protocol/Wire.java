@@ -278,7 +278,7 @@ public final class Wire {
         o.put("epoch", p.epoch()).put("state", p.state().name()).put("reason", p.reason());
         ObjectNode reserved = o.putObject("reserved");
         new java.util.TreeMap<>(p.reserved()).forEach((node, amount) -> Fields.resources(reserved, node, amount));
-        o.put("priority", p.priority()).put("submitted", p.submitted().toString()).put("at", p.at().toString());
+        o.put("priority", p.priority()).put("submitted", p.submitted().toString()).put("at", p.at().toString()).put("term", p.term());
         return bytes(o);
     }
 
@@ -296,7 +296,8 @@ public final class Wire {
             return new PlacementRecord(Fields.text(o, "uid"), new PlacementRecord.Target(Fields.textOr(t, "namespace", ""),
                     Fields.text(t, "apiVersion"), Fields.text(t, "kind"), Fields.text(t, "name")),
                     Optional.ofNullable(o.path("cluster").textValue()), Fields.number(o, "epoch"), state, Fields.textOr(o, "reason", ""),
-                    reserved, (int) o.path("priority").asLong(0), Fields.instant(o, "submitted"), Fields.instant(o, "at"));
+                    reserved, (int) o.path("priority").asLong(0), Fields.instant(o, "submitted"), Fields.instant(o, "at"),
+                    o.path("term").asLong(0));
         });
     }
 

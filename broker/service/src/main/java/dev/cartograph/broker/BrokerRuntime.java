@@ -11,6 +11,8 @@ import java.time.Instant;
 import dev.cartograph.broker.hub.KubeHub;
 import dev.cartograph.broker.kafka.Ingest;
 import dev.cartograph.broker.kafka.KafkaOutbox;
+import dev.cartograph.broker.kafka.Topology;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.protocol.Topics;
@@ -41,6 +43,7 @@ public final class BrokerRuntime implements AutoCloseable {
     private final Clock clock;
     private final Topics topics;
     private KafkaOutbox outbox;
+    private Topology topology;
     private Coordinator coordinator;
     private Ingest ingest;
     private HubWatch watch;
@@ -60,15 +63,17 @@ public final class BrokerRuntime implements AutoCloseable {
     }
 
     public void start() throws Exception {
-        outbox = new KafkaOutbox(settings.kafka(), topics);
+        topology = new Topology(settings.kafka(), topics, settings.topicSettings());
+        outbox = new KafkaOutbox(settings.kafka(), topics, topology::ensureCommandTopicOrLog);
         java.util.concurrent.atomic.AtomicReference<Coordinator> ref = new java.util.concurrent.atomic.AtomicReference<>();
         watch = new HubWatch(hubClient, definitions, settings.federationKey(), settings.federationValue(), in -> ref.get().post(in));
         hub = new KubeHub(hubClient, watch);
         coordinator = new Coordinator(settings, Interpreter.of(definitions), outbox, hub, clock, watch);
         ref.set(coordinator);
+        ingest = new Ingest(settings.kafka(), topics, topology, coordinator);
+        coordinator.catchUpWith(ingest::mark);
         coordinatorThread = new Thread(coordinator, "broker-coordinator");
         coordinatorThread.start();
-        ingest = new Ingest(settings.kafka(), topics, coordinator);
         ingestThread = new Thread(ingest, "broker-ingest");
         ingestThread.start();
         hubSync.execute(this::watchHub);
@@ -91,12 +96,24 @@ public final class BrokerRuntime implements AutoCloseable {
                     .withLock(new LeaseLock(settings.leaseNamespace(), settings.leaseName(), settings.brokerId()))
                     .withLeaseDuration(Duration.ofSeconds(15)).withRenewDeadline(Duration.ofSeconds(10)).withRetryPeriod(Duration.ofSeconds(2))
                     .withReleaseOnCancel(true)
-                    .withLeaderCallbacks(new LeaderCallbacks(() -> coordinator.leading(true),
+                    .withLeaderCallbacks(new LeaderCallbacks(() -> coordinator.leading(true, leaderTerm()),
                             () -> coordinator.leading(false),
                             leader -> LOG.info("broker leader is {}", leader)))
                     .build()).build().start();
         }
         LOG.info("broker {} started (topics {}.*, federation label {})", settings.brokerId(), settings.topicPrefix(), settings.federationLabel());
+    }
+
+    /** The leader term: how often the Lease changed hands, read just after taking it. */
+    private long leaderTerm() {
+        try {
+            Lease lease = hubClient.resources(Lease.class).inNamespace(settings.leaseNamespace()).withName(settings.leaseName()).get();
+            Integer transitions = lease == null || lease.getSpec() == null ? null : lease.getSpec().getLeaseTransitions();
+            return transitions == null ? 0 : transitions;
+        } catch (RuntimeException e) {
+            LOG.warn("cannot read the Lease's transitions for the leader term: {}", e.toString());
+            return 0;
+        }
     }
 
     /** Starts watching the hub; while it cannot be reached, tries again every 5 s (the rest of the broker keeps running). */
@@ -164,6 +181,9 @@ public final class BrokerRuntime implements AutoCloseable {
         }
         if (outbox != null) {
             outbox.close();
+        }
+        if (topology != null) {
+            topology.close();
         }
     }
 

@@ -47,7 +47,9 @@ class BrokerApplicationIT {
                     "cartograph.broker.topic-prefix", fed.prefix,
                     "cartograph.broker.kubeconfig", kubeconfig.toString(),
                     "cartograph.broker.heartbeat-timeout", "5s",
-                    "cartograph.broker.failover-timeout", "30s"));
+                    "cartograph.broker.failover-timeout", "30s",
+                    "cartograph.broker.topic-replication-factor", "1",
+                    "cartograph.broker.topic-min-insync-replicas", "1"));
                  HttpClient http = HttpClient.create(server.getURL())) {
                 Eventually.asserted(Duration.ofSeconds(60), () -> {
                     JsonNode fleet = get(http, "/api/v1/fleet");

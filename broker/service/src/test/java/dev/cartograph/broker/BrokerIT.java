@@ -226,6 +226,10 @@ class BrokerIT {
     void poisonRecordsOnEveryTopicAreCountedAndSkipped() throws Exception {
         fed = new Federation(kafka).member("a", "NVIDIA-A100-SXM4-80GB", 1);
         dev.cartograph.protocol.Topics topics = new dev.cartograph.protocol.Topics(fed.prefix);
+        try (var topology = new dev.cartograph.broker.kafka.Topology(Map.of("bootstrap.servers", kafka.bootstrapServers()), topics,
+                dev.cartograph.broker.kafka.TopicSettings.SINGLE_BROKER)) {
+            topology.ensureShared(); // topics are never created by writing to them
+        }
         try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(Map.of("bootstrap.servers",
                 kafka.bootstrapServers()), new org.apache.kafka.common.serialization.StringSerializer(),
                 new org.apache.kafka.common.serialization.ByteArraySerializer())) {

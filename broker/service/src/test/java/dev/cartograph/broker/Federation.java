@@ -142,7 +142,8 @@ final class Federation implements AutoCloseable {
     BrokerRuntime startBroker(String id, boolean leaderElection) throws Exception {
         BrokerSettings settings = new BrokerSettings(id, prefix, Map.of("bootstrap.servers", kafka.bootstrapServers()), heartbeatTimeout,
                 failoverTimeout, "cartograph.dev/federate=true", Planner.Policy.BIN_PACK, false,
-                leaderElection ? "cartograph-system" : "", "cartograph-broker", Duration.ofMillis(250));
+                leaderElection ? "cartograph-system" : "", "cartograph-broker", Duration.ofMillis(250))
+                .withTopicSettings(dev.cartograph.broker.kafka.TopicSettings.SINGLE_BROKER);
         BrokerRuntime broker = new BrokerRuntime(settings, hub, catalog, Clock.systemUTC());
         broker.start();
         brokers.add(broker);

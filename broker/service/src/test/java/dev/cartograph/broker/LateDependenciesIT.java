@@ -46,7 +46,7 @@ class LateDependenciesIT {
         BrokerSettings settings = new BrokerSettings("late", prefix, Map.of("bootstrap.servers", "127.0.0.1:" + kafkaPort,
                 "default.api.timeout.ms", "5000", "request.timeout.ms", "3000", "reconnect.backoff.max.ms", "1000"),
                 Duration.ofSeconds(3), Duration.ofSeconds(30), "cartograph.dev/federate=true", Planner.Policy.BIN_PACK, false, "", "",
-                Duration.ofMillis(250));
+                Duration.ofMillis(250)).withTopicSettings(dev.cartograph.broker.kafka.TopicSettings.SINGLE_BROKER);
         try (BrokerRuntime broker = new BrokerRuntime(settings, hubClient, Catalog.load().definitions(), Clock.systemUTC())) {
             broker.start(); // neither Kafka nor the hub is there: this must not throw
             Thread.sleep(3000);

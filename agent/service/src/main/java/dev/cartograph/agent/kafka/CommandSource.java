@@ -51,6 +51,8 @@ public interface CommandSource extends AutoCloseable {
         Map<String, Object> config = new HashMap<>(kafka);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "cartograph-agent-" + cluster);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // the broker writes commands in transactions: a deposed leader's aborted ones are never carried out
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);

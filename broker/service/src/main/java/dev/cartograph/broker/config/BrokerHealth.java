@@ -25,6 +25,7 @@ public class BrokerHealth implements HealthIndicator {
         BrokerView v = broker.view();
         return Publishers.just(HealthResult.builder("cartograph-broker", broker.running() ? HealthStatus.UP : HealthStatus.DOWN)
                 .details(Map.of("watchingHub", broker.watchingHub(), "leading", v.leading(), "caughtUp", v.caughtUp(), "clusters", v.fleet().clusters().size(),
-                        "placements", v.placements().size(), "queued", v.queue().size(), "poisonRecords", v.poisonRecords())).build());
+                        "placements", v.placements().size(), "queued", v.queue().size(), "poisonRecords", v.poisonRecords(),
+                        "quarantined", v.quarantined())).build());
     }
 }

@@ -23,6 +23,8 @@ final class Book {
     private static final Logger LOG = LoggerFactory.getLogger(Book.class);
     private final Outbox outbox;
     private final BooleanSupplier active;
+    private final Runnable fenced;
+    private long term;
     private final Map<String, PlacementRecord> placements = new HashMap<>();
     private final Map<String, HubObject> objects = new HashMap<>();
     private final Map<String, Decision> decisions = new HashMap<>();
@@ -38,9 +40,16 @@ final class Book {
     record Sent(long epoch, java.time.Instant at) {
     }
 
-    Book(Outbox outbox, BooleanSupplier active) {
+    /** @param fenced called when a write is refused because a newer leader took over */
+    Book(Outbox outbox, BooleanSupplier active, Runnable fenced) {
         this.outbox = outbox;
         this.active = active;
+        this.fenced = fenced;
+    }
+
+    /** Records written from now on carry this leader term. */
+    void term(long term) {
+        this.term = term;
     }
 
     /**
@@ -51,10 +60,15 @@ final class Book {
         if (!active.getAsBoolean()) {
             return false;
         }
+        PlacementRecord stamped = p.inTerm(term);
         try {
-            outbox.placement(p);
-            placements.put(p.uid(), p);
+            outbox.placement(stamped);
+            placements.put(p.uid(), stamped);
             return true;
+        } catch (Outbox.Fenced e) {
+            LOG.error("{}: not written, {}", p.target(), e.getMessage());
+            fenced.run();
+            return false;
         } catch (Exception e) {
             LOG.error("could not make the placement of {} durable; not acting on it: {}", p.target(), e.toString());
             return false;
@@ -78,6 +92,10 @@ final class Book {
         try {
             outbox.forget(uid);
             return true;
+        } catch (Outbox.Fenced e) {
+            LOG.error("tombstone for {} not written, {}", uid, e.getMessage());
+            fenced.run();
+            return false;
         } catch (Exception e) {
             LOG.warn("could not write the tombstone for {}: {}", uid, e.toString());
             return false;

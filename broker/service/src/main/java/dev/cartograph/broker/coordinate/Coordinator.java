@@ -19,6 +19,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +68,13 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final Quarantine quarantine;
     private long poison;
     private boolean caughtUp;
+    /** Earlier writers fenced and everything they committed read, in the current term. */
+    private boolean activated;
+    private long term;
+    private long marks;
+    private long markPending = -1;
+    private LongConsumer catchUp = this::marked;
+    private final Outbox outbox;
     private Instant activeSince = Instant.MAX;
     private boolean capacityChanged;
 
@@ -83,7 +91,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.priorityClasses = priorityClasses;
         this.leading = new AtomicBoolean(!settings.leaderElection());
         this.wanted = new AtomicBoolean(!settings.leaderElection());
-        this.book = new Book(outbox, this::active);
+        this.outbox = outbox;
+        this.book = new Book(outbox, this::active, this::fenced);
         this.effects = new Effects(outbox, hub, this::active);
         this.demands = new DemandCache(settings.maxPodsPerGang());
         this.forwarding = new Forwarding(book, effects, clock);
@@ -111,11 +120,26 @@ public final class Coordinator implements Runnable, AutoCloseable {
      * input is handled (after the reservations recorded so far are held again). Thread-safe.
      */
     public void leading(boolean now) {
+        leading(now, 0);
+    }
+
+    /** {@link #leading(boolean)} in leader term {@code term} (the hub Lease's transitions), stamped on every record written. */
+    public void leading(boolean now, long term) {
         wanted.set(now);
         if (!now) {
             leading.set(false);
         }
-        post(new Input.Leading(now));
+        post(new Input.Leading(now, term));
+    }
+
+    /**
+     * How a new leader reads what the previous one committed before it acts: {@code mark.accept(id)}
+     * must lead to {@link Input.Marked}{@code (id)} once every record committed up to that moment has
+     * been read (the Kafka ingest's {@code Ingest.mark}). Without it (tests),
+     * the mark is taken at once. Call before {@link #run}.
+     */
+    public void catchUpWith(LongConsumer mark) {
+        this.catchUp = mark;
     }
 
     public BrokerView view() {
@@ -176,13 +200,15 @@ public final class Coordinator implements Runnable, AutoCloseable {
         } else if (input instanceof Input.CaughtUp) {
             caughtUp = true;
             LOG.info("caught up with every topic: {} placements, {} clusters", book.placements().size(), fleet.snapshot().clusters().size());
-            becameActive();
+            tryActivate();
+        } else if (input instanceof Input.Marked m) {
+            marked(m.id());
         } else if (input instanceof Input.HubChanged h) {
             HubObject.parse(h.object(), priorityClasses, clock.instant()).ifPresent(this::hubChanged);
         } else if (input instanceof Input.HubDeleted h) {
             HubObject.parse(h.object(), priorityClasses, clock.instant()).ifPresent(this::hubDeleted);
         } else if (input instanceof Input.Leading l) {
-            leadingChanged(l.leading());
+            leadingChanged(l.leading(), l.term());
         } else if (input instanceof Input.Definitions d) {
             interpreter = Interpreter.of(d.definitions());
             LOG.info("definitions changed: {} kinds", d.definitions().size());
@@ -190,6 +216,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
         } else if (input instanceof Input.Tick) {
             if (active()) {
                 capacityChanged |= failover.tick(activeSince);
+            } else {
+                tryActivate();
             }
         } else if (input instanceof Input.Call c) {
             c.action().run();
@@ -197,20 +225,65 @@ public final class Coordinator implements Runnable, AutoCloseable {
     }
 
     private boolean active() {
-        return leading.get() && caughtUp;
+        return leading.get() && caughtUp && activated;
     }
 
-    private void leadingChanged(boolean now) {
+    private void leadingChanged(boolean now, long newTerm) {
         if (now != wanted.get()) {
             return; // the lease changed again since: the newer input follows
         }
         leading.set(now);
-        LOG.info(now ? "leading" : "not leading");
+        LOG.info(now ? "leading (term {})" : "not leading", newTerm);
         if (now) {
-            becameActive();
+            term = newTerm;
+            tryActivate();
         } else {
-            activeSince = Instant.MAX;
+            stepDown();
         }
+    }
+
+    private void stepDown() {
+        activated = false;
+        markPending = -1;
+        activeSince = Instant.MAX;
+    }
+
+    /**
+     * Leader and caught up since start: fence every earlier writer (the outbox makes their writes fail),
+     * then ask to have read everything committed up to now; {@link #marked} makes this instance active.
+     * Tried again at every tick until the outbox answers.
+     */
+    private void tryActivate() {
+        if (!leading.get() || !caughtUp || activated || markPending >= 0) {
+            return;
+        }
+        try {
+            outbox.activate(term);
+        } catch (Exception e) {
+            LOG.warn("cannot take the lead yet (term {}): {}; trying again", term, e.toString());
+            return;
+        }
+        book.term(term);
+        markPending = ++marks;
+        catchUp.accept(markPending);
+    }
+
+    private void marked(long id) {
+        if (id != markPending || !leading.get()) {
+            return;
+        }
+        markPending = -1;
+        activated = true;
+        LOG.info("active as leader of term {}: read every placement committed before", term);
+        becameActive();
+    }
+
+    /** A write was refused because a newer leader fenced this one: act as a follower from now on. */
+    private void fenced() {
+        LOG.error("fenced: a newer leader has taken over; this instance stops acting as leader");
+        wanted.set(false);
+        leading.set(false);
+        stepDown();
     }
 
     /** Now leader and caught up: hold what recorded placements reserved, then act on every hub object. */

@@ -28,6 +28,10 @@ public sealed interface Input {
     record CaughtUp() implements Input {
     }
 
+    /** Every record committed when mark {@code id} was asked for has been read (a new leader's catch-up). */
+    record Marked(long id) implements Input {
+    }
+
     /** A hub object was added or changed (incl. marked for deletion). */
     record HubChanged(JsonNode object) implements Input {
     }
@@ -36,8 +40,14 @@ public sealed interface Input {
     record HubDeleted(JsonNode object) implements Input {
     }
 
-    /** This instance gained or lost the leader lease. */
-    record Leading(boolean leading) implements Input {
+    /**
+     * This instance gained or lost the leader lease, in leader term {@code term} (post it through
+     * {@link Coordinator#leading}, which stops writes at once when the lease is lost).
+     */
+    record Leading(boolean leading, long term) implements Input {
+        public Leading(boolean leading) {
+            this(leading, 0);
+        }
     }
 
     /** The definitions changed (Karta objects on the hub): interpret with these from now on. */

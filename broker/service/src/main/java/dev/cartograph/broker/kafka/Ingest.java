@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -31,9 +32,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the cluster, workload, result and placement topics from the beginning (compacted, so this
  * rebuilds state after any restart) and then follows them, handing every decoded record to the
- * coordinator; says once when it has read up to where each partition stood at start. No consumer
- * group: every broker instance reads everything. Undecodable records are counted, logged with
- * their offset and skipped. Runs on its own thread.
+ * coordinator; says once when it has read up to where each partition stood at start, and again,
+ * when asked ({@link #mark}), once it has read up to where they stand at that moment — a new leader
+ * acts only after reading everything the previous leader committed. Reads committed records only,
+ * so a fenced leader's aborted writes are never seen. No consumer group: every broker instance reads
+ * everything. Undecodable records are counted, logged with their offset and skipped; a failing poll
+ * is retried with backoff — only closing ends the loop. Runs on its own thread.
  */
 public final class Ingest implements Runnable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ingest.class);
@@ -42,17 +46,29 @@ public final class Ingest implements Runnable, AutoCloseable {
     private final Map<String, String> kafka;
     private final Topics topics;
     private final Coordinator coordinator;
+    private final Topology topology;
     private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicLong markRequested = new AtomicLong(-1);
 
-    public Ingest(Map<String, String> kafka, Topics topics, Coordinator coordinator) {
+    public Ingest(Map<String, String> kafka, Topics topics, Topology topology, Coordinator coordinator) {
         Map<String, Object> config = new HashMap<>(kafka);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
         this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
         this.kafka = Map.copyOf(kafka);
         this.topics = topics;
         this.coordinator = coordinator;
+        this.topology = topology;
+    }
+
+    /**
+     * Asks for {@link Input.Marked}{@code (id)} once every record committed up to now has been read.
+     * Thread-safe; a newer request replaces an older one not yet answered.
+     */
+    public void mark(long id) {
+        markRequested.set(id);
     }
 
     @Override
@@ -66,26 +82,57 @@ public final class Ingest implements Runnable, AutoCloseable {
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = new HashMap<>(consumer.endOffsets(partitions));
             boolean caughtUp = false;
+            long marking = -1;
+            Map<TopicPartition, Long> markEnd = Map.of();
+            long backoff = 250;
             while (running.get()) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    deliver(r);
-                }
-                if (!caughtUp) {
-                    end.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
-                    if (end.isEmpty()) {
+                try {
+                    long asked = markRequested.getAndSet(-1);
+                    if (asked >= 0) {
+                        marking = asked;
+                        markEnd = new HashMap<>(consumer.endOffsets(partitions));
+                    }
+                    for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                        deliver(r);
+                    }
+                    if (!caughtUp && reached(end)) {
                         caughtUp = true;
                         coordinator.post(new Input.CaughtUp());
                     }
+                    if (marking >= 0 && reached(markEnd)) {
+                        coordinator.post(new Input.Marked(marking));
+                        marking = -1;
+                    }
+                    backoff = 250;
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    LOG.warn("reading Kafka failed ({}); trying again in {} ms", e.toString(), backoff);
+                    sleep(backoff);
+                    backoff = Math.min(backoff * 2, 10_000);
                 }
             }
         } catch (WakeupException e) {
             if (running.get()) {
-                throw e;
+                LOG.error("ingest woken up while running", e);
             }
-        } catch (RuntimeException e) {
-            LOG.error("ingest stopped: {}", e.toString(), e);
         } finally {
             consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    /** Drops the partitions read up to their end offset; true when none is left. */
+    private boolean reached(Map<TopicPartition, Long> end) {
+        end.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
+        return end.isEmpty();
+    }
+
+    private void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            running.set(false);
         }
     }
 
@@ -94,7 +141,7 @@ public final class Ingest implements Runnable, AutoCloseable {
         long backoff = 250;
         while (running.get()) {
             try {
-                Topology.ensure(kafka, topics);
+                topology.ensureShared().forEach(shortfall -> LOG.warn("{}", shortfall));
                 List<TopicPartition> partitions = new ArrayList<>();
                 for (String topic : List.of(topics.placements(), topics.clusters(), topics.workloads(), topics.events())) {
                     List<PartitionInfo> found = consumer.partitionsFor(topic, Duration.ofSeconds(30));
@@ -129,6 +176,9 @@ public final class Ingest implements Runnable, AutoCloseable {
     private void deliver(ConsumerRecord<String, byte[]> r) {
         String topic = r.topic();
         if (topic.equals(topics.clusters())) {
+            if (r.value() != null && r.key() != null) {
+                topology.ensureCommandTopicOrLog(r.key());
+            }
             if (r.value() != null) {
                 accept(r, Wire.decodeCluster(r.value()), s -> new Input.Cluster((ClusterSummary) s));
             }

@@ -5,55 +5,125 @@ import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Wire;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The broker's producer: idempotent, acks=all; placement records are waited for, commands are not. Thread-safe. */
+/**
+ * The broker's producer: transactional, with one transactional id shared by every broker instance
+ * of a deployment ({@code <prefix>-broker}). A new leader's {@link #activate} initializes it, which
+ * makes Kafka fence the previous leader's producer: whatever a deposed leader still sends — a
+ * placement, a command — fails, and agents and brokers read with {@code read_committed}, so they never
+ * see it. Each write is its own transaction, committed before the call returns (durable, acks=all).
+ * Not thread-safe: the coordinator's thread only.
+ */
 public final class KafkaOutbox implements Outbox, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaOutbox.class);
-    private final KafkaProducer<String, byte[]> producer;
+    private final Map<String, Object> config;
     private final Topics topics;
+    private final Consumer<String> ensureCommandTopic;
+    private KafkaProducer<String, byte[]> producer;
 
-    public KafkaOutbox(Map<String, String> kafka, Topics topics) {
-        Map<String, Object> config = new HashMap<>(kafka);
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
-        config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
-        config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
-        this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+    /** @param ensureCommandTopic creates a member's command topic when missing (idempotent, cheap when it exists) */
+    public KafkaOutbox(Map<String, String> kafka, Topics topics, Consumer<String> ensureCommandTopic) {
+        Map<String, Object> c = new HashMap<>(kafka);
+        c.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        c.put(ProducerConfig.ACKS_CONFIG, "all");
+        c.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(topics));
+        c.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 15_000);
+        c.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+        c.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
+        c.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
+        this.config = c;
         this.topics = topics;
+        this.ensureCommandTopic = ensureCommandTopic;
+    }
+
+    /** One id per deployment (topic prefix): the id Kafka fences by. */
+    static String transactionalId(Topics topics) {
+        return topics.placements() + "-broker";
+    }
+
+    @Override
+    public void activate(long term) throws Exception {
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+            producer = null;
+        }
+        KafkaProducer<String, byte[]> fresh = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+        try {
+            fresh.initTransactions(); // fences every earlier producer with this id, aborting what it left open
+        } catch (RuntimeException e) {
+            fresh.close(Duration.ofSeconds(1));
+            throw e;
+        }
+        producer = fresh;
+        LOG.info("producer {} active for leader term {}", config.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG), term);
     }
 
     @Override
     public void placement(PlacementRecord record) throws Exception {
-        producer.send(new ProducerRecord<>(topics.placements(), record.uid(), Wire.encode(record))).get(30, TimeUnit.SECONDS);
+        send(new ProducerRecord<>(topics.placements(), record.uid(), Wire.encode(record)));
     }
 
     @Override
     public void forget(String uid) throws Exception {
-        producer.send(new ProducerRecord<>(topics.placements(), uid, null)).get(30, TimeUnit.SECONDS);
+        send(new ProducerRecord<>(topics.placements(), uid, null));
     }
 
     @Override
-    public void command(String cluster, Command command) {
-        producer.send(new ProducerRecord<>(topics.commands(cluster), command.placementId(), Wire.encode(command)), (meta, e) -> {
-            if (e != null) {
-                LOG.error("could not send {} for {} to {}: {}", command.getClass().getSimpleName(), command.placementId(), cluster, e.toString());
+    public boolean command(String cluster, Command command) {
+        try {
+            ensureCommandTopic.accept(cluster);
+            send(new ProducerRecord<>(topics.commands(cluster), command.placementId(), Wire.encode(command)));
+            return true;
+        } catch (Fenced e) {
+            LOG.warn("not sent: {} for {} to {}: {}", command.getClass().getSimpleName(), command.placementId(), cluster, e.getMessage());
+        } catch (Exception e) {
+            // not durable: the coordinator sends it again when the agent does not answer
+            LOG.error("could not send {} for {} to {}: {}", command.getClass().getSimpleName(), command.placementId(), cluster, e.toString());
+        }
+        return false;
+    }
+
+    private void send(ProducerRecord<String, byte[]> record) throws Exception {
+        if (producer == null) {
+            throw new IllegalStateException("the outbox is not active (this instance has not taken the lead)");
+        }
+        try {
+            producer.beginTransaction();
+            producer.send(record);
+            producer.commitTransaction();
+        } catch (ProducerFencedException | InvalidProducerEpochException e) {
+            producer.close(Duration.ZERO);
+            producer = null;
+            throw new Fenced("another broker has taken the lead; this one's writes are refused", e);
+        } catch (KafkaException e) {
+            try {
+                producer.abortTransaction();
+            } catch (KafkaException again) {
+                producer.close(Duration.ZERO);
+                producer = null; // the next activation makes a fresh one
             }
-        });
+            throw e;
+        }
     }
 
     @Override
     public void close() {
-        producer.close(java.time.Duration.ofSeconds(5));
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
     }
 }

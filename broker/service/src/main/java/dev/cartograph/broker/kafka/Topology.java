@@ -104,6 +104,20 @@ public final class Topology implements AutoCloseable {
         }
     }
 
+    /**
+     * {@link #ensureCommandTopic} for callers that must go on either way (the ingest hearing of a
+     * member, the outbox about to send it a command): what falls short or fails is logged, not thrown.
+     */
+    public void ensureCommandTopicOrLog(String cluster) {
+        try {
+            ensureCommandTopic(cluster).forEach(shortfall -> LOG.warn("{}", shortfall));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (TopologyException | RuntimeException e) {
+            LOG.warn("cannot make sure the command topic of {} exists yet: {}", cluster, e.getMessage());
+        }
+    }
+
     @Override
     public void close() {
         admin.close(java.time.Duration.ofSeconds(5));

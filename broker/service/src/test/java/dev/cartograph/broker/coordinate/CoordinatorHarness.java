@@ -87,10 +87,11 @@ class CoordinatorHarness {
         }
 
         @Override
-        public void command(String cluster, Command command) {
+        public boolean command(String cluster, Command command) {
             sent.add(command);
             commands.add((command instanceof Command.Apply ? "apply " : "delete ") + command.placementId() + "@" + cluster + "#"
                     + command.epoch());
+            return true;
         }
     };
     final Hub hub = new Hub() {

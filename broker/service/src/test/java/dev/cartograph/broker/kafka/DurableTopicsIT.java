@@ -179,16 +179,26 @@ class DurableTopicsIT {
         }
         AtomicInteger written = new AtomicInteger();
         AtomicBoolean writing = new AtomicBoolean(true);
-        try (KafkaOutbox outbox = new KafkaOutbox(Map.of("bootstrap.servers", kafka.bootstrapServers()), topics)) {
-            // as the coordinator does: the placement durable first, then its command, not waited for
+        try (KafkaOutbox outbox = new KafkaOutbox(Map.of("bootstrap.servers", kafka.bootstrapServers()), topics, c -> { })) {
+            outbox.activate(1);
+            // as the coordinator does: the placement durable first, then its command; a write that fails is made again
             CompletableFuture<Void> stream = CompletableFuture.runAsync(() -> {
                 for (int n = 0; writing.get(); n++) {
-                    try {
-                        outbox.placement(placement(n));
-                    } catch (Exception e) {
-                        throw new IllegalStateException("placement " + n + " not written", e);
+                    for (int attempt = 0; ; attempt++) {
+                        try {
+                            outbox.placement(placement(n));
+                            break;
+                        } catch (Exception e) {
+                            if (attempt == 20) {
+                                throw new IllegalStateException("placement " + n + " not written", e);
+                            }
+                        }
                     }
-                    outbox.command(cluster, new Command.Delete(uid(n), n, AT));
+                    for (int attempt = 0; !outbox.command(cluster, new Command.Delete(uid(n), n, AT)); attempt++) {
+                        if (attempt == 20) {
+                            throw new IllegalStateException("command " + n + " not sent");
+                        }
+                    }
                     written.incrementAndGet();
                 }
             });
@@ -228,7 +238,8 @@ class DurableTopicsIT {
     private static List<Long> readEpochs(String topic, java.util.function.ToLongFunction<byte[]> number) {
         TopicPartition tp = new TopicPartition(topic, 0);
         List<Long> read = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers()),
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                "isolation.level", "read_committed"),
                 new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
