@@ -96,7 +96,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.effects = new Effects(outbox, hub, this::active);
         this.demands = new DemandCache(settings.maxPodsPerGang());
         this.forwarding = new Forwarding(book, effects, clock);
-        this.mirror = new StatusMirror(effects);
+        this.mirror = new StatusMirror(effects, clock);
         this.fencing = new Fencing(effects, clock);
         this.placing = new Placing(settings, book, fleet, demands, forwarding, mirror, effects, clock, () -> this.interpreter);
         this.failover = new Failover(settings, book, fleet, forwarding, mirror, effects, clock);
@@ -337,6 +337,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
 
     /** A placed object changed: forward a new generation; on first sight in this instance, send an unconfirmed apply again. */
     private void placed(PlacementRecord p, HubObject object) {
+        if (!object.shownCluster().equals(p.cluster().get())) { // the mark was lost (or is still on its way): level-triggered
+            effects.mark(object, Map.of(Hub.CLUSTER_LABEL, p.cluster().get()), Map.of(Hub.EPOCH_ANNOTATION, Long.toString(p.epoch())));
+        }
         Optional<Long> forwarded = book.forwardedGeneration(p.uid());
         if (forwarded.isPresent() && forwarded.get() != object.generation()) {
             forwarding.apply(p, object);

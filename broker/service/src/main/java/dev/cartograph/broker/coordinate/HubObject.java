@@ -20,10 +20,12 @@ import java.util.Optional;
  *                        PriorityClasses its pod templates name ({@code priorityClassName} anywhere in
  *                        the spec, shape-blind); else the hub's global default; else 0
  * @param priorityProblem why the annotation was not used, when it was set but is not a whole number
+ * @param shownPhase      what the broker's phase label on it says now
+ * @param shownCluster    what the broker's cluster label on it says now
  */
 public record HubObject(String uid, JsonNode raw, PlacementRecord.Target target, boolean deleting, long generation, int priority,
                         Optional<String> priorityProblem, Instant submitted, String clusterSelectorText,
-                        Map<String, String> clusterSelector, boolean finalized, String shownPhase) {
+                        Map<String, String> clusterSelector, boolean finalized, String shownPhase, String shownCluster) {
     public static final String PRIORITY_ANNOTATION = "cartograph.dev/priority";
 
     public HubObject {
@@ -55,7 +57,7 @@ public record HubObject(String uid, JsonNode raw, PlacementRecord.Target target,
         return Optional.of(new HubObject(uid, object, target(object), !meta.path("deletionTimestamp").asText("").isEmpty(),
                 meta.path("generation").asLong(0), priority, problem, submitted(meta, now),
                 meta.path("annotations").path(Demands.CLUSTER_SELECTOR).asText(""), Demands.clusterSelector(object), finalized,
-                meta.path("labels").path(Hub.PHASE_LABEL).asText("")));
+                meta.path("labels").path(Hub.PHASE_LABEL).asText(""), meta.path("labels").path(Hub.CLUSTER_LABEL).asText("")));
     }
 
     private static int classPriority(JsonNode object, PriorityClasses classes) {

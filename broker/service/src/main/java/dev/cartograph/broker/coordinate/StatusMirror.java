@@ -8,15 +8,27 @@ import java.util.Optional;
 /**
  * Puts a member copy's status on its hub object: the member's {@code .status} verbatim, its phase in
  * the phase label, and an Event when this instance saw the phase change. Each write is made once
- * per value (the hub object shows it when the write lands). Coordinator thread only.
+ * per value (the hub object shows it when the write lands) — and again if the object still does not
+ * show it {@link #REWRITE_AFTER} later (the write was lost; the hub watch's resync brings the object
+ * back). Coordinator thread only.
  */
 final class StatusMirror {
+    static final java.time.Duration REWRITE_AFTER = java.time.Duration.ofSeconds(30);
     private final Effects effects;
-    private final Map<String, String> statusWritten = new HashMap<>();
-    private final Map<String, String> phaseWritten = new HashMap<>();
+    private final java.time.Clock clock;
+    private final Map<String, Written> statusWritten = new HashMap<>();
+    private final Map<String, Written> phaseWritten = new HashMap<>();
 
-    StatusMirror(Effects effects) {
+    /** A value written on a hub object, and when. */
+    private record Written(String value, java.time.Instant at) {
+        boolean stillPending(String wanted, java.time.Instant now) {
+            return value.equals(wanted) && now.isBefore(at.plus(REWRITE_AFTER));
+        }
+    }
+
+    StatusMirror(Effects effects, java.time.Clock clock) {
         this.effects = effects;
+        this.clock = clock;
     }
 
     void mirror(HubObject object, WorkloadSummary s, Optional<WorkloadSummary> previous) {
@@ -24,16 +36,21 @@ final class StatusMirror {
             return;
         }
         String uid = object.uid();
-        String status = s.status().toString();
-        if (!s.status().isNull() && !status.equals(statusWritten.get(uid))) {
-            statusWritten.put(uid, status);
-            if (!s.status().equals(object.status())) {
+        java.time.Instant now = clock.instant();
+        if (!s.status().isNull() && !s.status().equals(object.status())) {
+            String status = s.status().toString();
+            Written before = statusWritten.get(uid);
+            if (before == null || !before.stillPending(status, now)) {
+                statusWritten.put(uid, new Written(status, now));
                 effects.status(object, s.status());
             }
         }
-        if (!s.phase().equals(object.shownPhase()) && !s.phase().equals(phaseWritten.get(uid))) {
-            phaseWritten.put(uid, s.phase());
-            effects.mark(object, Map.of(Hub.PHASE_LABEL, s.phase()), Map.of());
+        if (!s.phase().equals(object.shownPhase())) {
+            Written before = phaseWritten.get(uid);
+            if (before == null || !before.stillPending(s.phase(), now)) {
+                phaseWritten.put(uid, new Written(s.phase(), now));
+                effects.mark(object, Map.of(Hub.PHASE_LABEL, s.phase()), Map.of());
+            }
         }
         if (previous.isPresent() && !previous.get().phase().equals(s.phase())) {
             String cluster = s.key().cluster();

@@ -44,6 +44,8 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
     private final String labelValue;
     private final Consumer<Input> sink;
     private final Map<String, ResourceDefinitionContext> contexts = new ConcurrentHashMap<>();
+    /** Every federated object is offered again this often, so whatever the broker failed to write on it is written again. */
+    static final java.time.Duration RESYNC = java.time.Duration.ofMinutes(5);
     private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers = new ConcurrentHashMap<>();
     private final Map<String, Boolean> federatedNamespaces = new ConcurrentHashMap<>();
     private final List<SharedIndexInformer<?>> others = new ArrayList<>();
@@ -249,7 +251,7 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
                         public void onDelete(GenericKubernetesResource o, boolean unknown) {
                             offer(o, true);
                         }
-                    }, 0);
+                    }, RESYNC.toMillis());
             informers.put(key, informer);
             LOG.info("watching {} ({}) on the hub", key, plural);
         } catch (RuntimeException e) {

@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -29,8 +28,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes the broker's marks on hub objects through the fabric8 client, in order, on one thread,
- * each write retried (resilience4j) when the hub is briefly unavailable or the object changed under
- * it. An object that is gone is not an error. Thread-safe; never blocks the caller.
+ * each write retried (resilience4j, exponential backoff for about half a minute) when the hub is
+ * unavailable or the object changed under it. An object that is gone is not an error. At most
+ * {@link #MAX_PENDING} writes wait; past that the oldest is dropped and counted — what the broker
+ * marks is level-triggered (the hub watch resyncs and the coordinator writes again what an object
+ * does not show), so a dropped or failed write heals. Thread-safe; never blocks the caller.
  */
 public final class KubeHub implements Hub, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KubeHub.class);
@@ -41,9 +43,24 @@ public final class KubeHub implements Hub, AutoCloseable {
             .ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(java.time.ZoneOffset.UTC);
     private final KubernetesClient client;
     private final HubWatch watch;
-    private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> new Thread(r, "hub-writer"));
-    private final Retry retry = Retry.of("hub", RetryConfig.custom().maxAttempts(5).waitDuration(Duration.ofMillis(200))
-            .retryOnException(e -> !(e instanceof KubernetesClientException k && k.getCode() == 404)).build());
+    static final int MAX_PENDING = 10_000;
+    private final java.util.concurrent.atomic.AtomicLong dropped = new java.util.concurrent.atomic.AtomicLong();
+    private final ExecutorService writer = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+            new java.util.concurrent.LinkedBlockingQueue<>(MAX_PENDING), r -> new Thread(r, "hub-writer"), (task, pool) -> {
+                if (!pool.isShutdown()) {
+                    pool.getQueue().poll();
+                    if (dropped.incrementAndGet() % 1000 == 1) {
+                        LOG.warn("hub writes are {} behind; dropping the oldest (dropped so far: {}); they are written again on resync",
+                                MAX_PENDING, dropped.get());
+                    }
+                    pool.execute(task);
+                }
+            });
+    private final Retry retry = Retry.of("hub", RetryConfig.custom().maxAttempts(8)
+            .intervalFunction(io.github.resilience4j.core.IntervalFunction.ofExponentialBackoff(Duration.ofMillis(200), 2.0,
+                    Duration.ofSeconds(10)))
+            .retryOnException(e -> !(e instanceof KubernetesClientException k && (k.getCode() == 404 || k.getCode() == 403
+                    || k.getCode() == 422))).build());
 
     public KubeHub(KubernetesClient client, HubWatch watch) {
         this.client = client;
@@ -154,6 +171,11 @@ public final class KubeHub implements Hub, AutoCloseable {
                 LOG.warn("hub write '{}' on {} failed: {}", what, subject, e.toString());
             }
         });
+    }
+
+    /** Hub writes dropped because too many were waiting (they heal on resync). */
+    public long dropped() {
+        return dropped.get();
     }
 
     /** Waits until every write queued so far is done (tests and orderly shutdown). */

@@ -171,4 +171,21 @@ class CoordinatorFailureTest extends CoordinatorHarness {
         assertThat(hubWrites).filteredOn(w -> w.startsWith("mark w")).hasSizeLessThanOrEqualTo(3); // at most every 10 s
         assertThat(coordinator.view().placements().get("uid-w").reason()).contains("largest free block");
     }
+
+    @Test
+    void marksAHubWriteLostAreWrittenAgainWhenTheObjectComesBackWithoutThem() {
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)), new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
+        step(new Input.Result(new CommandResult("east", "uid-j", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
+        assertThat(hubWrites).filteredOn(w -> w.startsWith("mark j {cartograph.dev/cluster=east")).hasSize(1);
+        var running = new dev.cartograph.protocol.WorkloadSummary(new dev.cartograph.protocol.WorkloadKey("east", "ml", "batch", "Job", "j"),
+                "batch/v1", "inc", 1, now, Optional.of("uid-j"), "Running", List.of("Running"), 1, res("nvidia.com/gpu", "8"), 0, List.of(),
+                null);
+        step(new Input.Workload(running.key(), Optional.of(running)));
+        assertThat(hubWrites).filteredOn(w -> w.equals("mark j {cartograph.dev/phase=Running}")).hasSize(1);
+        // every one of those writes was lost (the hub was away past the retries); the hub watch resyncs the object as it is
+        now = now.plusSeconds(300);
+        step(new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")), new Input.Workload(running.key(), Optional.of(running)));
+        assertThat(hubWrites).filteredOn(w -> w.startsWith("mark j {cartograph.dev/cluster=east")).hasSize(2);
+        assertThat(hubWrites).filteredOn(w -> w.equals("mark j {cartograph.dev/phase=Running}")).hasSize(2);
+    }
 }
