@@ -25,6 +25,8 @@ public final class Fleet {
     private final Map<String, ClusterSummary> clusters = new HashMap<>();
     private final Map<String, Reservation> reservations = new HashMap<>();
     private final Map<String, Instant> received = new HashMap<>();
+    /** Per cluster, each node's position in its newest summary, by name (built once per summary, used by every planning view). */
+    private final Map<String, Map<String, Integer>> nodeIndex = new HashMap<>();
     private final AtomicReference<FleetSnapshot> published = new AtomicReference<>(FleetSnapshot.EMPTY);
 
     public FleetSnapshot snapshot() {
@@ -55,6 +57,11 @@ public final class Fleet {
         }
         clusters.put(s.cluster(), s);
         received.put(s.cluster(), receivedAt);
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < s.nodes().size(); i++) {
+            index.put(s.nodes().get(i).name(), i);
+        }
+        nodeIndex.put(s.cluster(), index);
         for (PlacementReport p : s.placements()) {
             Reservation r = reservations.get(p.placementId());
             if (r != null && r.cluster().equals(s.cluster()) && p.epoch() >= r.epoch() && p.pendingPods() == 0) {
@@ -93,6 +100,6 @@ public final class Fleet {
     }
 
     private void publish() {
-        published.set(new FleetSnapshot(clusters, reservations, received));
+        published.set(new FleetSnapshot(clusters, reservations, received, nodeIndex));
     }
 }

@@ -15,16 +15,20 @@ import java.util.Map;
  * open reservation. Readers share it without locks; the one writer ({@link Fleet}) publishes a new
  * snapshot after each change.
  */
-public record FleetSnapshot(Map<String, ClusterSummary> clusters, Map<String, Reservation> reservations, Map<String, Instant> received) {
-    public static final FleetSnapshot EMPTY = new FleetSnapshot(Map.of(), Map.of(), Map.of());
+public record FleetSnapshot(Map<String, ClusterSummary> clusters, Map<String, Reservation> reservations, Map<String, Instant> received,
+                            Map<String, Map<String, Integer>> nodeIndex) {
+    public static final FleetSnapshot EMPTY = new FleetSnapshot(Map.of(), Map.of(), Map.of(), Map.of());
 
     /**
-     * @param received when each cluster's newest summary was received, by the reader's clock
+     * @param received  when each cluster's newest summary was received, by the reader's clock
+     * @param nodeIndex per cluster, each node's position in its summary by name (the maps inside are
+     *                  shared, never changed once published)
      */
     public FleetSnapshot {
         clusters = Map.copyOf(clusters);
         reservations = Map.copyOf(reservations);
         received = Map.copyOf(received);
+        nodeIndex = Map.copyOf(nodeIndex);
     }
 
     /** A cluster is ready while its newest summary was received less than {@code timeout} ago (by the reader's clock). */
@@ -47,7 +51,9 @@ public record FleetSnapshot(Map<String, ClusterSummary> clusters, Map<String, Re
         List<ClusterState> out = new ArrayList<>();
         for (ClusterSummary s : clusters.values()) {
             Map<String, ResourceList> reserved = reservedByCluster.getOrDefault(s.cluster(), Map.of());
-            List<NodeState> nodes = ReservedCapacity.apply(s.nodes(), reserved);
+            Map<String, Integer> index = nodeIndex.get(s.cluster());
+            List<NodeState> nodes = index == null ? ReservedCapacity.apply(s.nodes(), reserved)
+                    : ReservedCapacity.apply(s.nodes(), index, reserved);
             out.add(new ClusterState(s.cluster(), s.labels(), ready(s.cluster(), now, heartbeatTimeout), nodes));
         }
         return out;
