@@ -74,16 +74,37 @@ public final class Fleet {
 
     /** Reserves what a placement decision assigned, node by node, until the agent accounts for it. */
     public Reservation reserve(String placementId, long epoch, Decision.Placed decision, List<PodDemand> demand) {
+        Reservation r = new Reservation(placementId, decision.cluster(), epoch, perNode(decision, demand));
+        reservations.put(placementId, r);
+        publish();
+        return r;
+    }
+
+    /**
+     * Adds what a change to a placed gang needs beyond what it had (its added pods, placed by
+     * {@code decision} on its own cluster) to the placement's reservation, now held at {@code epoch}
+     * (the change's): only a summary from after the agent applied the change releases it.
+     */
+    public Reservation extend(String placementId, String cluster, long epoch, Decision.Placed decision, List<PodDemand> added) {
+        Map<String, ResourceList> perNode = new HashMap<>(perNode(decision, added));
+        Reservation held = reservations.get(placementId);
+        if (held != null && held.cluster().equals(cluster)) {
+            held.perNode().forEach((node, amount) -> perNode.merge(node, amount, ResourceList::plus));
+        }
+        Reservation r = new Reservation(placementId, cluster, epoch, perNode);
+        reservations.put(placementId, r);
+        publish();
+        return r;
+    }
+
+    private static Map<String, ResourceList> perNode(Decision.Placed decision, List<PodDemand> demand) {
         Map<String, ResourceList> perNode = new HashMap<>();
         for (Decision.Assignment a : decision.assignments()) {
             PodDemand d = demand.stream().filter(x -> x.component().equals(a.component()) && x.instance().equals(a.instance()))
                     .findFirst().orElseThrow(() -> new IllegalArgumentException("assignment for unknown " + a.component()));
             perNode.merge(a.node(), d.perPod(), ResourceList::plus);
         }
-        Reservation r = new Reservation(placementId, decision.cluster(), epoch, perNode);
-        reservations.put(placementId, r);
-        publish();
-        return r;
+        return perNode;
     }
 
     /** Holds a reservation recorded earlier (a restarted or newly elected broker restoring its placements). */

@@ -30,8 +30,12 @@ final class Book {
     private final Map<String, Decision> decisions = new HashMap<>();
     /** Every placed copy any agent reports, by its key; read in whatever order the topics interleave. */
     private final Map<WorkloadKey, WorkloadSummary> copies = new HashMap<>();
-    /** The hub object's generation last forwarded to the member, per placed uid. */
-    private final Map<String, Long> forwarded = new HashMap<>();
+    /** The spec last forwarded to the member, and what it asked for, per placed uid. */
+    private final Map<String, Forwarded> forwarded = new HashMap<>();
+
+    /** What went to the member: the hub object's spec and the demand it made (empty when not known, e.g. after a restart). */
+    record Forwarded(com.fasterxml.jackson.databind.JsonNode spec, Optional<DemandCache.Asked> asked) {
+    }
     /** When the last command for a placement's current epoch went out (an Apply or a Delete), to send it again when unanswered. */
     private final Map<String, Sent> sent = new HashMap<>();
     private final Map<String, String> avoided = new HashMap<>();
@@ -163,12 +167,12 @@ final class Book {
         placements.put(p.uid(), p);
     }
 
-    Optional<Long> forwardedGeneration(String uid) {
+    Optional<Forwarded> forwarded(String uid) {
         return Optional.ofNullable(forwarded.get(uid));
     }
 
-    void forwarded(String uid, long generation) {
-        forwarded.put(uid, generation);
+    void forwarded(String uid, Forwarded what) {
+        forwarded.put(uid, what);
     }
 
     /** When a command at the placement's current epoch last went out; the record's own time when none did. */

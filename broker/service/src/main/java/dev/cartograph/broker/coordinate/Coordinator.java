@@ -65,6 +65,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final Failover failover;
     private final Deletion deletion;
     private final AgentReports reports;
+    private final Updates updates;
     private final Quarantine quarantine;
     private long poison;
     private boolean caughtUp;
@@ -101,6 +102,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.placing = new Placing(settings, book, fleet, demands, forwarding, mirror, effects, clock, () -> this.interpreter);
         this.failover = new Failover(settings, book, fleet, forwarding, mirror, effects, clock);
         this.deletion = new Deletion(settings, book, fleet, forwarding, effects, clock, this::forget);
+        this.updates = new Updates(settings, book, fleet, demands, forwarding, effects, clock, () -> this.interpreter);
         this.reports = new AgentReports(settings, fleet, book, fencing, mirror, placing, deletion, effects, clock);
         this.quarantine = new Quarantine(book, placing, effects);
     }
@@ -340,15 +342,16 @@ public final class Coordinator implements Runnable, AutoCloseable {
         if (!object.shownCluster().equals(p.cluster().get())) { // the mark was lost (or is still on its way): level-triggered
             effects.mark(object, Map.of(Hub.CLUSTER_LABEL, p.cluster().get()), Map.of(Hub.EPOCH_ANNOTATION, Long.toString(p.epoch())));
         }
-        Optional<Long> forwarded = book.forwardedGeneration(p.uid());
-        if (forwarded.isPresent() && forwarded.get() != object.generation()) {
-            forwarding.apply(p, object);
-            effects.event(object, EventReason.Forwarded, "change (generation " + object.generation() + ") sent to " + p.cluster().get());
+        Optional<Book.Forwarded> forwarded = book.forwarded(p.uid());
+        if (forwarded.isPresent() && !forwarded.get().spec().equals(object.spec())) {
+            capacityChanged |= updates.changed(p, object, forwarded.get());
         } else if (forwarded.isEmpty()) {
+            // first sight in this instance (a restart or a new leader): the member runs this spec, as far as it knows
+            Optional<DemandCache.Asked> asked = Optional.of(demands.demand(object, interpreter));
             if (p.state() == State.PLACED) {
-                forwarding.apply(p, object); // may never have reached the agent; it applies idempotently
+                forwarding.apply(p, object, asked); // may never have reached the agent; it applies idempotently
             } else {
-                book.forwarded(p.uid(), object.generation());
+                book.forwarded(p.uid(), new Book.Forwarded(object.spec(), asked));
             }
             book.member(p).ifPresent(member -> mirror.mirror(object, member, Optional.empty()));
         }
@@ -372,6 +375,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         fencing.forget(uid);
         placing.forget(uid);
         failover.forget(uid);
+        updates.forget(uid);
         fleet.release(uid);
         capacityChanged = true;
     }

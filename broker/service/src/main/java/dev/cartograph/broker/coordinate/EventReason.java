@@ -17,6 +17,8 @@ public enum EventReason {
     ClusterLost(true),
     /** the member could not start the gang in time, or refused it for a reason another cluster may not have: placed again */
     Requeued(true),
+    /** a change to a placed gang was not sent to its cluster (it does not fit there, or cannot be read); the message says why */
+    NotForwarded(true),
     /** the hub object is being deleted; so is its member copy */
     Deleting(true);
 

@@ -164,8 +164,12 @@ final class Failover {
                 LOG.info("{}: no answer from {} to the delete at epoch {}; sending it again", p.target(), cluster, p.epoch());
                 forwarding.delete(p, cluster);
             } else if (object.isPresent() && !object.get().deleting()) {
+                Optional<Book.Forwarded> went = book.forwarded(p.uid());
+                if (went.isPresent() && !went.get().spec().equals(object.get().spec())) {
+                    continue; // changed since: the change is checked and sent on its own
+                }
                 LOG.info("{}: no answer from {} for epoch {}; sending the apply again", p.target(), cluster, p.epoch());
-                forwarding.apply(p, object.get());
+                forwarding.apply(p, object.get(), went.flatMap(Book.Forwarded::asked));
             }
         }
     }

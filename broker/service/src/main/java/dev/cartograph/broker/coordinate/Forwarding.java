@@ -9,8 +9,8 @@ import java.time.Instant;
 
 /**
  * Sends a placed hub object to its cluster's agent, as the manifest a member may create, and
- * remembers which generation went and when (so a change is forwarded once and an unanswered apply
- * is sent again). Coordinator thread only.
+ * remembers which spec went, with its demand, and when (so a change is checked and forwarded once,
+ * and an unanswered apply is sent again). Coordinator thread only.
  */
 final class Forwarding {
     private final Book book;
@@ -24,11 +24,11 @@ final class Forwarding {
     }
 
     /** Sends the object's current spec to the placement's cluster at the placement's epoch. */
-    void apply(PlacementRecord p, HubObject object) {
+    void apply(PlacementRecord p, HubObject object, java.util.Optional<DemandCache.Asked> asked) {
         Instant now = clock.instant();
         String cluster = p.cluster().orElseThrow(() -> new IllegalStateException(p.target() + " is not placed"));
         effects.command(cluster, new Command.Apply(p.uid(), p.epoch(), now, manifest(object.raw())));
-        book.forwarded(p.uid(), object.generation());
+        book.forwarded(p.uid(), new Book.Forwarded(object.spec(), asked));
         book.sent(p, now);
     }
 

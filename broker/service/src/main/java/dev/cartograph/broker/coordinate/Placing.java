@@ -134,7 +134,7 @@ final class Placing {
             }
             reasonShown.remove(p.uid());
             book.placedAgain(p.uid());
-            forwarding.apply(next, object);
+            forwarding.apply(next, object, Optional.of(gang));
             mirror.forget(p.uid());
             String why = placed.clusters().stream().filter(v -> v.cluster().equals(placed.cluster())).findFirst()
                     .map(Decision.Verdict::reason).orElse("");

@@ -1,0 +1,114 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.fleet.Fleet;
+import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.placement.Decision;
+import dev.cartograph.placement.Planner;
+import dev.cartograph.placement.PodDemand;
+import dev.cartograph.protocol.ClusterState;
+import dev.cartograph.protocol.PlacementRecord;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * A placed gang whose spec changed on the hub: the change is forwarded only if it still fits where
+ * the gang runs. Pods it keeps stay where they are; the pods it adds (more replicas, or a role whose
+ * pods changed shape) must fit on its cluster's free capacity now, and are reserved there until the
+ * member accounts for them. The change goes out as the placement's next epoch (durable first), so
+ * the agent's reports tell it apart from the version before. Scaling down always goes through. A change that does not fit, or cannot
+ * be read, is not forwarded: the running copy keeps its spec and the hub object says why (reason
+ * annotation and a {@code NotForwarded} Event), once per spec. Coordinator thread only.
+ */
+final class Updates {
+    private final BrokerSettings settings;
+    private final Book book;
+    private final Fleet fleet;
+    private final DemandCache demands;
+    private final Forwarding forwarding;
+    private final Effects effects;
+    private final Clock clock;
+    private final Supplier<Interpreter> interpreter;
+    private final Map<String, com.fasterxml.jackson.databind.JsonNode> refused = new HashMap<>();
+
+    Updates(BrokerSettings settings, Book book, Fleet fleet, DemandCache demands, Forwarding forwarding, Effects effects, Clock clock,
+            Supplier<Interpreter> interpreter) {
+        this.settings = settings;
+        this.book = book;
+        this.fleet = fleet;
+        this.demands = demands;
+        this.forwarding = forwarding;
+        this.effects = effects;
+        this.clock = clock;
+        this.interpreter = interpreter;
+    }
+
+    /** The spec differs from what was forwarded. Returns true when it was forwarded. */
+    boolean changed(PlacementRecord p, HubObject object, Book.Forwarded before) {
+        if (object.spec().equals(refused.get(p.uid()))) {
+            return false; // already answered for this spec
+        }
+        String cluster = p.cluster().orElseThrow();
+        DemandCache.Asked asked = demands.demand(object, interpreter.get());
+        if (asked instanceof DemandCache.Asked.Invalid invalid) {
+            return refuse(p, object, "the change cannot be read, so it is not forwarded: " + invalid.reason());
+        }
+        List<PodDemand> now = ((DemandCache.Asked.Gang) asked).pods();
+        List<PodDemand> had = before.asked().filter(DemandCache.Asked.Gang.class::isInstance).map(a -> ((DemandCache.Asked.Gang) a).pods())
+                .orElse(List.of());
+        List<PodDemand> added = added(had, now);
+        Optional<Decision.Placed> room = Optional.empty();
+        if (!added.isEmpty()) {
+            List<ClusterState> here = fleet.snapshot().forPlanning(clock.instant(), settings.heartbeatTimeout()).stream()
+                    .filter(c -> c.name().equals(cluster)).toList();
+            Decision fit = Planner.plan(added, Map.of(), here, settings.policy());
+            if (!(fit instanceof Decision.Placed placed)) {
+                String why = fit.clusters().stream().map(Decision.Verdict::reason).findFirst().orElse(cluster + " has not reported");
+                return refuse(p, object, "the change needs " + added.stream().mapToInt(PodDemand::count).sum() + " more pods that do not fit on "
+                        + cluster + " now (" + why + "); the running copy keeps its spec");
+            }
+            room = Optional.of(placed);
+        }
+        // a new version of the copy: the next epoch, so only a summary from after the agent applied it releases what it adds
+        PlacementRecord next = p.with(p.cluster(), p.epoch() + 1, PlacementRecord.State.PLACED, "", p.reserved(), clock.instant());
+        if (!book.write(next)) {
+            return false; // not durable: the next change of the object tries again
+        }
+        room.ifPresent(placed -> fleet.extend(p.uid(), cluster, next.epoch(), placed, added));
+        refused.remove(p.uid());
+        forwarding.apply(next, object, Optional.of(asked));
+        effects.event(object, EventReason.Forwarded, "change sent to " + cluster + (added.isEmpty() ? "" : " (its added pods fit there)"));
+        return true;
+    }
+
+    private boolean refuse(PlacementRecord p, HubObject object, String reason) {
+        refused.put(p.uid(), object.spec());
+        effects.mark(object, Map.of(), Map.of(Hub.REASON_ANNOTATION, reason));
+        effects.event(object, EventReason.NotForwarded, reason);
+        return false;
+    }
+
+    /** The pods {@code now} asks for beyond {@code had}: more of a role's pods, or every pod of a role whose pods changed. */
+    static List<PodDemand> added(List<PodDemand> had, List<PodDemand> now) {
+        List<PodDemand> out = new ArrayList<>();
+        for (PodDemand d : now) {
+            Optional<PodDemand> same = had.stream().filter(o -> o.component().equals(d.component()) && o.instance().equals(d.instance())
+                    && o.perPod().equals(d.perPod()) && o.nodeSelector().equals(d.nodeSelector())
+                    && o.requiredAffinity().equals(d.requiredAffinity()) && o.tolerations().equals(d.tolerations())).findFirst();
+            int more = d.count() - same.map(PodDemand::count).orElse(0);
+            if (more > 0) {
+                out.add(new PodDemand(d.component(), d.instance(), more, d.perPod(), d.nodeSelector(), d.requiredAffinity(), d.tolerations()));
+            }
+        }
+        return out;
+    }
+
+    void forget(String uid) {
+        refused.remove(uid);
+    }
+}
