@@ -73,7 +73,7 @@ class ResolveTest {
         return ((Resolution.Resolved) r).view();
     }
 
-    private static final String POOLS = """
+    static final String POOLS = """
             apiVersion: example.com/v1
             kind: Pools
             metadata: {name: p, namespace: ns}

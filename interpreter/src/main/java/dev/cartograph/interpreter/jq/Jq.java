@@ -1,9 +1,7 @@
 package dev.cartograph.interpreter.jq;
 
-import java.util.Map;
 import java.util.Set;
 import net.thisptr.jackson.jq.BuiltinFunctionLoader;
-import net.thisptr.jackson.jq.Function;
 import net.thisptr.jackson.jq.JsonQuery;
 import net.thisptr.jackson.jq.Scope;
 import net.thisptr.jackson.jq.Version;
@@ -17,8 +15,8 @@ import net.thisptr.jackson.jq.module.ModuleLoader;
  *
  * <p>The scope holds jq 1.6's builtins except those that reach outside the input: no {@code now},
  * {@code env}/{@code $ENV}, {@code input}/{@code inputs}, {@code debug}/{@code stderr},
- * {@code input_filename}, local-time functions or modules. Every builtin is wrapped so that each
- * evaluation is bounded by {@link JqLimits}.
+ * {@code input_filename}, local-time functions or modules. Every compiled expression, and every
+ * builtin, is metered so that each evaluation is bounded by {@link JqLimits} (see {@link Metering}).
  */
 public final class Jq {
     static final Version VERSION = Versions.JQ_1_6;
@@ -29,6 +27,7 @@ public final class Jq {
             "input_filename/0", "input_line_number/0", "$__loc__/0", "localtime/0", "strflocaltime/1",
             "get_search_list/0", "halt/0", "halt_error/0", "halt_error/1", "builtins/0");
 
+    private static final int MAX_MESSAGE = 1_000;
     private static final Jq STANDARD = new Jq(JqLimits.DEFAULT);
 
     private final Scope rootScope;
@@ -63,7 +62,7 @@ public final class Jq {
         }
         try {
             JsonQuery query = JsonQuery.compile(source, VERSION);
-            return new Compiled.Ok(new JqExpression(source, query, this));
+            return new Compiled.Ok(new JqExpression(source, Metering.meter(query), this));
         } catch (JsonQueryException e) {
             return new Compiled.Failed(cleanMessage(e));
         } catch (RuntimeException | StackOverflowError e) {
@@ -75,9 +74,14 @@ public final class Jq {
         return Scope.newChildScope(rootScope);
     }
 
+    /** An exception's message, cut to {@value #MAX_MESSAGE} characters: jq's {@code error(v)} prints any value. */
     static String cleanMessage(Throwable e) {
         String message = e.getMessage();
-        return message == null ? e.getClass().getSimpleName() : message.strip();
+        if (message == null) {
+            return e.getClass().getSimpleName();
+        }
+        message = message.strip();
+        return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE) + "…";
     }
 
     private static Scope curatedScope() {
@@ -85,19 +89,20 @@ public final class Jq {
         scope.setModuleLoader(new NoModules());
         BuiltinFunctionLoader loader = BuiltinFunctionLoader.getInstance();
         ClassLoader classLoader = new JqJarOnly(Jq.class.getClassLoader());
-        addBounded(scope, loader.loadFunctionsFromServiceLoader(classLoader, VERSION));
-        // jq-defined builtins resolve the functions they call in this scope, so they see the
-        // bounded natives added above, and each other through the bounded wrappers added here.
-        addBounded(scope, loader.loadFunctionsFromJsonJq(classLoader, VERSION, scope));
-        return scope;
-    }
-
-    private static void addBounded(Scope scope, Map<String, Function> functions) {
-        functions.forEach((nameAndArity, function) -> {
+        loader.loadFunctionsFromServiceLoader(classLoader, VERSION).forEach((nameAndArity, function) -> {
             if (!DENIED.contains(nameAndArity)) {
-                scope.addFunction(nameAndArity, new BoundedFunction(function));
+                scope.addFunction(nameAndArity, new BoundedFunction(nameAndArity, function));
             }
         });
+        // jq-defined builtins resolve the functions they call in this scope, so they see the bounded
+        // natives added above; their own bodies are metered like a definition's expressions.
+        loader.loadFunctionsFromJsonJq(classLoader, VERSION, scope).forEach((nameAndArity, function) -> {
+            if (!DENIED.contains(nameAndArity)) {
+                Metering.meterBody(function);
+                scope.addFunction(nameAndArity, function);
+            }
+        });
+        return scope;
     }
 
     /**

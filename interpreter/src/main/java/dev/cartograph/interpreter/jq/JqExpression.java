@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import java.util.ArrayList;
 import java.util.List;
-import net.thisptr.jackson.jq.JsonQuery;
+import net.thisptr.jackson.jq.Expression;
 import net.thisptr.jackson.jq.exception.JsonQueryException;
 
 /**
@@ -15,13 +15,13 @@ import net.thisptr.jackson.jq.exception.JsonQueryException;
  */
 public final class JqExpression {
     private final String source;
-    private final JsonQuery query;
+    private final Expression root;
     private final Jq engine;
     private volatile JqExpression pathQuery;
 
-    JqExpression(String source, JsonQuery query, Jq engine) {
+    JqExpression(String source, Expression root, Jq engine) {
         this.source = source;
-        this.query = query;
+        this.root = root;
         this.engine = engine;
     }
 
@@ -29,20 +29,26 @@ public final class JqExpression {
         return source;
     }
 
-    /** Evaluates against {@code input} (never modified). */
+    /**
+     * Evaluates against {@code input} (never modified). Never throws: an error of the expression, or
+     * a bound of {@link JqLimits} exceeded, comes back as the result's error, and the thread can go on.
+     */
     public JqResult evaluate(JsonNode input) {
         JsonNode in = input == null || input instanceof MissingNode ? NullNode.getInstance() : input;
         JqLimits limits = engine.limits();
         List<JsonNode> out = new ArrayList<>();
-        Budget.open(limits);
+        Budget budget = Budget.open(limits);
         try {
-            query.apply(engine.newEvaluationScope(), in, value -> {
-                Budget.tickCurrent();
+            root.apply(engine.newEvaluationScope(), in, value -> {
+                budget.step();
                 if (out.size() >= limits.maxResults()) {
                     throw new JsonQueryException("more than " + limits.maxResults() + " results");
                 }
                 if (value.isTextual() && value.textValue().length() > limits.maxStringLength()) {
                     throw new JsonQueryException("a result longer than " + limits.maxStringLength() + " characters");
+                }
+                if (value.isContainerNode() && budget.builtContainers()) {
+                    budget.walkable(value); // callers copy and print results whole
                 }
                 out.add(value);
             });
@@ -52,13 +58,14 @@ public final class JqExpression {
         } catch (Budget.BudgetExceeded e) {
             return JqResult.failed(e.getMessage());
         } catch (StackOverflowError e) {
-            return JqResult.failed("recursion too deep");
+            return JqResult.failed("evaluation exceeded its recursion budget: the thread's stack ran out at "
+                    + budget.deepest() + " nested calls");
         } catch (OutOfMemoryError e) {
-            return JqResult.failed("result too large for memory");
+            return JqResult.failed("evaluation exceeded its allocation budget: result too large for memory");
         } catch (RuntimeException e) {
             return JqResult.failed("evaluation failed: " + Jq.cleanMessage(e));
         } finally {
-            Budget.close();
+            budget.close();
         }
     }
 

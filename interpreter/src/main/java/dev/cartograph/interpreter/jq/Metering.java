@@ -1,0 +1,304 @@
+package dev.cartograph.interpreter.jq;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.thisptr.jackson.jq.Expression;
+import net.thisptr.jackson.jq.Function;
+import net.thisptr.jackson.jq.JsonQuery;
+import net.thisptr.jackson.jq.internal.JsonQueryFunction;
+import net.thisptr.jackson.jq.internal.misc.Pair;
+import net.thisptr.jackson.jq.internal.operators.BinaryOperator;
+
+/**
+ * Rewrites a compiled jackson-jq expression tree so that every node that can loop, recurse, iterate
+ * or build is {@link Metered} and every operator is {@link GuardedOperator guarded}: the bodies of
+ * {@code def}s, function-call arguments, pattern matchers, pipes, every branch. jackson-jq has no
+ * hook for this (its {@code Scope} is final in effect and its parser builds nodes directly), so the
+ * rewrite goes through reflection on its node classes. Their shape is pinned in {@link #SHAPES} and
+ * checked when this class loads: a jackson-jq whose nodes have other fields fails at startup with
+ * the difference, and a node type not listed fails compilation; neither ever runs unmetered.
+ * Thread-safe: compiled trees are rewritten once, before they are shared.
+ */
+final class Metering {
+    private static final String JQ = "net.thisptr.jackson.jq.";
+
+    /**
+     * How a node is metered. LEAF: one value, no work. PLAIN: composes its children only, emitting
+     * what they emit (a pipe, a comma, a branch, {@code .name} of each value): its children are
+     * metered, so it need not be, and the hottest nodes cost nothing. PASSING: loops, iterates,
+     * calls or combines children's values pairwise, so it counts its applications, nesting and
+     * emissions. BUILDING: as PASSING, and sizes what it emits. PART: not an expression, only
+     * holds some.
+     */
+    private enum Kind { LEAF, PLAIN, PASSING, BUILDING, PART }
+
+    /** What a field's expressions are to their node. */
+    private enum Role { CHILD, COLLECTED, ASSIGNED, CALLED }
+
+    private record Slot(Field field, Role role) {
+    }
+
+    private record Shape(Kind kind, List<Slot> slots) {
+    }
+
+    /**
+     * Every node class of jackson-jq 1.6's trees, its kind, and the fields that hold sub-expressions
+     * ({@code name:collected} for the body of {@code [...]}, {@code name:assigned} for the paths an
+     * assignment writes, {@code name:called} for the body of a {@code def}, metered once per call,
+     * which is what bounds recursion). Abstract bases are not listed; their fields are named on each
+     * subclass. A call itself is plain: a builtin written in Java meters itself ({@link BoundedFunction}).
+     */
+    private static final List<String> SPEC = List.of(
+            "internal.IsolatedScopeQuery PLAIN q",
+            "internal.tree.TopLevelExpression PLAIN expr",
+            "internal.tree.PipedQuery PLAIN components",
+            "internal.tree.TransformPipeComponent PART expr",
+            "internal.tree.AssignPipeComponent PART expr matcher",
+            "internal.tree.LabelPipeComponent PART",
+            "internal.tree.FunctionDefinition PLAIN body:called",
+            "internal.tree.FunctionCall PLAIN args",
+            "internal.tree.ArrayConstruction BUILDING q:collected",
+            "internal.tree.ObjectConstruction BUILDING fields",
+            "internal.tree.StringKeyFieldConstruction PART key value",
+            "internal.tree.IdentifierKeyFieldConstruction PART value",
+            "internal.tree.JsonQueryKeyFieldConstruction PART key value",
+            "internal.tree.VariableKeyFieldConstruction PART",
+            "internal.tree.StringInterpolation BUILDING interpolations formatter",
+            "internal.tree.FormattingFilter BUILDING",
+            "internal.tree.TryCatch PLAIN tryExpr catchExpr",
+            "internal.tree.TryCatch$Question PLAIN tryExpr catchExpr",
+            "internal.tree.Conditional PLAIN switches otherwise",
+            "internal.tree.ReduceExpression PASSING iterExpr reduceExpr initExpr matcher",
+            "internal.tree.ForeachExpression PASSING iterExpr updateExpr initExpr extractExpr matcher",
+            "internal.tree.SemicolonOperator PLAIN qs",
+            "internal.tree.Tuple PLAIN qs",
+            "internal.tree.NegativeExpression PLAIN value",
+            "internal.tree.RecursionOperator PASSING",
+            "internal.tree.BreakExpression LEAF",
+            "internal.tree.ThisObject LEAF",
+            "internal.tree.VariableAccess LEAF",
+            "internal.tree.literal.BooleanLiteral LEAF",
+            "internal.tree.literal.DoubleLiteral LEAF",
+            "internal.tree.literal.LongLiteral LEAF",
+            "internal.tree.literal.NullLiteral LEAF",
+            "internal.tree.literal.StringLiteral LEAF",
+            "internal.tree.fieldaccess.IdentifierFieldAccess PLAIN target",
+            "internal.tree.fieldaccess.StringFieldAccess PASSING target field",
+            "internal.tree.fieldaccess.BracketFieldAccess PASSING target startExpr endExpr",
+            "internal.tree.fieldaccess.BracketExtractFieldAccess PASSING target",
+            "internal.tree.binaryop.BooleanAndExpression PASSING lhs rhs",
+            "internal.tree.binaryop.BooleanOrExpression PASSING lhs rhs",
+            "internal.tree.binaryop.AlternativeOperatorExpression PLAIN lhs rhs",
+            "internal.tree.binaryop.PlusExpression BUILDING lhs rhs operator",
+            "internal.tree.binaryop.MinusExpression BUILDING lhs rhs operator",
+            "internal.tree.binaryop.MultiplyExpression BUILDING lhs rhs operator",
+            "internal.tree.binaryop.DivideExpression BUILDING lhs rhs operator",
+            "internal.tree.binaryop.ModuloExpression BUILDING lhs rhs operator",
+            "internal.tree.binaryop.comparison.CompareEqualTest PASSING lhs rhs operator",
+            "internal.tree.binaryop.comparison.CompareNotEqualTest PASSING lhs rhs operator",
+            "internal.tree.binaryop.comparison.CompareLessTest PASSING lhs rhs operator",
+            "internal.tree.binaryop.comparison.CompareLessEqualTest PASSING lhs rhs operator",
+            "internal.tree.binaryop.comparison.CompareGreaterTest PASSING lhs rhs operator",
+            "internal.tree.binaryop.comparison.CompareGreaterEqualTest PASSING lhs rhs operator",
+            "internal.tree.binaryop.assignment.Assignment BUILDING lhs:assigned rhs",
+            "internal.tree.binaryop.assignment.UpdateAssignment BUILDING lhs:assigned rhs",
+            "internal.tree.binaryop.assignment.ComplexAssignment BUILDING lhs:assigned rhs operator",
+            "internal.tree.binaryop.assignment.ComplexPlusAssignment BUILDING lhs:assigned rhs operator",
+            "internal.tree.binaryop.assignment.ComplexMinusAssignment BUILDING lhs:assigned rhs operator",
+            "internal.tree.binaryop.assignment.ComplexMultiplyAssignment BUILDING lhs:assigned rhs operator",
+            "internal.tree.binaryop.assignment.ComplexDivideAssignment BUILDING lhs:assigned rhs operator",
+            "internal.tree.binaryop.assignment.ComplexModuloAssignment BUILDING lhs:assigned rhs operator",
+            "internal.tree.binaryop.assignment.ComplexAlternativeAssignment BUILDING lhs:assigned rhs operator",
+            "internal.tree.matcher.matchers.ValueMatcher PART",
+            "internal.tree.matcher.matchers.ArrayMatcher PART matchers",
+            "internal.tree.matcher.matchers.ObjectMatcher PART matchers",
+            "internal.tree.matcher.matchers.ObjectMatcher$FieldMatcher PART name matcher");
+
+    /** Types whose values are parts of a tree: the fields of these types must all be listed. */
+    private static final Set<String> TREE_TYPES = Set.of(JQ + "Expression", JQ + "internal.operators.BinaryOperator",
+            JQ + "internal.tree.PipeComponent", JQ + "internal.tree.FieldConstruction",
+            JQ + "internal.tree.matcher.PatternMatcher", JQ + "internal.tree.matcher.matchers.ObjectMatcher$FieldMatcher");
+
+    /** Fields of listed classes that hold tree types but are deliberately not rewritten. */
+    private static final Set<String> UNMETERED = Set.of(
+            "internal.tree.TopLevelExpression.imports", // module imports: refused by the engine's loader
+            "internal.tree.TopLevelExpression.moduleDirective");
+
+    private static final Map<Class<?>, Shape> SHAPES = shapes();
+    private static final Field FUNCTION_BODY = field(JsonQueryFunction.class, "body");
+    private static final Field QUERY_ROOT = field(JsonQuery.class, "expr");
+
+    private final Map<Object, Object> rewritten = new IdentityHashMap<>();
+
+    private Metering() {
+    }
+
+    /** Meters a freshly compiled query (owned by the caller, not yet shared); returns its metered root. */
+    static Expression meter(JsonQuery query) {
+        try {
+            return meter((Expression) QUERY_ROOT.get(query));
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot meter " + query, e);
+        }
+    }
+
+    private static Expression meter(Expression root) {
+        return (Expression) new Metering().rewrite(root, Role.CHILD);
+    }
+
+    private static Expression meterCalled(Expression body) {
+        return (Expression) new Metering().rewrite(body, Role.CALLED);
+    }
+
+    /** Meters the body of a builtin written in jq, in place. Other functions are left alone. */
+    static void meterBody(Function function) {
+        if (function instanceof JsonQueryFunction) {
+            try {
+                FUNCTION_BODY.set(function, meterCalled((Expression) FUNCTION_BODY.get(function)));
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException("cannot meter jq builtin " + function, e);
+            }
+        }
+    }
+
+    /** True for every node class this rewrite knows (tests compare it with jackson-jq's jar). */
+    static boolean knows(Class<?> nodeClass) {
+        return SHAPES.containsKey(nodeClass);
+    }
+
+    private Object rewrite(Object value, Role role) {
+        if (value == null || value instanceof Metered || value instanceof GuardedOperator
+                || value instanceof String || value instanceof Integer) {
+            return value;
+        }
+        Object done = rewritten.get(value);
+        if (done != null) {
+            return done;
+        }
+        Object result;
+        if (value instanceof BinaryOperator operator) {
+            result = new GuardedOperator(operator);
+        } else if (value instanceof List<?> list) {
+            List<Object> out = new ArrayList<>(list.size());
+            for (Object element : list) {
+                out.add(rewrite(element, role));
+            }
+            result = out;
+        } else if (value instanceof Pair<?, ?> pair) {
+            result = new Pair<>(rewrite(pair._1, role), rewrite(pair._2, role));
+        } else {
+            result = node(value, role);
+        }
+        rewritten.put(value, result);
+        return result;
+    }
+
+    private Object node(Object node, Role role) {
+        Shape shape = SHAPES.get(node.getClass());
+        if (shape == null) {
+            throw new IllegalStateException("jq construct " + node.getClass().getName() + " (in " + node
+                    + ") is not known to the evaluation budget");
+        }
+        for (Slot slot : shape.slots()) {
+            try {
+                slot.field().set(node, rewrite(slot.field().get(node), slot.role()));
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException("cannot meter " + node.getClass().getName(), e);
+            }
+        }
+        if (shape.kind() == Kind.PART || shape.kind() == Kind.LEAF && role == Role.CHILD) {
+            return node;
+        }
+        Expression expression = (Expression) node;
+        Expression metered = switch (shape.kind()) {
+            case BUILDING -> Metered.building(expression);
+            case PASSING -> Metered.passing(expression);
+            default -> role == Role.CALLED ? Metered.passing(expression) : expression;
+        };
+        return switch (role) {
+            case CHILD, CALLED -> metered;
+            case COLLECTED -> Metered.collected(metered); // even a leaf or a comma: it feeds one array
+            case ASSIGNED -> Metered.assigned(metered); // every path it gives is written
+        };
+    }
+
+    private static Map<Class<?>, Shape> shapes() {
+        Map<Class<?>, Shape> shapes = new HashMap<>();
+        for (String line : SPEC) {
+            String[] words = line.split(" ");
+            Class<?> type = jqClass(words[0]);
+            List<Slot> slots = new ArrayList<>();
+            Set<String> listed = new LinkedHashSet<>();
+            for (int i = 2; i < words.length; i++) {
+                String[] nameAndRole = words[i].split(":");
+                Role role = nameAndRole.length == 1 ? Role.CHILD : Role.valueOf(nameAndRole[1].toUpperCase());
+                slots.add(new Slot(field(type, nameAndRole[0]), role));
+                listed.add(nameAndRole[0]);
+            }
+            Set<String> structural = structuralFields(type, words[0]);
+            if (!structural.equals(listed)) {
+                throw new IllegalStateException("jackson-jq's " + type.getName() + " holds sub-expressions in "
+                        + structural + ", the evaluation budget meters " + listed + "; update Metering.SPEC");
+            }
+            shapes.put(type, new Shape(Kind.valueOf(words[1]), List.copyOf(slots)));
+        }
+        return Map.copyOf(shapes);
+    }
+
+    private static Class<?> jqClass(String name) {
+        try {
+            return Class.forName(JQ + name, false, Expression.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("jackson-jq has no " + JQ + name + "; update Metering.SPEC", e);
+        }
+    }
+
+    /** The instance fields of {@code type} and its supertypes whose values can hold tree nodes. */
+    private static Set<String> structuralFields(Class<?> type, String specName) {
+        Set<String> names = new LinkedHashSet<>();
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (!Modifier.isStatic(f.getModifiers()) && holdsTree(f.getGenericType())
+                        && !UNMETERED.contains(specName + "." + f.getName())) {
+                    names.add(f.getName());
+                }
+            }
+        }
+        return names;
+    }
+
+    private static boolean holdsTree(Type type) {
+        if (type instanceof ParameterizedType p) {
+            for (Type argument : p.getActualTypeArguments()) {
+                if (holdsTree(argument)) {
+                    return true;
+                }
+            }
+            return holdsTree(p.getRawType());
+        }
+        return type instanceof Class<?> c && TREE_TYPES.contains(c.getName());
+    }
+
+    private static Field field(Class<?> type, String name) {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            try {
+                Field f = c.getDeclaredField(name);
+                f.setAccessible(true);
+                return f;
+            } catch (NoSuchFieldException e) {
+                // look in the superclass
+            }
+        }
+        throw new IllegalStateException("jackson-jq's " + type.getName() + " has no field '" + name
+                + "'; update Metering.SPEC");
+    }
+}
