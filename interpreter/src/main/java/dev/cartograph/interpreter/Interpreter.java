@@ -64,7 +64,8 @@ public final class Interpreter {
         }
         try {
             Resolver.Outcome outcome = Resolver.resolve(definition, object);
-            return new Resolution.Resolved(outcome.view(), outcome.problems());
+            return outcome.rejected() ? new Resolution.Invalid(outcome.problems())
+                    : new Resolution.Resolved(outcome.view(), outcome.problems());
         } catch (RuntimeException e) {
             // a defect of ours, not the user's: still a value, with enough to report it
             return new Resolution.Invalid(List.of(Problem.error(Resolver.identity(object).describe(), "",

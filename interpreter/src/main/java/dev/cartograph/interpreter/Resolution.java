@@ -34,7 +34,11 @@ public sealed interface Resolution {
         }
     }
 
-    /** The input is not a Kubernetes object Cartograph can read. */
+    /**
+     * The input is not a Kubernetes object Cartograph can read, or it asks for amounts no cluster
+     * could honour (a quantity or replica count that is negative, not a number, or beyond
+     * {@link dev.cartograph.interpreter.resources.Ceilings}); {@code problems} lists every one, by field.
+     */
     record Invalid(List<Problem> problems) implements Resolution {
         public Invalid {
             problems = List.copyOf(problems);

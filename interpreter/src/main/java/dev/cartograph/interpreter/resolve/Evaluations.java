@@ -52,6 +52,19 @@ final class Evaluations {
         return result.values();
     }
 
+    /**
+     * Where in the object {@code path} found its value for instance {@code index} of
+     * {@code instances}, as a field ({@code spec.replicatedJobs[0].replicas}); empty when the
+     * expression is not a path or its paths do not line up with the instances.
+     */
+    Optional<String> objectPath(JqExpression path, int index, int instances) {
+        JqResult paths = path.paths(object);
+        if (!paths.ok() || paths.values().size() != instances || !paths.values().get(index).isArray()) {
+            return Optional.empty();
+        }
+        return Optional.of(ObjectPaths.format(paths.values().get(index)));
+    }
+
     static JsonNode at(List<JsonNode> values, int index) {
         return values.isEmpty() ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : values.get(index);
     }

@@ -4,11 +4,16 @@ import dev.cartograph.interpreter.Problem;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Problems found while resolving one object. Not thread-safe: one per resolution. */
+/**
+ * Problems found while resolving one object. Most leave the rest of the view standing; a
+ * {@link #reject rejected} amount (a quantity or replica count no cluster could honour) makes the
+ * whole object unresolvable. Not thread-safe: one per resolution.
+ */
 final class Findings {
     private final String subject;
     private final String definition;
     private final List<Problem> problems = new ArrayList<>();
+    private boolean rejected;
 
     Findings(String subject, String definition) {
         this.subject = subject;
@@ -17,6 +22,16 @@ final class Findings {
 
     void error(String field, String message) {
         problems.add(Problem.error(subject, where(field), message));
+    }
+
+    /** An error that makes the object unresolvable; resolution still goes on to find every other. */
+    void reject(String field, String message) {
+        rejected = true;
+        error(field, message);
+    }
+
+    boolean rejected() {
+        return rejected;
     }
 
     void warn(String field, String message) {

@@ -6,6 +6,7 @@ import dev.cartograph.interpreter.definition.ScaleDefinition;
 import dev.cartograph.interpreter.definition.SpecDefinition;
 import dev.cartograph.interpreter.definition.SpecDefinition.Fragment;
 import dev.cartograph.interpreter.jq.JqExpression;
+import dev.cartograph.interpreter.resources.Ceilings;
 import dev.cartograph.interpreter.resources.PodRequests;
 import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.interpreter.view.InstanceView;
@@ -25,10 +26,12 @@ import java.util.Optional;
 final class InstanceResolver {
     private final Evaluations eval;
     private final Findings findings;
+    private final ReplicaCounts counts;
 
     InstanceResolver(Evaluations eval, Findings findings) {
         this.eval = eval;
         this.findings = findings;
+        this.counts = new ReplicaCounts(eval, findings);
     }
 
     /** How an owner scales its children: its desired, minimum and maximum pods per unit. */
@@ -58,16 +61,24 @@ final class InstanceResolver {
             if (c.spec().isPresent() && template.isEmpty() && replicasValue.isNull()) {
                 continue; // the object does not have this optional component
             }
-            Optional<Long> desired = count(replicasValue, at + ".scaleDefinition.replicasPath");
-            Optional<Long> min = count(Evaluations.at(mins.get(), i), at + ".scaleDefinition.minReplicasPath");
-            Optional<Long> max = count(Evaluations.at(maxes.get(), i), at + ".scaleDefinition.maxReplicasPath");
-            long own = desired.orElse(min.filter(m -> m > 0).orElse(1L));
-            long ownMin = min.filter(m -> m > 0).orElse(own);
-            Replicas total = new Replicas(own * owner.desired(), ownMin * owner.min(),
-                    max.flatMap(m -> owner.max().map(om -> m * om)));
-            out.add(instance(ids.get(i), total, template, at));
+            String replicasField = at + ".scaleDefinition.replicasPath";
+            ReplicaCounts.Scale own = counts.read(c, replicas.get(), mins.get(), maxes.get(), i, n);
+            Replicas total = counts.scale(own, owner, replicasField);
+            InstanceView view = instance(ids.get(i), total, template, c, i, n);
+            checkTotals(view, replicasField);
+            out.add(view);
         }
         return out;
+    }
+
+    /** Pods × what each asks for must stay countable (see {@link Ceilings}). */
+    private void checkTotals(InstanceView view, String replicasField) {
+        if (view.hasPods()) {
+            long pods = view.replicas().desired();
+            for (String beyond : Ceilings.checkTotal(view.perPod().times(pods))) {
+                findings.reject(replicasField, pods + " pods of instance " + view.id() + ": " + beyond);
+            }
+        }
     }
 
     /** Instance ids from instanceIdPath; one unnamed instance without it; null when unusable. */
@@ -135,7 +146,8 @@ final class InstanceResolver {
         return out;
     }
 
-    private InstanceView instance(String id, Replicas replicas, Optional<JsonNode> template, String at) {
+    private InstanceView instance(String id, Replicas replicas, Optional<JsonNode> template, ComponentDefinition c,
+                                  int index, int instances) {
         if (template.isEmpty()) {
             return new InstanceView(id, replicas, template, ResourceList.EMPTY, Map.of(),
                     com.fasterxml.jackson.databind.node.NullNode.getInstance(), List.of(), Optional.empty(), Optional.empty());
@@ -145,7 +157,16 @@ final class InstanceResolver {
         template = Optional.of(own);
         JsonNode spec = own.path("spec");
         PodRequests.Result requests = PodRequests.of(spec);
-        requests.problems().forEach(p -> findings.error("pod template of " + at + " instance " + id, p));
+        if (!requests.issues().isEmpty()) {
+            Optional<String> specField = specField(c, index, instances);
+            for (PodRequests.Issue issue : requests.issues()) {
+                if (specField.isPresent()) {
+                    findings.reject(join(specField.get(), issue.field()), issue.message());
+                } else {
+                    findings.reject("pod template of " + c.field() + " instance " + id, issue.toString());
+                }
+            }
+        }
         Map<String, String> nodeSelector = new LinkedHashMap<>();
         spec.path("nodeSelector").fields().forEachRemaining(e -> nodeSelector.put(e.getKey(), e.getValue().asText()));
         List<JsonNode> tolerations = new ArrayList<>();
@@ -159,21 +180,22 @@ final class InstanceResolver {
         return node.path(key).isTextual() ? Optional.of(node.get(key).textValue()) : Optional.empty();
     }
 
-    /** A replica count: a whole number or numeric text; null is absent; anything else is reported. */
-    private Optional<Long> count(JsonNode value, String field) {
-        if (value == null || value.isNull() || value.isMissingNode()) {
-            return Optional.empty();
+    /** Where the pod spec of instance {@code index} is in the object, when the definition locates it by a path. */
+    private Optional<String> specField(ComponentDefinition c, int index, int instances) {
+        Optional<SpecDefinition> spec = c.spec();
+        if (spec.isPresent() && spec.get() instanceof SpecDefinition.PodTemplate t) {
+            return eval.objectPath(t.path(), index, instances).map(p -> join(p, "spec"));
         }
-        try {
-            java.math.BigDecimal number = value.isNumber() ? value.decimalValue()
-                    : value.isTextual() ? new java.math.BigDecimal(value.textValue().strip()) : null;
-            if (number != null && number.signum() >= 0 && number.stripTrailingZeros().scale() <= 0) {
-                return Optional.of(number.longValueExact());
-            }
-        } catch (NumberFormatException | ArithmeticException e) {
-            // reported below
+        if (spec.isPresent() && spec.get() instanceof SpecDefinition.PodSpec p) {
+            return eval.objectPath(p.podSpecPath(), index, instances);
         }
-        findings.error(field, "is not a replica count: " + value);
-        return Optional.empty();
+        return Optional.empty(); // assembled from fragments: no one place in the object
+    }
+
+    private static String join(String field, String step) {
+        if (field.isEmpty() || step.isEmpty()) {
+            return field + step;
+        }
+        return step.startsWith("[") ? field + step : field + "." + step;
     }
 }

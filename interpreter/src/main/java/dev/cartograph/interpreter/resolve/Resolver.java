@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.definition.ComponentDefinition;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
+import dev.cartograph.interpreter.resources.Ceilings;
 import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.interpreter.view.ComponentView;
 import dev.cartograph.interpreter.view.Gang;
@@ -27,10 +28,20 @@ public final class Resolver {
     private Resolver() {
     }
 
-    /** The view and every problem met on the way; problems never stop the rest of the view. */
-    public record Outcome(WorkloadView view, List<Problem> problems) {
+    /**
+     * The view and every problem met on the way; problems never stop the rest of the view.
+     *
+     * @param rejected true when the object asks for amounts no cluster could honour (see
+     *                 {@link dev.cartograph.interpreter.resources.Ceilings}): the view is then only
+     *                 as good as the amounts it capped, and callers should not act on it
+     */
+    public record Outcome(WorkloadView view, List<Problem> problems, boolean rejected) {
         public Outcome {
             problems = List.copyOf(problems);
+        }
+
+        public Outcome(WorkloadView view, List<Problem> problems) {
+            this(view, problems, false);
         }
     }
 
@@ -64,11 +75,15 @@ public final class Resolver {
                 }
             }
         }
+        // instances beyond the ceilings were rejected already; this is for many instances together
+        for (String beyond : findings.rejected() ? List.<String>of() : Ceilings.checkTotal(resources)) {
+            findings.reject(definition.root().field(), "the workload's " + pods + " pods together: " + beyond);
+        }
         Gang gang = new GangCalculator(definition, byComponent, findings).compute();
         StatusView status = StatusEvaluator.evaluate(definition.status(), object);
         WorkloadView view = new WorkloadView(identity, definition.name(), definition.origin(), root,
                 new Totals(pods, resources), gang, status);
-        return new Outcome(view, findings.problems());
+        return new Outcome(view, findings.problems(), findings.rejected());
     }
 
     private static InstanceResolver.Multiplier multiplier(ComponentDefinition child, List<InstanceView> owner,

@@ -4,29 +4,37 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * The effective resource request of a pod, by the rule the Kubernetes scheduler uses: per resource,
  * the larger of (every app container plus every restartable init "sidecar") and (each ordinary
  * init container plus the sidecars started before it), plus the pod overhead. A container that
- * sets only a limit requests its limit, as the API server defaults it. Pure and thread-safe.
+ * sets only a limit requests its limit, as the API server defaults it. Amounts that are not
+ * quantities, are negative or exceed {@link Ceilings} are reported with their field and left out.
+ * Pure and thread-safe.
  */
 public final class PodRequests {
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
     private PodRequests() {
     }
 
     /** The effective request of a pod spec (the {@code spec} of a Pod or of a pod template). */
     public static Result of(JsonNode podSpec) {
-        List<String> problems = new ArrayList<>();
+        List<Issue> issues = new ArrayList<>();
         ResourceList apps = ResourceList.EMPTY;
+        int index = 0;
         for (JsonNode container : iterate(podSpec.path("containers"))) {
-            apps = apps.plus(containerRequest(container, "containers", problems));
+            apps = apps.plus(request(container, "containers[" + index++ + "]", issues));
         }
         ResourceList sidecars = ResourceList.EMPTY;
         ResourceList initPeak = ResourceList.EMPTY;
+        index = 0;
         for (JsonNode init : iterate(podSpec.path("initContainers"))) {
-            ResourceList request = containerRequest(init, "initContainers", problems);
+            ResourceList request = request(init, "initContainers[" + index++ + "]", issues);
             if ("Always".equals(init.path("restartPolicy").asText())) {
                 sidecars = sidecars.plus(request);
             } else {
@@ -34,41 +42,116 @@ public final class PodRequests {
             }
         }
         ResourceList effective = apps.plus(sidecars).max(initPeak);
-        ResourceList overhead = parseList(podSpec.path("overhead"), "overhead", problems);
-        return new Result(effective.plus(overhead), List.copyOf(problems));
+        ResourceList total = effective.plus(read(podSpec.path("overhead"), "overhead", issues));
+        total.amounts().forEach((name, amount) -> Ceilings.checkPerPod(name, amount).ifPresent(why ->
+                issues.add(new Issue("", name + " " + Quantity.format(amount) + " per pod, summed over its containers, " + why))));
+        return new Result(total, issues);
     }
 
-    /** A container's request: requests, with limits standing in for requests that are not set. */
+    /**
+     * A container's request: requests, with limits standing in for requests that are not set.
+     * Problems are added to {@code problems} as text, each starting with {@code where}.
+     */
     public static ResourceList containerRequest(JsonNode container, String where, List<String> problems) {
+        List<Issue> issues = new ArrayList<>();
+        ResourceList request = request(container, where, issues);
+        issues.forEach(i -> problems.add(i.toString()));
+        return request;
+    }
+
+    /**
+     * Parses a {@code {name: quantity}} map; unusable entries are reported to {@code problems} (as
+     * {@code where.name: why}) and skipped.
+     */
+    public static ResourceList parseList(JsonNode map, String where, List<String> problems) {
+        List<Issue> issues = new ArrayList<>();
+        ResourceList amounts = read(map, where, issues);
+        issues.forEach(i -> problems.add(i.toString()));
+        return amounts;
+    }
+
+    private static ResourceList request(JsonNode container, String where, List<Issue> issues) {
         JsonNode resources = container.path("resources");
-        String name = container.path("name").asText("?");
-        ResourceList limits = parseList(resources.path("limits"), where + "[" + name + "].resources.limits", problems);
-        ResourceList requests = parseList(resources.path("requests"), where + "[" + name + "].resources.requests", problems);
+        ResourceList limits = read(resources.path("limits"), where + ".resources.limits", issues);
+        ResourceList requests = read(resources.path("requests"), where + ".resources.requests", issues);
         TreeMap<String, BigDecimal> merged = new TreeMap<>(limits.amounts());
         merged.putAll(requests.amounts());
         return new ResourceList(merged);
     }
 
-    /** Parses a {@code {name: quantity}} map; unparsable entries are reported and skipped. */
-    public static ResourceList parseList(JsonNode map, String where, List<String> problems) {
+    private static ResourceList read(JsonNode map, String where, List<Issue> issues) {
         if (!map.isObject()) {
             return ResourceList.EMPTY;
         }
         TreeMap<String, BigDecimal> amounts = new TreeMap<>();
         map.fields().forEachRemaining(e -> {
-            JsonNode v = e.getValue();
-            String text = v.isNumber() ? v.decimalValue().toPlainString() : v.asText();
-            Quantity.parse(text).ifPresentOrElse(q -> amounts.put(e.getKey(), q),
-                    () -> problems.add(where + "." + e.getKey() + ": '" + text + "' is not a Kubernetes quantity"));
+            JsonNode value = e.getValue();
+            if (value.isNull()) {
+                return; // as if absent
+            }
+            String field = where + key(e.getKey());
+            String text = value.isTextual() ? value.textValue() : value.asText();
+            Optional<BigDecimal> amount = amount(value);
+            if (amount.isEmpty()) {
+                issues.add(new Issue(field, "'" + shorten(text) + "' is not a Kubernetes quantity"));
+                return;
+            }
+            Optional<String> beyond = Ceilings.checkPerPod(e.getKey(), amount.get());
+            if (beyond.isPresent()) {
+                issues.add(new Issue(field, "quantity " + text + " " + beyond.get()));
+                return;
+            }
+            amounts.put(e.getKey(), amount.get());
         });
         return new ResourceList(amounts);
+    }
+
+    private static Optional<BigDecimal> amount(JsonNode value) {
+        if (value.isTextual()) {
+            return Quantity.parse(value.textValue());
+        }
+        if (value.isNumber() && !(value.isFloatingPointNumber() && !Double.isFinite(value.doubleValue()))) {
+            return Quantity.parse(value.decimalValue().toString());
+        }
+        return Optional.empty();
+    }
+
+    /** A map key as a jq path step: {@code .cpu}, {@code ["nvidia.com/gpu"]}. */
+    private static String key(String name) {
+        return IDENTIFIER.matcher(name).matches() ? "." + name
+                : "[\"" + name.replace("\\", "\\\\").replace("\"", "\\\"") + "\"]";
+    }
+
+    private static String shorten(String text) {
+        return text.length() <= Quantity.MAX_TEXT ? text : text.substring(0, Quantity.MAX_TEXT) + "…";
     }
 
     private static Iterable<JsonNode> iterate(JsonNode array) {
         return array.isArray() ? array : List.of();
     }
 
-    /** The effective request and any quantities that could not be read. */
-    public record Result(ResourceList request, List<String> problems) {
+    /**
+     * The effective request, and every amount that could not be used.
+     *
+     * @param issues each unusable amount: where it is (a jq-style path relative to the pod spec, empty
+     *               for the pod as a whole) and why
+     */
+    public record Result(ResourceList request, List<Issue> issues) {
+        public Result {
+            issues = List.copyOf(issues);
+        }
+
+        /** The issues as text, {@code field: why}. */
+        public List<String> problems() {
+            return issues.stream().map(Issue::toString).toList();
+        }
+    }
+
+    /** An amount that cannot be used: its field (relative to the pod spec; empty for the whole pod) and why. */
+    public record Issue(String field, String message) {
+        @Override
+        public String toString() {
+            return field.isEmpty() ? message : field + ": " + message;
+        }
     }
 }

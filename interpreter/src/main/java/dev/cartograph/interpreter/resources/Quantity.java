@@ -11,6 +11,11 @@ import java.util.regex.Pattern;
  * Kubernetes resource quantities ({@code 500m}, {@code 32Gi}, {@code 1e3}, {@code 4}) as exact
  * decimals. Written here because the interpreter may depend only on Jackson and jackson-jq
  * (fabric8 has an equivalent {@code Quantity}). Pure and thread-safe.
+ *
+ * <p>Exact decimals cost time in proportion to their digits, so text that is not a plausible
+ * quantity is refused before it becomes one: more than {@value #MAX_TEXT} characters, or a value
+ * whose decimal exponent lies outside ±{@value #MAX_EXPONENT} ({@code 1e999999999} would take
+ * minutes to add to anything). Whether an amount is sane for a pod is {@link Ceilings}' question.
  */
 public final class Quantity {
     private static final Pattern FORMAT =
@@ -32,12 +37,20 @@ public final class Quantity {
             Map.entry("P", new BigDecimal("1e15")),
             Map.entry("E", new BigDecimal("1e18")));
 
+    /** The longest text read as a quantity. */
+    public static final int MAX_TEXT = 64;
+    /** The largest decimal exponent, either way, of a quantity's value. */
+    public static final int MAX_EXPONENT = 64;
+
+    private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
+    private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
+
     private Quantity() {
     }
 
-    /** Parses a quantity; empty when the text is not one. */
+    /** Parses a quantity; empty when the text is not one, or not a plausible one (see above). */
     public static Optional<BigDecimal> parse(String text) {
-        if (text == null) {
+        if (text == null || text.length() > MAX_TEXT) {
             return Optional.empty();
         }
         Matcher m = FORMAT.matcher(text.strip());
@@ -46,22 +59,39 @@ public final class Quantity {
         }
         BigDecimal number = new BigDecimal(m.group(1));
         if (m.group(2) != null) {
-            return Optional.of(number.scaleByPowerOfTen(Integer.parseInt(m.group(2).substring(1).replace("+", ""))));
+            String exponent = m.group(2).substring(1).replace("+", "");
+            if (exponent.replace("-", "").length() > 3) {
+                return Optional.empty();
+            }
+            number = number.scaleByPowerOfTen(Integer.parseInt(exponent));
+        } else if (m.group(3) != null) {
+            number = number.multiply(SUFFIXES.get(m.group(3)));
         }
-        if (m.group(3) != null) {
-            return Optional.of(number.multiply(SUFFIXES.get(m.group(3))));
-        }
-        return Optional.of(number);
+        int exponent = number.precision() - number.scale() - 1;
+        return number.signum() != 0 && Math.abs(exponent) > MAX_EXPONENT ? Optional.empty() : Optional.of(number);
     }
 
-    /** CPU in millicores, rounded up as Kubernetes does. */
+    /**
+     * CPU in millicores, rounded up as Kubernetes does; saturates at {@link Long#MAX_VALUE} and
+     * {@link Long#MIN_VALUE} for amounts beyond a long (which resolved requests never reach, see
+     * {@link Ceilings}).
+     */
     public static long toMillis(BigDecimal value) {
-        return value.movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact();
+        return toWhole(value.movePointRight(3));
     }
 
-    /** A whole count (bytes, GPUs, pods), rounded up. */
+    /** A whole count (bytes, GPUs, pods), rounded up; saturates like {@link #toMillis}. */
     public static long toWhole(BigDecimal value) {
-        return value.setScale(0, RoundingMode.CEILING).longValueExact();
+        if (value.compareTo(LONG_MAX) >= 0) {
+            return Long.MAX_VALUE;
+        }
+        if (value.compareTo(LONG_MIN) <= 0) {
+            return Long.MIN_VALUE;
+        }
+        if (value.abs().compareTo(BigDecimal.ONE) < 0) {
+            return value.signum() > 0 ? 1 : 0; // without rescaling: 1e-60 would need a 60-digit divisor
+        }
+        return value.setScale(0, RoundingMode.CEILING).longValue();
     }
 
     /** Canonical text: the shortest plain decimal ({@code 1.5}, {@code 4}, {@code 0.25}). */

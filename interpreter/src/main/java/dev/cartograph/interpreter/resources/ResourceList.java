@@ -32,14 +32,21 @@ public record ResourceList(Map<String, BigDecimal> amounts) {
         return amounts.getOrDefault(name, BigDecimal.ZERO);
     }
 
+    /**
+     * Whole GPUs, rounded up. Like {@link #cpuMillis()} and {@link #memoryBytes()}, saturates at
+     * {@link Long#MAX_VALUE} (or {@link Long#MIN_VALUE}) instead of overflowing; amounts read from
+     * resolved objects stay far below that (see {@link Ceilings}).
+     */
     public long gpus() {
         return Quantity.toWhole(get(GPU));
     }
 
+    /** CPU in millicores, rounded up; saturates as {@link #gpus()} does. */
     public long cpuMillis() {
         return Quantity.toMillis(get(CPU));
     }
 
+    /** Memory in bytes, rounded up; saturates as {@link #gpus()} does. */
     public long memoryBytes() {
         return Quantity.toWhole(get(MEMORY));
     }
