@@ -48,10 +48,6 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final BlockingQueue<Input> inbox = new LinkedBlockingQueue<>(INBOX_CAPACITY);
     private final AtomicReference<BrokerView> view = new AtomicReference<>(BrokerView.EMPTY);
     private final AtomicBoolean running = new AtomicBoolean(true);
-    /** Whether this instance may write as leader now; set false by the lease thread at once, true only on this thread. */
-    private final AtomicBoolean leading;
-    /** The lease's latest word, so that an older Leading input still in the inbox is not acted on. */
-    private final AtomicBoolean wanted;
 
     private Interpreter interpreter;
     private final Fleet fleet = new Fleet();
@@ -68,15 +64,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final Updates updates;
     private final Quarantine quarantine;
     private long poison;
-    private boolean caughtUp;
-    /** Earlier writers fenced and everything they committed read, in the current term. */
-    private boolean activated;
-    private long term;
-    private long marks;
-    private long markPending = -1;
-    private LongConsumer catchUp = this::marked;
-    private final Outbox outbox;
-    private Instant activeSince = Instant.MAX;
+    private final Leadership leadership;
     private boolean capacityChanged;
 
     public Coordinator(BrokerSettings settings, Interpreter interpreter, Outbox outbox, Hub hub, Clock clock) {
@@ -90,10 +78,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.interpreter = interpreter;
         this.clock = clock;
         this.priorityClasses = priorityClasses;
-        this.leading = new AtomicBoolean(!settings.leaderElection());
-        this.wanted = new AtomicBoolean(!settings.leaderElection());
-        this.outbox = outbox;
         this.book = new Book(outbox, this::active, this::fenced);
+        this.leadership = new Leadership(!settings.leaderElection(), outbox, book, clock, this::becameActive);
         this.effects = new Effects(outbox, hub, this::active);
         this.demands = new DemandCache(settings.maxPodsPerGang());
         this.forwarding = new Forwarding(book, effects, clock);
@@ -127,10 +113,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
 
     /** {@link #leading(boolean)} in leader term {@code term} (the hub Lease's transitions), stamped on every record written. */
     public void leading(boolean now, long term) {
-        wanted.set(now);
-        if (!now) {
-            leading.set(false);
-        }
+        leadership.lease(now);
         post(new Input.Leading(now, term));
     }
 
@@ -141,7 +124,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
      * the mark is taken at once. Call before {@link #run}.
      */
     public void catchUpWith(LongConsumer mark) {
-        this.catchUp = mark;
+        leadership.catchUpWith(mark);
     }
 
     public BrokerView view() {
@@ -190,7 +173,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
 
     private void handle(Input input) {
         if (input instanceof Input.Cluster c) {
-            capacityChanged |= reports.cluster(c.summary(), caughtUp);
+            capacityChanged |= reports.cluster(c.summary(), leadership.caughtUp());
         } else if (input instanceof Input.Workload w) {
             reports.workload(w.key(), w.summary());
         } else if (input instanceof Input.Result r) {
@@ -200,26 +183,25 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 book.replayed(p.uid(), p.record()); // while active, this instance wrote it: what it reads back is its own
             }
         } else if (input instanceof Input.CaughtUp) {
-            caughtUp = true;
             LOG.info("caught up with every topic: {} placements, {} clusters", book.placements().size(), fleet.snapshot().clusters().size());
-            tryActivate();
+            leadership.caughtUpWithStart();
         } else if (input instanceof Input.Marked m) {
-            marked(m.id());
+            leadership.marked(m.id());
         } else if (input instanceof Input.HubChanged h) {
             HubObject.parse(h.object(), priorityClasses, clock.instant()).ifPresent(this::hubChanged);
         } else if (input instanceof Input.HubDeleted h) {
             HubObject.parse(h.object(), priorityClasses, clock.instant()).ifPresent(this::hubDeleted);
         } else if (input instanceof Input.Leading l) {
-            leadingChanged(l.leading(), l.term());
+            leadership.changed(l.leading(), l.term());
         } else if (input instanceof Input.Definitions d) {
             interpreter = Interpreter.of(d.definitions());
             LOG.info("definitions changed: {} kinds", d.definitions().size());
             capacityChanged = true; // queued gangs are interpreted again at their next attempt
         } else if (input instanceof Input.Tick) {
             if (active()) {
-                capacityChanged |= failover.tick(activeSince);
+                capacityChanged |= failover.tick(leadership.activeSince());
             } else {
-                tryActivate();
+                leadership.tryActivate();
             }
         } else if (input instanceof Input.Call c) {
             c.action().run();
@@ -227,73 +209,15 @@ public final class Coordinator implements Runnable, AutoCloseable {
     }
 
     private boolean active() {
-        return leading.get() && caughtUp && activated;
+        return leadership.active();
     }
 
-    private void leadingChanged(boolean now, long newTerm) {
-        if (now != wanted.get()) {
-            return; // the lease changed again since: the newer input follows
-        }
-        leading.set(now);
-        LOG.info(now ? "leading (term {})" : "not leading", newTerm);
-        if (now) {
-            term = newTerm;
-            tryActivate();
-        } else {
-            stepDown();
-        }
-    }
-
-    private void stepDown() {
-        activated = false;
-        markPending = -1;
-        activeSince = Instant.MAX;
-    }
-
-    /**
-     * Leader and caught up since start: fence every earlier writer (the outbox makes their writes fail),
-     * then ask to have read everything committed up to now; {@link #marked} makes this instance active.
-     * Tried again at every tick until the outbox answers.
-     */
-    private void tryActivate() {
-        if (!leading.get() || !caughtUp || activated || markPending >= 0) {
-            return;
-        }
-        try {
-            outbox.activate(term);
-        } catch (Exception e) {
-            LOG.warn("cannot take the lead yet (term {}): {}; trying again", term, e.toString());
-            return;
-        }
-        book.term(term);
-        markPending = ++marks;
-        catchUp.accept(markPending);
-    }
-
-    private void marked(long id) {
-        if (id != markPending || !leading.get()) {
-            return;
-        }
-        markPending = -1;
-        activated = true;
-        LOG.info("active as leader of term {}: read every placement committed before", term);
-        becameActive();
-    }
-
-    /** A write was refused because a newer leader fenced this one: act as a follower from now on. */
     private void fenced() {
-        LOG.error("fenced: a newer leader has taken over; this instance stops acting as leader");
-        wanted.set(false);
-        leading.set(false);
-        stepDown();
+        leadership.fenced();
     }
 
     /** Now leader and caught up: hold what recorded placements reserved, then act on every hub object. */
     private void becameActive() {
-        if (!active() || activeSince != Instant.MAX) {
-            return;
-        }
-        activeSince = clock.instant();
         for (PlacementRecord p : book.placements()) {
             if ((p.state() == State.PLACED || p.state() == State.APPLIED) && p.cluster().isPresent() && !p.reserved().isEmpty()
                     && fleet.snapshot().reservations().get(p.uid()) == null) {
@@ -386,7 +310,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         for (PlacementRecord p : book.placements()) {
             book.member(p).ifPresent(m -> members.put(p.uid(), m));
         }
-        view.set(new BrokerView(fleet.snapshot(), book.placementsView(), queue, book.decisionsView(), members, leading.get(), caughtUp,
+        view.set(new BrokerView(fleet.snapshot(), book.placementsView(), queue, book.decisionsView(), members, leadership.leading(), leadership.caughtUp(),
                 poison, quarantine.count(), clock.instant()));
     }
 

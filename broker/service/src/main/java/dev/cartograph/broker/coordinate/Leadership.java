@@ -1,0 +1,142 @@
+package dev.cartograph.broker.coordinate;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * When this broker instance may act: it leads (holds the Lease, or needs none), it has read every
+ * topic to where it stood at start, and — in the current term — it has fenced every earlier writer
+ * (the outbox makes their writes fail) and read everything committed up to then. Losing the lease
+ * stops writes at once, from the lease thread; gaining it takes effect on the coordinator's thread,
+ * in order. Fields are the coordinator thread's, except the two flags the lease thread sets.
+ */
+final class Leadership {
+    private static final Logger LOG = LoggerFactory.getLogger(Leadership.class);
+    private final Outbox outbox;
+    private final Book book;
+    private final Clock clock;
+    private final Runnable becameActive;
+    /** Whether this instance may write as leader now; set false by the lease thread at once, true only on the coordinator's thread. */
+    private final AtomicBoolean leading;
+    /** The lease's latest word, so that an older Leading input still in the inbox is not acted on. */
+    private final AtomicBoolean wanted;
+    private boolean caughtUp;
+    private boolean activated;
+    private long term;
+    private long marks;
+    private long markPending = -1;
+    private LongConsumer catchUp = this::marked;
+    private Instant activeSince = Instant.MAX;
+
+    /**
+     * @param leadsAlone   true without leader election (this instance leads from the start)
+     * @param becameActive what to do once active (hold recorded reservations, act on every hub object)
+     */
+    Leadership(boolean leadsAlone, Outbox outbox, Book book, Clock clock, Runnable becameActive) {
+        this.outbox = outbox;
+        this.book = book;
+        this.clock = clock;
+        this.becameActive = becameActive;
+        this.leading = new AtomicBoolean(leadsAlone);
+        this.wanted = new AtomicBoolean(leadsAlone);
+    }
+
+    /** From the lease thread: losing the lease stops writes now. Thread-safe. */
+    void lease(boolean now) {
+        wanted.set(now);
+        if (!now) {
+            leading.set(false);
+        }
+    }
+
+    void catchUpWith(LongConsumer mark) {
+        this.catchUp = mark;
+    }
+
+    boolean active() {
+        return leading.get() && caughtUp && activated;
+    }
+
+    boolean leading() {
+        return leading.get();
+    }
+
+    boolean caughtUp() {
+        return caughtUp;
+    }
+
+    /** When this instance last became active ({@link Instant#MAX} while it is not). */
+    Instant activeSince() {
+        return activeSince;
+    }
+
+    /** The Leading input, on the coordinator's thread. */
+    void changed(boolean now, long newTerm) {
+        if (now != wanted.get()) {
+            return; // the lease changed again since: the newer input follows
+        }
+        leading.set(now);
+        LOG.info(now ? "leading (term {})" : "not leading", newTerm);
+        if (now) {
+            term = newTerm;
+            tryActivate();
+        } else {
+            stepDown();
+        }
+    }
+
+    /** Every topic has been read to where it stood at start. */
+    void caughtUpWithStart() {
+        caughtUp = true;
+        tryActivate();
+    }
+
+    /**
+     * Leader and caught up since start: fence every earlier writer, then ask to have read everything
+     * committed up to now; {@link #marked} makes this instance active. Tried again at every tick until
+     * the outbox answers.
+     */
+    void tryActivate() {
+        if (!leading.get() || !caughtUp || activated || markPending >= 0) {
+            return;
+        }
+        try {
+            outbox.activate(term);
+        } catch (Exception e) {
+            LOG.warn("cannot take the lead yet (term {}): {}; trying again", term, e.toString());
+            return;
+        }
+        book.term(term);
+        markPending = ++marks;
+        catchUp.accept(markPending);
+    }
+
+    void marked(long id) {
+        if (id != markPending || !leading.get()) {
+            return;
+        }
+        markPending = -1;
+        activated = true;
+        activeSince = clock.instant();
+        LOG.info("active as leader of term {}: read every placement committed before", term);
+        becameActive.run();
+    }
+
+    /** A write was refused because a newer leader fenced this one: act as a follower from now on. */
+    void fenced() {
+        LOG.error("fenced: a newer leader has taken over; this instance stops acting as leader");
+        wanted.set(false);
+        leading.set(false);
+        stepDown();
+    }
+
+    private void stepDown() {
+        activated = false;
+        markPending = -1;
+        activeSince = Instant.MAX;
+    }
+}
