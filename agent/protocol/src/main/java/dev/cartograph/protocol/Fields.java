@@ -72,6 +72,18 @@ final class Fields {
         return new ResourceList(amounts);
     }
 
+    /**
+     * {@link #resources(JsonNode, String)} of something one node or pod holds: an amount that is
+     * negative or beyond what any pod could ask ({@code Ceilings}) is refused, naming {@code where}.
+     */
+    static ResourceList boundedResources(JsonNode n, String field, String where) {
+        ResourceList list = resources(n, field);
+        list.amounts().forEach((k, v) -> dev.cartograph.interpreter.resources.Ceilings.checkPerPod(k, v).ifPresent(why -> {
+            throw new Bad(where + " " + field + "." + k + " = " + Quantity.format(v) + " " + why);
+        }));
+        return list;
+    }
+
     static void resources(ObjectNode parent, String field, ResourceList list) {
         ObjectNode o = parent.putObject(field);
         list.amounts().forEach((k, v) -> o.put(k, Quantity.format(v)));

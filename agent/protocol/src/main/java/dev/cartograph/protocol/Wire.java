@@ -91,12 +91,17 @@ public final class Wire {
                 Map<String, String> labels = new LinkedHashMap<>(Fields.strings(shape, "labels"));
                 labels.put(HOSTNAME, Fields.textOr(n, "hostname", name));
                 nodes.add(new NodeState(name, labels, taints(shape), n.path("ready").asBoolean(true),
-                        n.path("schedulable").asBoolean(true), Fields.resources(shape, "allocatable"), Fields.resources(n, "allocated")));
+                        n.path("schedulable").asBoolean(true), Fields.boundedResources(shape, "allocatable", "node '" + name + "'"),
+                        Fields.boundedResources(n, "allocated", "node '" + name + "'")));
             }
             List<PlacementReport> placements = new ArrayList<>();
             for (JsonNode p : o.path("placements")) {
-                placements.add(new PlacementReport(Fields.text(p, "id"), Fields.number(p, "epoch"),
-                        (int) p.path("pendingPods").asLong(0), Fields.resources(p, "pendingDemand")));
+                long pending = p.path("pendingPods").asLong(0);
+                if (pending < 0 || pending > dev.cartograph.interpreter.resources.Ceilings.MAX_REPLICAS) {
+                    throw new Fields.Bad("placement '" + p.path("id").asText() + "' pendingPods = " + pending + " is out of range");
+                }
+                placements.add(new PlacementReport(Fields.text(p, "id"), Fields.number(p, "epoch"), (int) pending,
+                        Fields.resources(p, "pendingDemand")));
             }
             return new ClusterSummary(Fields.text(o, "cluster"), Fields.strings(o, "labels"), Fields.textOr(o, "agentVersion", ""),
                     Fields.text(o, "incarnation"), Fields.number(o, "sequence"), Fields.instant(o, "heartbeat"), nodes, placements);

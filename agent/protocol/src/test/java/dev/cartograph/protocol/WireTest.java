@@ -82,6 +82,20 @@ class WireTest {
     }
 
     @Test
+    void aSummaryThatDecodesButCarriesAbsurdNumbersIsRefusedNamingTheNodeAndField() {
+        ClusterSummary s = new ClusterSummary("gpu-east", Map.of(), "0.1.0", "inc", 1, T, List.of(new NodeState("n1", Map.of(), List.of(), true,
+                true, res("nvidia.com/gpu", "8"), res("nvidia.com/gpu", "2"))), List.of(new PlacementReport("p-1", 1, 0, res())));
+        String json = new String(Wire.encode(s), StandardCharsets.UTF_8);
+        assertThat(Wire.decodeCluster(json.replace("\"8\"", "\"1e30\"").getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(new Decoded.Failed<ClusterSummary>("node 'n1' allocatable.nvidia.com/gpu = 1000000000000000000000000000000 is larger than the ceiling of 1048576 per pod"));
+        assertThat(Wire.decodeCluster(json.replace("\"2\"", "\"-2\"").getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(Decoded.Failed.class);
+        assertThat(Wire.decodeCluster(json.replace("\"pendingPods\":0", "\"pendingPods\":-5").getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(Decoded.Failed.class);
+        assertThat(Wire.decodeCluster(json.getBytes(StandardCharsets.UTF_8))).isInstanceOf(Decoded.Ok.class);
+    }
+
+    @Test
     void placementsRoundTripAndBadStatesAreNamed() {
         PlacementRecord p = new PlacementRecord("uid-1", new PlacementRecord.Target("ml", "kubeflow.org/v1", "PyTorchJob", "ft"),
                 Optional.of("gpu-east"), 2, PlacementRecord.State.PLACED, "", Map.of("n1", res("nvidia.com/gpu", "8"),
