@@ -33,12 +33,18 @@ final class BoundedFunction implements Function {
     /** Builtins that write at the paths their first argument gives. */
     private static final Map<String, Boolean> WRITING = Map.of("setpath/2", false, "delpaths/1", true);
 
-    private final String name;
     private final Function delegate;
+    private final boolean walking;
+    private final boolean sorting;
+    private final boolean searching;
+    private final Boolean writesManyPaths;
 
     BoundedFunction(String nameAndArity, Function delegate) {
-        this.name = nameAndArity;
         this.delegate = delegate;
+        this.walking = WALKING.contains(nameAndArity);
+        this.sorting = SORTING.contains(nameAndArity);
+        this.searching = SEARCHING.contains(nameAndArity);
+        this.writesManyPaths = WRITING.get(nameAndArity);
     }
 
     @Override
@@ -62,12 +68,11 @@ final class BoundedFunction implements Function {
     }
 
     private List<Expression> charged(Budget budget, List<Expression> args, JsonNode in) {
-        if (SORTING.contains(name) && in.size() > 1) {
+        if (sorting && in.size() > 1) {
             budget.steps((long) in.size() * (64 - Long.numberOfLeadingZeros(in.size())));
         }
-        if (WALKING.contains(name)) {
+        if (walking) {
             budget.walkable(in);
-            boolean searching = SEARCHING.contains(name);
             return each(args, value -> {
                 budget.walkable(value);
                 if (searching) {
@@ -75,7 +80,7 @@ final class BoundedFunction implements Function {
                 }
             });
         }
-        Boolean manyPaths = WRITING.get(name);
+        Boolean manyPaths = writesManyPaths;
         if (manyPaths != null && !args.isEmpty()) {
             List<Expression> charged = new ArrayList<>(args);
             charged.set(0, Checked.each(args.get(0), value -> {

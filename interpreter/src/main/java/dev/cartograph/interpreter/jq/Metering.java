@@ -33,13 +33,15 @@ final class Metering {
 
     /**
      * How a node is metered. LEAF: one value, no work. PLAIN: composes its children only, emitting
-     * what they emit (a pipe, a comma, a branch, {@code .name} of each value): its children are
-     * metered, so it need not be, and the hottest nodes cost nothing. PASSING: loops, iterates,
-     * calls or combines children's values pairwise, so it counts its applications, nesting and
-     * emissions. BUILDING: as PASSING, and sizes what it emits. PART: not an expression, only
-     * holds some.
+     * what they emit (a pipe, a comma, a branch): its children are metered, so it need not be, and
+     * the hottest nodes cost nothing. SINGLE: as PLAIN, and gives at most one value when each child
+     * does ({@code .name}, {@code a // b}). PAIRWISE: combines every value of one child with every
+     * value of another ({@code ==}, {@code and}, {@code .[i]}): PASSING, unless each child gives at
+     * most one value, when it is SINGLE. PASSING: loops, iterates or runs a body, so it counts its
+     * applications, nesting and emissions. BUILDING: as PASSING, and sizes what it emits. PART: not
+     * an expression, only holds some.
      */
-    private enum Kind { LEAF, PLAIN, PASSING, BUILDING, PART }
+    private enum Kind { LEAF, PLAIN, SINGLE, PAIRWISE, PASSING, BUILDING, PART }
 
     /** What a field's expressions are to their node. */
     private enum Role { CHILD, COLLECTED, ASSIGNED, CALLED }
@@ -81,7 +83,7 @@ final class Metering {
             "internal.tree.ForeachExpression PASSING iterExpr updateExpr initExpr extractExpr matcher",
             "internal.tree.SemicolonOperator PLAIN qs",
             "internal.tree.Tuple PLAIN qs",
-            "internal.tree.NegativeExpression PLAIN value",
+            "internal.tree.NegativeExpression SINGLE value",
             "internal.tree.RecursionOperator PASSING",
             "internal.tree.BreakExpression LEAF",
             "internal.tree.ThisObject LEAF",
@@ -91,24 +93,24 @@ final class Metering {
             "internal.tree.literal.LongLiteral LEAF",
             "internal.tree.literal.NullLiteral LEAF",
             "internal.tree.literal.StringLiteral LEAF",
-            "internal.tree.fieldaccess.IdentifierFieldAccess PLAIN target",
-            "internal.tree.fieldaccess.StringFieldAccess PASSING target field",
-            "internal.tree.fieldaccess.BracketFieldAccess PASSING target startExpr endExpr",
+            "internal.tree.fieldaccess.IdentifierFieldAccess SINGLE target",
+            "internal.tree.fieldaccess.StringFieldAccess PAIRWISE target field",
+            "internal.tree.fieldaccess.BracketFieldAccess PAIRWISE target startExpr endExpr",
             "internal.tree.fieldaccess.BracketExtractFieldAccess PASSING target",
-            "internal.tree.binaryop.BooleanAndExpression PASSING lhs rhs",
-            "internal.tree.binaryop.BooleanOrExpression PASSING lhs rhs",
-            "internal.tree.binaryop.AlternativeOperatorExpression PLAIN lhs rhs",
+            "internal.tree.binaryop.BooleanAndExpression PAIRWISE lhs rhs",
+            "internal.tree.binaryop.BooleanOrExpression PAIRWISE lhs rhs",
+            "internal.tree.binaryop.AlternativeOperatorExpression SINGLE lhs rhs",
             "internal.tree.binaryop.PlusExpression BUILDING lhs rhs operator",
             "internal.tree.binaryop.MinusExpression BUILDING lhs rhs operator",
             "internal.tree.binaryop.MultiplyExpression BUILDING lhs rhs operator",
             "internal.tree.binaryop.DivideExpression BUILDING lhs rhs operator",
             "internal.tree.binaryop.ModuloExpression BUILDING lhs rhs operator",
-            "internal.tree.binaryop.comparison.CompareEqualTest PASSING lhs rhs operator",
-            "internal.tree.binaryop.comparison.CompareNotEqualTest PASSING lhs rhs operator",
-            "internal.tree.binaryop.comparison.CompareLessTest PASSING lhs rhs operator",
-            "internal.tree.binaryop.comparison.CompareLessEqualTest PASSING lhs rhs operator",
-            "internal.tree.binaryop.comparison.CompareGreaterTest PASSING lhs rhs operator",
-            "internal.tree.binaryop.comparison.CompareGreaterEqualTest PASSING lhs rhs operator",
+            "internal.tree.binaryop.comparison.CompareEqualTest PAIRWISE lhs rhs operator",
+            "internal.tree.binaryop.comparison.CompareNotEqualTest PAIRWISE lhs rhs operator",
+            "internal.tree.binaryop.comparison.CompareLessTest PAIRWISE lhs rhs operator",
+            "internal.tree.binaryop.comparison.CompareLessEqualTest PAIRWISE lhs rhs operator",
+            "internal.tree.binaryop.comparison.CompareGreaterTest PAIRWISE lhs rhs operator",
+            "internal.tree.binaryop.comparison.CompareGreaterEqualTest PAIRWISE lhs rhs operator",
             "internal.tree.binaryop.assignment.Assignment BUILDING lhs:assigned rhs",
             "internal.tree.binaryop.assignment.UpdateAssignment BUILDING lhs:assigned rhs",
             "internal.tree.binaryop.assignment.ComplexAssignment BUILDING lhs:assigned rhs operator",
@@ -215,11 +217,12 @@ final class Metering {
                 throw new IllegalStateException("cannot meter " + node.getClass().getName(), e);
             }
         }
-        if (shape.kind() == Kind.PART || shape.kind() == Kind.LEAF && role == Role.CHILD) {
+        Kind kind = shape.kind() == Kind.PAIRWISE && !singularChildren(node, shape) ? Kind.PASSING : shape.kind();
+        if (kind == Kind.PART || kind == Kind.LEAF && role == Role.CHILD) {
             return node;
         }
         Expression expression = (Expression) node;
-        Expression metered = switch (shape.kind()) {
+        Expression metered = switch (kind) {
             case BUILDING -> Metered.building(expression);
             case PASSING -> Metered.passing(expression);
             default -> role == Role.CALLED ? Metered.passing(expression) : expression;
@@ -229,6 +232,33 @@ final class Metering {
             case COLLECTED -> Metered.collected(metered); // even a leaf or a comma: it feeds one array
             case ASSIGNED -> Metered.assigned(metered); // every path it gives is written
         };
+    }
+
+    /** True when {@code value}, a rewritten child, gives at most one value per application. */
+    private static boolean singular(Object value) {
+        if (value == null) {
+            return true; // an absent optional part: .[i] without an end
+        }
+        Shape shape = value instanceof Metered ? null : SHAPES.get(value.getClass());
+        if (shape == null) {
+            return false;
+        }
+        return shape.kind() == Kind.LEAF
+                || (shape.kind() == Kind.SINGLE || shape.kind() == Kind.PAIRWISE) && singularChildren(value, shape);
+    }
+
+    private static boolean singularChildren(Object node, Shape shape) {
+        for (Slot slot : shape.slots()) {
+            try {
+                Object child = slot.field().get(node);
+                if (!(child instanceof BinaryOperator) && !singular(child)) {
+                    return false;
+                }
+            } catch (IllegalAccessException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Map<Class<?>, Shape> shapes() {

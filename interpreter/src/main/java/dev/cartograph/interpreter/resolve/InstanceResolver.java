@@ -75,7 +75,7 @@ final class InstanceResolver {
     private void checkTotals(InstanceView view, String replicasField) {
         if (view.hasPods()) {
             long pods = view.replicas().desired();
-            for (String beyond : Ceilings.checkTotal(view.perPod().times(pods))) {
+            for (String beyond : Ceilings.checkTotal(view.perPod(), pods)) {
                 findings.reject(replicasField, pods + " pods of instance " + view.id() + ": " + beyond);
             }
         }

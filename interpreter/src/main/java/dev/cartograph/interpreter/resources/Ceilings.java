@@ -66,13 +66,19 @@ public final class Ceilings {
      * resource beyond {@link #MAX_TOTAL} in its long unit (millicores for CPU), empty when all fit.
      */
     public static List<String> checkTotal(ResourceList total) {
+        return checkTotal(total, 1);
+    }
+
+    /** As {@link #checkTotal(ResourceList)}, for {@code pods} pods asking for {@code perPod} each. */
+    public static List<String> checkTotal(ResourceList perPod, long pods) {
         List<String> beyond = new ArrayList<>();
         BigDecimal max = BigDecimal.valueOf(MAX_TOTAL);
-        total.amounts().forEach((resource, amount) -> {
+        BigDecimal count = BigDecimal.valueOf(pods);
+        perPod.amounts().forEach((resource, amount) -> {
             BigDecimal counted = ResourceList.CPU.equals(resource) ? amount.movePointRight(3) : amount;
-            if (counted.abs().compareTo(max) > 0) {
-                beyond.add(resource + " " + Quantity.format(counted) + " " + UNITS.getOrDefault(resource, "units")
-                        + " is more than the " + MAX_TOTAL + " Cartograph counts");
+            if (counted.abs().multiply(count).compareTo(max) > 0) {
+                beyond.add(resource + " " + Quantity.format(counted.multiply(count)) + " "
+                        + UNITS.getOrDefault(resource, "units") + " is more than the " + MAX_TOTAL + " Cartograph counts");
             }
         });
         return beyond;

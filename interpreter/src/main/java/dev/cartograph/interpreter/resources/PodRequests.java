@@ -89,19 +89,15 @@ public final class PodRequests {
             if (value.isNull()) {
                 return; // as if absent
             }
-            String field = where + key(e.getKey());
-            String text = value.isTextual() ? value.textValue() : value.asText();
             Optional<BigDecimal> amount = amount(value);
-            if (amount.isEmpty()) {
-                issues.add(new Issue(field, "'" + shorten(text) + "' is not a Kubernetes quantity"));
-                return;
+            Optional<String> unusable = amount.isEmpty()
+                    ? Optional.of("'" + shorten(value.isTextual() ? value.textValue() : value.asText()) + "' is not a Kubernetes quantity")
+                    : Ceilings.checkPerPod(e.getKey(), amount.get()).map(why -> "quantity " + value.asText() + " " + why);
+            if (unusable.isPresent()) {
+                issues.add(new Issue(where + key(e.getKey()), unusable.get()));
+            } else {
+                amounts.put(e.getKey(), amount.get());
             }
-            Optional<String> beyond = Ceilings.checkPerPod(e.getKey(), amount.get());
-            if (beyond.isPresent()) {
-                issues.add(new Issue(field, "quantity " + text + " " + beyond.get()));
-                return;
-            }
-            amounts.put(e.getKey(), amount.get());
         });
         return new ResourceList(amounts);
     }
