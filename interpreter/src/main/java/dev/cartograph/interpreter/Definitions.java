@@ -71,6 +71,14 @@ public final class Definitions {
      * compiled): what a short-lived command needs when it knows the kinds it will meet.
      */
     public static Loaded parse(List<JsonNode> documents, String origin, Predicate<GroupVersionKind> wanted) {
+        return parse(documents, origin, wanted, Jq.standard());
+    }
+
+    /**
+     * As {@link #parse(List, String, Predicate)}, compiling with {@code jq}: an engine with other
+     * {@link dev.cartograph.interpreter.jq.JqLimits} than the default, as a service configures them.
+     */
+    public static Loaded parse(List<JsonNode> documents, String origin, Predicate<GroupVersionKind> wanted, Jq jq) {
         Map<GroupVersionKind, WorkloadDefinition> map = new LinkedHashMap<>();
         List<Problem> problems = new ArrayList<>();
         for (JsonNode doc : documents) {
@@ -79,7 +87,7 @@ public final class Definitions {
                     k.path("kind").asText("")))) {
                 continue;
             }
-            DefinitionParser.Parsed parsed = DefinitionParser.parse(doc, origin, Jq.standard());
+            DefinitionParser.Parsed parsed = DefinitionParser.parse(doc, origin, jq);
             problems.addAll(parsed.problems());
             parsed.definition().ifPresent(d -> {
                 WorkloadDefinition previous = map.put(d.kind(), d);

@@ -153,6 +153,18 @@ class JqBudgetTest {
     }
 
     @Test
+    void definitionsCanBeCompiledWithOtherLimits() throws Exception {
+        Jq tight = Jq.withLimits(JqLimits.DEFAULT.withMaxSteps(3));
+        Definitions.Loaded loaded = Definitions.parse(Documents.read(new java.io.ByteArrayInputStream(
+                ResolveTest.DEFINITION.getBytes(java.nio.charset.StandardCharsets.UTF_8))), "test.yaml", kind -> true, tight);
+        assertThat(loaded.problems()).isEmpty();
+        Resolution r = Interpreter.of(loaded.definitions()).resolve(ResolveTest.yaml(ResolveTest.POOLS));
+        // .spec.pools[].name alone takes more than 3 steps: one application, two values, two results
+        assertThat(r.problems()).extracting(Problem::toString)
+                .anyMatch(p -> p.contains("instanceIdPath") && p.contains("time budget of 3 steps"));
+    }
+
+    @Test
     void ordinaryWorkWellInsideTheBudgetStillEvaluates() {
         // hand counts: 0 + 1 + ... + 99999 = 4999950000; 300 × 300 leaves of one middle row
         assertThat(roomy("[range(100000)] | add").evaluate(null).values()).extracting(JsonNode::asLong)

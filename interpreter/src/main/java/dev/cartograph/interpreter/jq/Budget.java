@@ -52,7 +52,7 @@ final class Budget {
         this.limits = limits;
         this.deadlineNanos = System.nanoTime() + limits.timeout().toNanos();
         this.steps = 0;
-        this.nextCheckAtStep = CHECK_EVERY_STEPS;
+        this.nextCheckAtStep = nextCheck(0);
         this.allocatedBytes = 0;
         this.nextCheckAtBytes = CHECK_EVERY_BYTES;
         this.depth = 0;
@@ -214,7 +214,13 @@ final class Budget {
         if (System.nanoTime() - deadlineNanos > 0) {
             exceed("evaluation exceeded its time budget of " + limits.timeout().toMillis() + " ms");
         }
-        nextCheckAtStep = Math.min(steps + CHECK_EVERY_STEPS, limits.maxSteps() + 1);
+        nextCheckAtStep = nextCheck(steps);
+    }
+
+    /** The step at which to look at the clock next: every {@value #CHECK_EVERY_STEPS}, and just past the last allowed. */
+    private long nextCheck(long from) {
+        long next = from + CHECK_EVERY_STEPS;
+        return limits.maxSteps() < next ? limits.maxSteps() + 1 : next;
     }
 
     /** Ends the evaluation; every later charge fails the same way, whatever catches this one. */
