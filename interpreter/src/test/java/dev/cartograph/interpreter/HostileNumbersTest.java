@@ -189,6 +189,11 @@ class HostileNumbersTest {
         assertThat(Quantity.parse("1e999999999")).isEmpty();
         assertThat(Quantity.parse("1e-999999999")).isEmpty();
         assertThat(Quantity.parse("1e99999999999")).isEmpty(); // exponent beyond an int
+        assertThat(Quantity.parse("0." + "0".repeat(70) + "1")).isEmpty(); // 71 decimal places
+        assertThat(Quantity.parse("1" + "0".repeat(130))).isEmpty(); // 131 characters
+        // sums of the most precise quantities still print as quantities (what agents send the broker)
+        BigDecimal fine = Quantity.parse("123456789012345678." + "1".repeat(64)).orElseThrow();
+        assertThat(Quantity.parse(Quantity.format(fine.add(fine).add(fine)))).contains(fine.multiply(BigDecimal.valueOf(3)));
         assertThat(Quantity.parse("1e19")).contains(new BigDecimal("1e19"));
         assertThat(Quantity.parse("1Ei")).contains(BigDecimal.valueOf(1L << 60));
     }

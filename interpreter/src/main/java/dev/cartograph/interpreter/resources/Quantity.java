@@ -13,9 +13,11 @@ import java.util.regex.Pattern;
  * (fabric8 has an equivalent {@code Quantity}). Pure and thread-safe.
  *
  * <p>Exact decimals cost time in proportion to their digits, so text that is not a plausible
- * quantity is refused before it becomes one: more than {@value #MAX_TEXT} characters, or a value
+ * quantity is refused before it becomes one: more than {@value #MAX_TEXT} characters, a value
  * whose decimal exponent lies outside ±{@value #MAX_EXPONENT} ({@code 1e999999999} would take
- * minutes to add to anything). Whether an amount is sane for a pod is {@link Ceilings}' question.
+ * minutes to add to anything), or more than {@value #MAX_EXPONENT} decimal places. Sums of
+ * accepted quantities therefore always {@link #format} to text that parses again. Whether an
+ * amount is sane for a pod is {@link Ceilings}' question.
  */
 public final class Quantity {
     private static final Pattern FORMAT =
@@ -38,8 +40,8 @@ public final class Quantity {
             Map.entry("E", new BigDecimal("1e18")));
 
     /** The longest text read as a quantity. */
-    public static final int MAX_TEXT = 64;
-    /** The largest decimal exponent, either way, of a quantity's value. */
+    public static final int MAX_TEXT = 128;
+    /** The largest decimal exponent, either way, of a quantity's value, and the most decimal places. */
     public static final int MAX_EXPONENT = 64;
 
     private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
@@ -67,8 +69,12 @@ public final class Quantity {
         } else if (m.group(3) != null) {
             number = number.multiply(SUFFIXES.get(m.group(3)));
         }
+        if (number.signum() == 0) {
+            return Optional.of(BigDecimal.ZERO);
+        }
         int exponent = number.precision() - number.scale() - 1;
-        return number.signum() != 0 && Math.abs(exponent) > MAX_EXPONENT ? Optional.empty() : Optional.of(number);
+        boolean plausible = Math.abs(exponent) <= MAX_EXPONENT && number.stripTrailingZeros().scale() <= MAX_EXPONENT;
+        return plausible ? Optional.of(number) : Optional.empty();
     }
 
     /**
