@@ -37,9 +37,10 @@ import java.util.regex.Pattern;
  * served version, so {@code .../status} works on all of them (the CRUD dispatcher alone only knows
  * one version per CRD). It also strips the query from PUT/PATCH paths (so {@code .../status?fieldManager=x}
  * is still a status write), applies strategic merge patches itself (see {@link StrategicMergePatch}),
- * serves {@code .../scale} (see {@link ScaleSubresource}), answers pod log requests with an empty log, and
- * serves server-side Tables and field-selected lists (see {@link ResourceReads}). Thread-safe: the CRUD
- * dispatcher locks its store.
+ * serves {@code .../scale} (see {@link ScaleSubresource}), answers pod log requests with an empty log,
+ * serves server-side Tables and field-selected lists (see {@link ResourceReads}), takes server-side apply
+ * (see {@link ServerSideApply}) and reads or refuses protobuf bodies (see {@link ProtobufBodies}).
+ * Watches over HTTP never get here ({@link HttpWatches}). Thread-safe: the CRUD dispatcher locks its store.
  */
 final class DiscoveryDispatcher extends Dispatcher {
     static final String CRD_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -54,6 +55,8 @@ final class DiscoveryDispatcher extends Dispatcher {
     private final Supplier<String> serverAddress;
     private final KubeVersion version;
     private final ScaleSubresource scale;
+    private final ServerSideApply serverSideApply;
+    private final ServedTypes servedTypes;
     private final ResourceReads reads;
 
     /** @param clock the time Table ages are computed against */
@@ -62,13 +65,26 @@ final class DiscoveryDispatcher extends Dispatcher {
         this.serverAddress = serverAddress;
         this.version = version;
         this.scale = new ScaleSubresource(delegate, this::discovery);
-        this.reads = new ResourceReads(delegate, this::storedCrds, clock);
+        this.serverSideApply = new ServerSideApply(delegate);
+        this.servedTypes = new ServedTypes(this::storedCrds);
+        this.reads = new ResourceReads(delegate, servedTypes, clock);
     }
 
     @Override
-    public MockResponse dispatch(RecordedRequest request) {
-        String path = withoutQuery(request.getPath());
-        String method = request.getMethod().toUpperCase(Locale.ROOT);
+    public MockResponse dispatch(RecordedRequest received) {
+        String path = withoutQuery(received.getPath());
+        String method = received.getMethod().toUpperCase(Locale.ROOT);
+        if (("POST".equals(method) || "PUT".equals(method)) && ProtobufBodies.isProtobuf(received)) {
+            ProtobufBodies.Converted converted = ProtobufBodies.toJson(received);
+            if (converted instanceof ProtobufBodies.Refused refused) {
+                return refused.response();
+            }
+            return dispatch(((ProtobufBodies.Json) converted).request(), method, path);
+        }
+        return dispatch(received, method, path);
+    }
+
+    private MockResponse dispatch(RecordedRequest request, String method, String path) {
         if ("GET".equals(method)) {
             Optional<MockResponse> served = serve(path).or(() -> reads.handle(request, path));
             if (served.isPresent()) {
@@ -76,6 +92,9 @@ final class DiscoveryDispatcher extends Dispatcher {
             }
         }
         MockResponse response = forward(request, method, path);
+        if (response == null) {
+            return Responses.status(405, "MethodNotAllowed", "the mock API server does not serve " + method + " requests");
+        }
         if (path.startsWith(CRD_PATH) && !"GET".equals(method) && response.code() < 300) {
             registerCustomResourceVersions();
         }
@@ -86,9 +105,10 @@ final class DiscoveryDispatcher extends Dispatcher {
     }
 
     private MockResponse forward(RecordedRequest request, String method, String path) {
-        Optional<MockResponse> scaled = scale.handle(request, method, path);
-        if (scaled.isPresent()) {
-            return scaled.get();
+        Optional<MockResponse> special = scale.handle(request, method, path)
+                .or(() -> serverSideApply.handle(request, method, path));
+        if (special.isPresent()) {
+            return special.get();
         }
         boolean write = "PUT".equals(method) || "PATCH".equals(method);
         if ("PATCH".equals(method) && String.valueOf(request.getHeader("Content-Type")).startsWith(STRATEGIC_MERGE)) {
@@ -116,6 +136,11 @@ final class DiscoveryDispatcher extends Dispatcher {
         } catch (IOException e) {
             return Responses.status(400, "BadRequest", "the strategic merge patch is not valid JSON: " + e.getMessage());
         }
+    }
+
+    /** The resource types served now (built-ins plus the stored CRDs), as reads and watches need them. */
+    ServedTypes servedTypes() {
+        return servedTypes;
     }
 
     /** The discovery documents as they are now (built-ins plus the stored CRDs). */

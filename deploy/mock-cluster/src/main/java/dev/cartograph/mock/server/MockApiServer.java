@@ -1,14 +1,11 @@
 package dev.cartograph.mock.server;
 
+import dev.cartograph.mock.watch.ChangeLog;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -16,17 +13,17 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A fabric8 mock Kubernetes API server in CRUD mode that real {@code kubectl} can use: plain HTTP
  * on 127.0.0.1, discovery documents for the built-in kinds and every stored CRD, and
- * {@code .../status} on custom resources. A test and demo harness, not an API server: no
- * admission, no validation, no controllers, no server-side apply, no OpenAPI.
+ * {@code .../status} on custom resources, server-side Tables, watches over HTTP (what {@code kubectl get -w}
+ * uses) and over WebSocket (what the fabric8 client uses). A test and demo harness, not an API server: no
+ * admission, no validation, no controllers; server-side apply and protobuf bodies only approximately (see
+ * the module README).
  *
  * <pre>{@code
  * try (MockApiServer server = MockApiServer.start(MockApiServer.Options.defaults()
@@ -39,10 +36,11 @@ import java.util.logging.Logger;
  * Thread-safe. The server owns its client; {@link #close()} closes both.
  */
 public final class MockApiServer implements AutoCloseable {
-    /** Held strongly: JUL keeps loggers weakly and would forget the level we set. */
-    private static final Logger REQUEST_LOG = Logger.getLogger(MockWebServer.class.getName());
+    /** How many changes HTTP watches can catch up on (a watch starting further back gets 410 Expired). */
+    static final int CHANGES_RETAINED = 2_000;
 
-    private final KubernetesMockServer server;
+    private final HttpFront server;
+    private final HttpWatches watches;
     private final DiscoveryDispatcher dispatcher;
     private final KubernetesClient client;
 
@@ -51,7 +49,7 @@ public final class MockApiServer implements AutoCloseable {
      *
      * @param port           the port on 127.0.0.1, 0 for a free one
      * @param crds           CRDs installed before {@link #start(Options)} returns
-     * @param requestLogging keep the mock's per-request JUL log lines (process-wide: the last server started decides)
+     * @param requestLogging log every request at INFO (SLF4J logger {@code dev.cartograph.mock.server.HttpFront}), for this server only
      */
     public record Options(int port, List<CustomResourceDefinition> crds, boolean requestLogging) {
         public Options {
@@ -79,8 +77,9 @@ public final class MockApiServer implements AutoCloseable {
         }
     }
 
-    private MockApiServer(KubernetesMockServer server, DiscoveryDispatcher dispatcher) {
+    private MockApiServer(HttpFront server, HttpWatches watches, DiscoveryDispatcher dispatcher) {
         this.server = server;
+        this.watches = watches;
         this.dispatcher = dispatcher;
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url()).withNamespace("default")
                 .withHttp2Disable(true).withRequestRetryBackoffLimit(0).build();
@@ -94,16 +93,15 @@ public final class MockApiServer implements AutoCloseable {
 
     /** Starts a server and installs {@code options.crds()}; fails if the port is taken. */
     public static MockApiServer start(Options options) {
-        REQUEST_LOG.setLevel(options.requestLogging() ? null : Level.WARNING);
-        KubernetesMockServer[] holder = new KubernetesMockServer[1];
-        DiscoveryDispatcher dispatcher = new DiscoveryDispatcher(new KubernetesCrudDispatcher(),
-                () -> "127.0.0.1:" + holder[0].getPort(), DiscoveryDispatcher.KubeVersion.DEFAULT,
-                Clock.systemUTC());
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                dispatcher, false);
-        holder[0] = server;
-        server.start(loopback(), options.port());
-        MockApiServer started = new MockApiServer(server, dispatcher);
+        ChangeLog changes = new ChangeLog(CHANGES_RETAINED);
+        RecordingCrudDispatcher store = new RecordingCrudDispatcher(changes);
+        AtomicReference<HttpFront> front = new AtomicReference<>();
+        Clock clock = Clock.systemUTC();
+        DiscoveryDispatcher dispatcher = new DiscoveryDispatcher(store, () -> "127.0.0.1:" + front.get().port(),
+                DiscoveryDispatcher.KubeVersion.DEFAULT, clock);
+        HttpWatches watches = new HttpWatches(store, changes, dispatcher.servedTypes(), clock);
+        front.set(HttpFront.start(loopback(), options.port(), dispatcher, watches, options.requestLogging()));
+        MockApiServer started = new MockApiServer(front.get(), watches, dispatcher);
         try {
             options.crds().forEach(crd -> started.client.apiextensions().v1().customResourceDefinitions().resource(crd)
                     .create());
@@ -120,12 +118,17 @@ public final class MockApiServer implements AutoCloseable {
     }
 
     public int port() {
-        return server.getPort();
+        return server.port();
     }
 
     /** A client for this server, default namespace {@code default}; shared, owned by the server, do not close it. */
     public KubernetesClient client() {
         return client;
+    }
+
+    /** How many watches over HTTP (kubectl's) are open now (for tests and diagnostics). */
+    int openHttpWatches() {
+        return watches.openCount();
     }
 
     /** The discovery documents as the server would serve them now (for tests and diagnostics). */
@@ -168,13 +171,13 @@ public final class MockApiServer implements AutoCloseable {
         }
     }
 
-    /** Closes the client and stops the server; idempotent. */
+    /** Closes the client, ends every watch and stops the server; idempotent. */
     @Override
     public void close() {
         try {
             client.close();
         } finally {
-            server.shutdown();
+            server.close();
         }
     }
 

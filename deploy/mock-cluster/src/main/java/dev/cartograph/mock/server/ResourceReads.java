@@ -4,24 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cartograph.mock.discovery.BuiltInKinds;
 import dev.cartograph.mock.selector.FieldSelector;
-import dev.cartograph.mock.table.Columns;
 import dev.cartograph.mock.table.IncludeObject;
 import dev.cartograph.mock.table.Tables;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionNames;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * GETs of resources (not watches) that need what the CRUD dispatcher cannot give: a server-side
@@ -37,13 +29,13 @@ final class ResourceReads {
     private static final String FIELD_SELECTOR = "fieldSelector";
 
     private final KubernetesCrudDispatcher delegate;
-    private final Supplier<List<CustomResourceDefinition>> crds;
+    private final ServedTypes types;
     private final Clock clock;
     private final ObjectMapper mapper = new ObjectMapper();
 
-    ResourceReads(KubernetesCrudDispatcher delegate, Supplier<List<CustomResourceDefinition>> crds, Clock clock) {
+    ResourceReads(KubernetesCrudDispatcher delegate, ServedTypes types, Clock clock) {
         this.delegate = delegate;
-        this.crds = crds;
+        this.types = types;
         this.clock = clock;
     }
 
@@ -55,10 +47,10 @@ final class ResourceReads {
             return Optional.empty();
         }
         return ResourcePath.parse(path).filter(resource -> table || resource.isList())
-                .flatMap(resource -> servedType(resource).map(type -> read(path, query, resource, type, table)));
+                .flatMap(resource -> types.of(resource).map(type -> read(path, query, resource, type, table)));
     }
 
-    private MockResponse read(String path, Query query, ResourcePath resource, ServedType type, boolean table) {
+    private MockResponse read(String path, Query query, ResourcePath resource, ServedTypes.ServedType type, boolean table) {
         FieldSelector selector = new FieldSelector(List.of());
         if (resource.isList() && query.get(FIELD_SELECTOR).isPresent()) {
             FieldSelector.Parsed parsed = FieldSelector.parse(query.get(FIELD_SELECTOR).get());
@@ -92,7 +84,7 @@ final class ResourceReads {
      * The list as a real server sends it: typed ({@code EventList}, not the CRUD store's {@code List},
      * which typed Go clients such as kubectl describe's event lookup fail to decode) and field-selected.
      */
-    private static JsonNode typedList(JsonNode list, FieldSelector selector, ResourcePath resource, ServedType type) {
+    private static JsonNode typedList(JsonNode list, FieldSelector selector, ResourcePath resource, ServedTypes.ServedType type) {
         if (!list.isObject() || !list.path("items").isArray()) {
             return list;
         }
@@ -106,35 +98,5 @@ final class ResourceReads {
             }
         });
         return copy;
-    }
-
-    /** A resource type discovery serves: its list kind and Table columns. */
-    private record ServedType(String listKind, Columns columns) {
-    }
-
-    /** The resource type at {@code resource}, empty when discovery does not serve it. */
-    private Optional<ServedType> servedType(ResourcePath resource) {
-        Optional<ServedType> builtIn = BuiltInKinds.all().stream().filter(k -> k.group().equals(resource.group())
-                        && k.version().equals(resource.version()) && k.plural().equals(resource.plural())).findFirst()
-                .map(k -> new ServedType(k.kind() + "List", Columns.builtIn(resource.group(), resource.plural())));
-        if (builtIn.isPresent()) {
-            return builtIn;
-        }
-        for (CustomResourceDefinition crd : crds.get()) {
-            CustomResourceDefinitionNames names = crd.getSpec() == null ? null : crd.getSpec().getNames();
-            if (names == null || !resource.group().equals(crd.getSpec().getGroup()) || !resource.plural().equals(names.getPlural())) {
-                continue;
-            }
-            String listKind = Optional.ofNullable(names.getListKind()).orElse(names.getKind() + "List");
-            return Optional.ofNullable(crd.getSpec().getVersions()).orElse(List.of()).stream()
-                    .filter(v -> resource.version().equals(v.getName()) && !Boolean.FALSE.equals(v.getServed()))
-                    .findFirst().map(v -> new ServedType(listKind, Columns.customResource(printerColumns(v))));
-        }
-        return Optional.empty();
-    }
-
-    private static List<CustomResourceColumnDefinition> printerColumns(CustomResourceDefinitionVersion version) {
-        return Optional.ofNullable(version.getAdditionalPrinterColumns()).orElse(List.of()).stream()
-                .filter(Objects::nonNull).toList();
     }
 }

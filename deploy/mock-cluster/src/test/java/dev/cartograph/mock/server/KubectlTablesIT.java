@@ -46,7 +46,7 @@ class KubectlTablesIT {
         server = MockApiServer.start(MockApiServer.Options.defaults().withCrds(CatalogCrds.of(Catalog.load().definitions())));
         FleetSeeder.seed(server.client(), FleetProfile.defaultProfile().cluster("gpu-edge").orElseThrow());
         server.writeKubeconfig(kubectl.kubeconfig(), "ml");
-        // a YAML namespace: `kubectl create namespace` sends protobuf, which the mock cannot read
+        // the namespace and two jobs in one YAML file
         kubectl.ok("create", "-f", kubectl.file("jobs.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: ml}\n---\n"
                 + pytorchJob("bert-finetune", "nlp") + "---\n" + pytorchJob("resnet", "vision")));
     }

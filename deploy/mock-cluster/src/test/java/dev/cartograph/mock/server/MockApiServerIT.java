@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.mock.crd.CatalogCrds;
+import dev.cartograph.mock.protobuf.RecordedBodies;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -25,7 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The mock server over real HTTP: discovery documents, CRDs added later, the status subresource. */
+/**
+ * The mock server over real HTTP: discovery documents, CRDs added later, the status subresource,
+ * protobuf bodies, server-side apply, and answers (never silence) for what it cannot do.
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MockApiServerIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -148,9 +152,44 @@ class MockApiServerIT {
     }
 
     @Test
-    void perRequestLoggingIsSilencedByDefault() {
-        assertThat(java.util.logging.Logger.getLogger(io.fabric8.mockwebserver.MockWebServer.class.getName()).getLevel())
-                .isEqualTo(java.util.logging.Level.WARNING);
+    void perRequestLoggingIsOffByDefault() {
+        assertThat(MockApiServer.Options.defaults().requestLogging()).isFalse();
+    }
+
+    @Test
+    void protobufBodiesOfNamespacesAreReadAndOthersRefusedAtOnce() throws Exception {
+        HttpResponse<String> created = send("POST", "/api/v1/namespaces?fieldManager=kubectl-create",
+                RecordedBodies.of("create-namespace"));
+        assertThat(created.statusCode()).isEqualTo(201);
+        assertThat(server.client().namespaces().withName("team-b").get()).isNotNull();
+
+        HttpResponse<String> refused = send("POST", "/apis/apps/v1/namespaces/ml/deployments?fieldManager=kubectl-create",
+                RecordedBodies.of("create-deployment"));
+        assertThat(refused.statusCode()).isEqualTo(415);
+        JsonNode status = JSON.readTree(refused.body());
+        assertThat(status.path("reason").asText()).isEqualTo("UnsupportedMediaType");
+        assertThat(status.path("message").asText()).contains("(apps/v1 Deployment)").contains("kubectl apply -f");
+    }
+
+    @Test
+    void serverSideApplyCreatesThenMergesIntoTheObject() throws Exception {
+        String path = "/api/v1/namespaces/ml/configmaps/applied?fieldManager=kubectl&force=false";
+        HttpResponse<String> created = send("PATCH", path, "application/apply-patch+yaml",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"applied\"},\"data\":{\"a\":\"1\"}}");
+        assertThat(created.statusCode()).isEqualTo(201);
+        HttpResponse<String> merged = send("PATCH", path, "application/apply-patch+yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: applied}\ndata: {b: \"2\"}\n");
+        assertThat(merged.statusCode()).isEqualTo(200);
+        assertThat(server.client().configMaps().inNamespace("ml").withName("applied").get().getData())
+                .isEqualTo(Map.of("a", "1", "b", "2"));
+    }
+
+    @Test
+    void aBodyTheStoreCannotReadIs400AndAnUnknownMethod405NeverSilence() throws Exception {
+        HttpResponse<String> unreadable = send("POST", "/api/v1/namespaces/ml/configmaps", "application/json", "{");
+        assertThat(unreadable.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(unreadable.body()).path("kind").asText()).isEqualTo("Status");
+        assertThat(send("OPTIONS", "/api/v1/namespaces", "application/json", "").statusCode()).isEqualTo(405);
     }
 
     @Test
@@ -170,6 +209,20 @@ class MockApiServerIT {
     private static ResourceDefinitionContext context(String group, String version, String kind, String plural) {
         return new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version).withKind(kind)
                 .withPlural(plural).withNamespaced(true).build();
+    }
+
+    private static HttpResponse<String> send(String method, String path, byte[] protobuf) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(server.url() + path))
+                .header("Content-Type", "application/vnd.kubernetes.protobuf")
+                .header("Accept", "application/vnd.kubernetes.protobuf,application/json")
+                .method(method, HttpRequest.BodyPublishers.ofByteArray(protobuf)).timeout(java.time.Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> send(String method, String path, String contentType, String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(server.url() + path)).header("Content-Type", contentType)
+                .method(method, HttpRequest.BodyPublishers.ofString(body)).timeout(java.time.Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> get(String path, String accept) throws Exception {
