@@ -21,17 +21,32 @@ import net.thisptr.jackson.jq.path.Path;
  * that write at paths charge the copies. Immutable and thread-safe.
  */
 final class BoundedFunction implements Function {
-    /** Builtins that walk their input, and the values their arguments give, whole. */
+    /**
+     * Builtins that walk their input, and the values their arguments give, whole: to serialize,
+     * compare or sort them, or to print them into the error they raise for the wrong type.
+     */
     private static final Set<String> WALKING = Set.of("tojson/0", "tostring/0", "join/1", "error/0", "error/1",
             "@csv/0", "@tsv/0", "@html/0", "@uri/0", "@sh/0", "@base64/0", "@base64d/0",
-            "sort_by/1", "group_by/1", "unique_by/1", "min_by/1", "max_by/1",
-            "contains/1", "indices/1", "index/1", "rindex/1");
+            "sort_by/1", "group_by/1", "min_by/1", "max_by/1",
+            "contains/1", "indices/1", "index/1", "rindex/1",
+            "tonumber/0", "utf8bytelength/0", "reverse/0", "to_entries/0", "from_entries/0", "fromjson/0",
+            "ltrimstr/1", "rtrimstr/1", "startswith/1", "endswith/1", "split/1", "explode/0", "implode/0",
+            "_match_impl/3");
     /** Builtins that sort their input: n log n comparisons. */
-    private static final Set<String> SORTING = Set.of("sort_by/1", "group_by/1", "unique_by/1", "keys/0");
+    private static final Set<String> SORTING = Set.of("sort_by/1", "group_by/1", "keys/0");
     /** Builtins that search their input for their argument: up to n × m comparisons. */
     private static final Set<String> SEARCHING = Set.of("contains/1", "indices/1", "index/1", "rindex/1");
     /** Builtins that write at the paths their first argument gives. */
     private static final Map<String, Boolean> WRITING = Map.of("setpath/2", false, "delpaths/1", true);
+
+    /** Every builtin charged for more than its calls and values (tests check each is one). */
+    static Set<String> charged() {
+        Set<String> names = new java.util.TreeSet<>(WALKING);
+        names.addAll(SORTING);
+        names.addAll(SEARCHING);
+        names.addAll(WRITING.keySet());
+        return names;
+    }
 
     private final Function delegate;
     private final boolean walking;

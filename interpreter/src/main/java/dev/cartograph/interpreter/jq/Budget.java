@@ -172,12 +172,13 @@ final class Budget {
 
     /**
      * Bounds the deep size of a value that a builtin is about to walk whole (serialize, compare,
-     * sort): values that share one node many times are as large as their expansion. Costs at most
-     * the bound, and nothing for scalars.
+     * sort, print into an error): values that share one node many times are as large as their
+     * expansion. Costs at most the bound, and nothing for scalars or before this evaluation has built
+     * any container.
      */
     void walkable(JsonNode value) {
-        if (!value.isContainerNode()) {
-            return;
+        if (!value.isContainerNode() || !builtContainers) {
+            return; // scalars, and containers of the input, which is a tree no larger than the caller took in
         }
         long bytes = 0;
         long bound = limits.maxAllocatedBytes();

@@ -74,6 +74,11 @@ public final class Jq {
         return Scope.newChildScope(rootScope);
     }
 
+    /** True when {@code nameAndArity} is a builtin written in Java in this engine's scope. */
+    boolean hasJavaBuiltin(String nameAndArity) {
+        return rootScope.getLocalFunctions().get(nameAndArity) instanceof BoundedFunction;
+    }
+
     /** An exception's message, cut to {@value #MAX_MESSAGE} characters: jq's {@code error(v)} prints any value. */
     static String cleanMessage(Throwable e) {
         String message = e.getMessage();

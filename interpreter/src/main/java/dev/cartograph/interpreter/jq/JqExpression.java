@@ -47,9 +47,7 @@ public final class JqExpression {
                 if (value.isTextual() && value.textValue().length() > limits.maxStringLength()) {
                     throw new JsonQueryException("a result longer than " + limits.maxStringLength() + " characters");
                 }
-                if (value.isContainerNode() && budget.builtContainers()) {
-                    budget.walkable(value); // callers copy and print results whole
-                }
+                budget.walkable(value); // callers copy and print results whole
                 out.add(value);
             });
             return JqResult.ok(out);

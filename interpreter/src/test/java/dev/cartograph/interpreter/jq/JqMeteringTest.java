@@ -64,6 +64,12 @@ class JqMeteringTest {
     }
 
     @Test
+    void everyBuiltinChargedForItsWorkIsOneOfTheEngines() {
+        assertThat(BoundedFunction.charged()).isNotEmpty()
+                .allSatisfy(name -> assertThat(Jq.standard().hasJavaBuiltin(name)).as(name).isTrue());
+    }
+
+    @Test
     void everyConstructMeansTheSameAfterMetering() throws IOException {
         Jq jq = Jq.standard();
         String input = "{\"a\": [1, 2, 3], \"k\": \"b\", \"s\": \"x\", \"o\": {\"p\": 1}}";
