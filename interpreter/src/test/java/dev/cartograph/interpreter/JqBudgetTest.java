@@ -101,6 +101,12 @@ class JqBudgetTest {
             "null | .[1e9] = 1",
             "null | setpath([1e9]; 1)",
             "reduce range(40) as $i ([0]; [., .]) | tojson | length",
+            "reduce range(40) as $i ([0]; [., .])",
+            "reduce range(40) as $i ([0]; [., .]) | tonumber",
+            "reduce range(40) as $i ([0]; [., .]) | error",
+            "(reduce range(40) as $i ([0]; [., .])) as $a | (reduce range(40) as $i ([0]; [., .])) as $b | $a == $b",
+            "[range(1e5)] as $a | $a - $a",
+            "[range(1e6)] | sort | length",
     })
     void hostileExpressionsStopWithABudgetErrorAndTheThreadGoesOn(String source) {
         assertStopsWithABudgetError(source);
