@@ -61,6 +61,9 @@ final class DemandCache {
     }
 
     private Asked interpret(HubObject object, Interpreter interpreter) {
+        if (!object.spec().isObject() || object.spec().isEmpty()) {
+            return new Asked.Invalid("field spec: missing or empty; there is nothing to place");
+        }
         try {
             Resolution resolution = interpreter.resolve(object.raw());
             if (!(resolution instanceof Resolution.Resolved r)) {

@@ -40,6 +40,19 @@ class CoordinatorFailureTest extends CoordinatorHarness {
     }
 
     @Test
+    void anObjectWithoutASpecFailsWithThatReasonInsteadOfBeingPlacedEmpty() {
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)));
+        step(new Input.HubChanged(yaml("""
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: bare, namespace: ml, uid: uid-bare}
+                """)));
+        assertThat(coordinator.view().placements().get("uid-bare").state()).isEqualTo(State.FAILED);
+        assertThat(coordinator.view().placements().get("uid-bare").reason()).isEqualTo("field spec: missing or empty; there is nothing to place");
+        assertThat(commands).isEmpty();
+    }
+
+    @Test
     void aGangAskingForMorePodsThanTheBudgetFailsWithTooManyPodsToPlan() {
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)));
         step(new Input.HubChanged(yaml("""
