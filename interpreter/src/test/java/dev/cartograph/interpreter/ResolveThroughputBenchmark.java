@@ -53,8 +53,19 @@ public final class ResolveThroughputBenchmark {
             rounds[i] = round(pass, objects, seconds);
         }
         Arrays.sort(rounds);
-        System.out.printf("%s: %,.0f objects per CPU second, median of 5 rounds (%d recorded objects; best %,.0f)%n",
-                what, rounds[2], objects, rounds[4]);
+        System.out.printf("%s: %,.0f objects per CPU second, median of 5 rounds (%d recorded objects; best %,.0f);"
+                + " %,.0f bytes allocated per object%n", what, rounds[2], objects, rounds[4], allocatedPerObject(pass, objects));
+    }
+
+    /** Heap allocated by one pass, per object: deterministic, so comparable however loaded the machine is. */
+    private static double allocatedPerObject(Runnable pass, int objects) {
+        if (!(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads)) {
+            return Double.NaN;
+        }
+        long id = Thread.currentThread().getId();
+        long before = threads.getThreadAllocatedBytes(id);
+        pass.run();
+        return (threads.getThreadAllocatedBytes(id) - before) / (double) objects;
     }
 
     private static double round(Runnable pass, int objects, int seconds) {
