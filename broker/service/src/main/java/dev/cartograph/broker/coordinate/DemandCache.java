@@ -70,6 +70,11 @@ final class DemandCache {
                 return new Asked.Invalid("cannot interpret it: " + resolution.problems().stream().map(Problem::toString)
                         .collect(Collectors.joining("; ")));
             }
+            List<Problem> unknownDemand = r.problems().stream().filter(DemandCache::aboutDemand).toList();
+            if (!unknownDemand.isEmpty()) { // what it asks for could not be read: planning it as read would place the wrong gang
+                return new Asked.Invalid("cannot tell what it asks for: " + unknownDemand.stream().map(Problem::toString)
+                        .collect(Collectors.joining("; ")));
+            }
             long pods = pods(r.view());
             if (pods > maxPods) {
                 return new Asked.Invalid("too many pods to plan: the gang asks for " + pods + " pods; the broker plans at most "
@@ -79,6 +84,14 @@ final class DemandCache {
         } catch (RuntimeException | StackOverflowError e) {
             return new Asked.Invalid("cannot interpret it: " + e);
         }
+    }
+
+    /**
+     * An error that leaves the gang's demand unknown: any error outside the definition's status
+     * mappings and pod selectors (those decide a phase and which live pods belong where, not what to place).
+     */
+    private static boolean aboutDemand(Problem p) {
+        return p.isError() && !p.field().contains("statusDefinition") && !p.field().contains("podSelector");
     }
 
     /** The pods placement would have to find nodes for, counted without overflow. */
