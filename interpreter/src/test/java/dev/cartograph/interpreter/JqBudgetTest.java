@@ -96,6 +96,7 @@ class JqBudgetTest {
             "def tostream: path(def r: (.[]?|r), .; r) as $p | getpath($p) | reduce path(.[]?) as $q ([$p, .]; [$p+$q]);"
                     + " [tostream] | length",
             "\"a,\" * 100000 | [splits(\",\")] | length",
+            "\"a,\" * 2000000 | [match(\",\"; \"g\")] | length",
             "[.[][][]] | group_by(.) | length",
             "[range(1000) | \"x\" * 100000] | length",
             "null | .[1e9] = 1",

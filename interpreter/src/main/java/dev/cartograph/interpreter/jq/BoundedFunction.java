@@ -36,6 +36,12 @@ final class BoundedFunction implements Function {
     private static final Set<String> SORTING = Set.of("sort_by/1", "group_by/1", "keys/0");
     /** Builtins that search their input for their argument: up to n × m comparisons. */
     private static final Set<String> SEARCHING = Set.of("contains/1", "indices/1", "index/1", "rindex/1");
+    /**
+     * Builtins that run a regular expression over their input: one call finds every match, each
+     * turned into an object, before it emits anything, so it is charged up front per character.
+     */
+    private static final Set<String> MATCHING = Set.of("_match_impl/3", "_sub_impl/3");
+    private static final int STEPS_PER_MATCHED_CHARACTER = 16;
     /** Builtins that write at the paths their first argument gives. */
     private static final Map<String, Boolean> WRITING = Map.of("setpath/2", false, "delpaths/1", true);
 
@@ -44,6 +50,7 @@ final class BoundedFunction implements Function {
         Set<String> names = new java.util.TreeSet<>(WALKING);
         names.addAll(SORTING);
         names.addAll(SEARCHING);
+        names.addAll(MATCHING);
         names.addAll(WRITING.keySet());
         return names;
     }
@@ -52,6 +59,7 @@ final class BoundedFunction implements Function {
     private final boolean walking;
     private final boolean sorting;
     private final boolean searching;
+    private final boolean matching;
     private final Boolean writesManyPaths;
 
     BoundedFunction(String nameAndArity, Function delegate) {
@@ -59,6 +67,7 @@ final class BoundedFunction implements Function {
         this.walking = WALKING.contains(nameAndArity);
         this.sorting = SORTING.contains(nameAndArity);
         this.searching = SEARCHING.contains(nameAndArity);
+        this.matching = MATCHING.contains(nameAndArity);
         this.writesManyPaths = WRITING.get(nameAndArity);
     }
 
@@ -83,6 +92,9 @@ final class BoundedFunction implements Function {
     }
 
     private List<Expression> charged(Budget budget, List<Expression> args, JsonNode in) {
+        if (matching && in.isTextual()) {
+            budget.steps((long) STEPS_PER_MATCHED_CHARACTER * in.textValue().length());
+        }
         if (sorting && in.size() > 1) {
             budget.steps((long) in.size() * (64 - Long.numberOfLeadingZeros(in.size())));
         }

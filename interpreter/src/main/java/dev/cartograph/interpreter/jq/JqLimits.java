@@ -26,9 +26,10 @@ import java.time.Duration;
  * @param maxDepth          how deeply calls and loops may nest: every call of a {@code def} or builtin,
  *                          iteration, reduction or operator counts while it runs, so one level of a
  *                          recursive {@code def} costs one or more and one turn of {@code until},
- *                          {@code while} or {@code recurse} about three. jackson-jq recurses on the
- *                          Java stack, and the default stays below what a 1 MiB thread stack holds
- *                          (about 500 such levels); a deeper stack still ends as a budget error
+ *                          {@code while} or {@code recurse} about three (the catalog's definitions
+ *                          need at most 53). jackson-jq recurses on the Java stack, where one such
+ *                          level takes 0.7 to 3.5 KiB; the default stays below what a 1 MiB thread
+ *                          stack holds, and a stack that runs out anyway ends as a budget error too
  */
 public record JqLimits(Duration timeout, int maxResults, int maxStringLength, long maxSteps, int maxElements,
                        long maxAllocatedBytes, int maxDepth) {
@@ -41,12 +42,12 @@ public record JqLimits(Duration timeout, int maxResults, int maxStringLength, lo
     private static final long DEFAULT_STEPS = 2_000_000;
     private static final int DEFAULT_ELEMENTS = 1 << 20;
     private static final long DEFAULT_BYTES = 64L << 20;
-    private static final int DEFAULT_DEPTH = 400;
+    private static final int DEFAULT_DEPTH = 200;
 
     /**
      * Generous for definitions (the catalog's take tens to hundreds of steps and a few kilobytes per
      * object), tight enough that a runaway stops within milliseconds to a few hundred: 500 ms, 10,000
-     * results, strings of 4 Mi characters, 2 million steps, 1 Mi elements, 64 MiB, 400 nested calls.
+     * results, strings of 4 Mi characters, 2 million steps, 1 Mi elements, 64 MiB, 200 nested calls.
      */
     public static final JqLimits DEFAULT = new JqLimits(Duration.ofMillis(500), 10_000, 1 << 22,
             DEFAULT_STEPS, DEFAULT_ELEMENTS, DEFAULT_BYTES, DEFAULT_DEPTH);
