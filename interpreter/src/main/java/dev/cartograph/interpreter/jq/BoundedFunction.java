@@ -123,6 +123,9 @@ final class BoundedFunction implements Function {
     }
 
     private static List<Expression> each(List<Expression> args, Checked.Check check) {
+        if (args.isEmpty()) {
+            return args;
+        }
         List<Expression> charged = new ArrayList<>(args.size());
         for (Expression arg : args) {
             charged.add(Checked.each(arg, check));
