@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.testing.Eventually;
-import dev.cartograph.kafka.local.LocalKafka;
+import dev.cartograph.kafka.testing.TestKafka;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MediaType;
@@ -29,8 +29,8 @@ class BrokerApplicationIT {
 
     @Test
     void servesTheFleetPlansWithoutPlacingAndPublishesItsOpenApi() throws Exception {
-        try (LocalKafka kafka = LocalKafka.start(dir.resolve("kafka"));
-             Federation fed = new Federation(kafka)) {
+        try (TestKafka kafka = TestKafka.start(dir.resolve("kafka"));
+             Federation fed = new Federation(kafka::bootstrapServers)) {
             fed.member("west", "NVIDIA-H100-80GB-HBM3", 4, 5, 5, 5, 5).member("east", "NVIDIA-H100-80GB-HBM3", 2);
             Path kubeconfig = dir.resolve("hub.kubeconfig");
             Files.writeString(kubeconfig, """

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cartograph.broker.coordinate.BrokerView;
 import dev.cartograph.interpreter.testing.Eventually;
-import dev.cartograph.kafka.local.LocalKafka;
+import dev.cartograph.kafka.testing.TestKafka;
 import dev.cartograph.protocol.PlacementRecord;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -26,17 +26,17 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(240)
 class BrokerIT {
-    static LocalKafka kafka;
+    static TestKafka kafka;
     Federation fed;
 
     @BeforeAll
     static void kafka() throws Exception {
         Path data = Files.createTempDirectory("broker-it-kafka");
-        kafka = LocalKafka.start(data);
+        kafka = TestKafka.start(data); // a Testcontainers Kafka when a container runtime answers, else in-process (it says which)
     }
 
     @AfterAll
-    static void stopKafka() {
+    static void stopKafka() throws Exception {
         kafka.close();
     }
 
@@ -50,7 +50,7 @@ class BrokerIT {
     @Test
     void aGangLandsWhereAllItsPodsFitIsMirroredAndDeletedEverywhere() throws Exception {
         // west: 12 free GPUs but 3 per node (fragmented); east: two whole free nodes. 2 pods x 4 GPUs fit only on east.
-        fed = new Federation(kafka).member("west", "NVIDIA-H100-80GB-HBM3", 4, 5, 5, 5, 5).member("east", "NVIDIA-H100-80GB-HBM3", 2);
+        fed = new Federation(kafka::bootstrapServers).member("west", "NVIDIA-H100-80GB-HBM3", 4, 5, 5, 5, 5).member("east", "NVIDIA-H100-80GB-HBM3", 2);
         BrokerRuntime broker = fed.startBroker("broker-a", true);
         Eventually.until(Duration.ofSeconds(60), () -> broker.view().active() && broker.view().fleet().clusters().size() == 2);
 
@@ -113,7 +113,7 @@ class BrokerIT {
     @Test
     void aHundredConcurrentGangsOnAFleetThatFitsExactlyAHundredArePlacedOnceEach() throws Exception {
         // 2 members x 25 nodes x 8 GPUs = 400 GPUs; 100 Jobs x 4 GPUs fill it exactly; the 101st must wait.
-        fed = new Federation(kafka).member("a", "NVIDIA-A100-SXM4-80GB", 25).member("b", "NVIDIA-A100-SXM4-80GB", 25);
+        fed = new Federation(kafka::bootstrapServers).member("a", "NVIDIA-A100-SXM4-80GB", 25).member("b", "NVIDIA-A100-SXM4-80GB", 25);
         BrokerRuntime broker = fed.startBroker("broker-a", false);
         Eventually.until(Duration.ofSeconds(60), () -> broker.view().active() && broker.view().fleet().clusters().size() == 2);
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
@@ -164,7 +164,7 @@ class BrokerIT {
 
     @Test
     void aBrokerRestartedMidStreamLosesAndDuplicatesNothing() throws Exception {
-        fed = new Federation(kafka).member("a", "NVIDIA-A100-SXM4-80GB", 10).member("b", "NVIDIA-A100-SXM4-80GB", 10);
+        fed = new Federation(kafka::bootstrapServers).member("a", "NVIDIA-A100-SXM4-80GB", 10).member("b", "NVIDIA-A100-SXM4-80GB", 10);
         BrokerRuntime first = fed.startBroker("broker-1", false);
         Eventually.until(Duration.ofSeconds(60), () -> first.view().active() && first.view().fleet().clusters().size() == 2);
         java.util.Set<String> uids = new java.util.HashSet<>();
@@ -197,7 +197,7 @@ class BrokerIT {
 
     @Test
     void gangsOnALostClusterThatNeverStartedAreReplacedAndTheReturningAgentDeletesItsFencedCopy() throws Exception {
-        fed = new Federation(kafka).member("a", "NVIDIA-H100-80GB-HBM3", 2).member("b", "NVIDIA-H100-80GB-HBM3", 1);
+        fed = new Federation(kafka::bootstrapServers).member("a", "NVIDIA-H100-80GB-HBM3", 2).member("b", "NVIDIA-H100-80GB-HBM3", 1);
         BrokerRuntime broker = fed.startBroker("broker-a", false);
         Eventually.until(Duration.ofSeconds(60), () -> broker.view().active() && broker.view().fleet().clusters().size() == 2);
         String uid = fed.submitJob("train", 8).getMetadata().getUid();
@@ -224,7 +224,7 @@ class BrokerIT {
 
     @Test
     void poisonRecordsOnEveryTopicAreCountedAndSkipped() throws Exception {
-        fed = new Federation(kafka).member("a", "NVIDIA-A100-SXM4-80GB", 1);
+        fed = new Federation(kafka::bootstrapServers).member("a", "NVIDIA-A100-SXM4-80GB", 1);
         dev.cartograph.protocol.Topics topics = new dev.cartograph.protocol.Topics(fed.prefix);
         try (var topology = new dev.cartograph.broker.kafka.Topology(Map.of("bootstrap.servers", kafka.bootstrapServers()), topics,
                 dev.cartograph.broker.kafka.TopicSettings.SINGLE_BROKER)) {
@@ -260,7 +260,7 @@ class BrokerIT {
 
     @Test
     void aKindTheCatalogDoesNotKnowIsFederatedOnceItsKartaIsOnTheHub() throws Exception {
-        fed = new Federation(kafka).member("a", "NVIDIA-H100-80GB-HBM3", 2);
+        fed = new Federation(kafka::bootstrapServers).member("a", "NVIDIA-H100-80GB-HBM3", 2);
         var trainers = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder().withGroup("example.com")
                 .withVersion("v1").withKind("Trainer").withPlural("trainers").withNamespaced(true).build();
         var kartas = dev.cartograph.kube.Kartas.KARTAS;
@@ -301,7 +301,7 @@ class BrokerIT {
 
     @Test
     void twoReplicasOneLeaderAndTheOtherTakesOverWhenItStops() throws Exception {
-        fed = new Federation(kafka).member("a", "NVIDIA-A100-SXM4-80GB", 4);
+        fed = new Federation(kafka::bootstrapServers).member("a", "NVIDIA-A100-SXM4-80GB", 4);
         BrokerRuntime one = fed.startBroker("replica-1", true);
         Eventually.until(Duration.ofSeconds(60), () -> one.view().active());
         BrokerRuntime two = fed.startBroker("replica-2", true);

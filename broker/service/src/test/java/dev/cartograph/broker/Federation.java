@@ -6,7 +6,6 @@ import dev.cartograph.agent.AgentSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Documents;
-import dev.cartograph.kafka.local.LocalKafka;
 import dev.cartograph.placement.Planner;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
@@ -39,7 +38,12 @@ final class Federation implements AutoCloseable {
     static final ResourceDefinitionContext JOBS = new ResourceDefinitionContext.Builder().withGroup("batch")
             .withVersion("v1").withKind("Job").withPlural("jobs").withNamespaced(true).build();
 
-    final LocalKafka kafka;
+    /** The Kafka the federation uses: anything with bootstrap servers (in-process or a container). */
+    interface Kafka {
+        String bootstrapServers();
+    }
+
+    final Kafka kafka;
     final String prefix;
     final Definitions catalog = Catalog.load().definitions();
     final KubernetesMockServer hubServer = server();
@@ -51,11 +55,11 @@ final class Federation implements AutoCloseable {
     Duration heartbeatTimeout = Duration.ofSeconds(3);
     Duration failoverTimeout = Duration.ofSeconds(6);
 
-    Federation(LocalKafka kafka) {
+    Federation(Kafka kafka) {
         this(kafka, "fed" + Long.toHexString(System.nanoTime()));
     }
 
-    Federation(LocalKafka kafka, String prefix) {
+    Federation(Kafka kafka, String prefix) {
         this.kafka = kafka;
         this.prefix = prefix;
         crd(hub);

@@ -55,7 +55,7 @@ class LateDependenciesIT {
             assertThat(broker.view().caughtUp()).isFalse();
 
             Path data = Files.createTempDirectory("late-kafka");
-            try (LocalKafka kafka = LocalKafka.start(data, kafkaPort); Federation fed = new Federation(kafka, prefix)) {
+            try (LocalKafka kafka = LocalKafka.start(data, kafkaPort); Federation fed = new Federation(kafka::bootstrapServers, prefix)) {
                 fed.member("a", "NVIDIA-H100-80GB-HBM3", 1);
                 Eventually.until(Duration.ofSeconds(90), () -> broker.view().caughtUp() && broker.view().fleet().clusters().size() == 1);
 

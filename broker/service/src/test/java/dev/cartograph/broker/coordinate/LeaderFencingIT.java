@@ -10,7 +10,7 @@ import dev.cartograph.broker.kafka.Topology;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.testing.Eventually;
-import dev.cartograph.kafka.local.LocalKafka;
+import dev.cartograph.kafka.testing.TestKafka;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.Decoded;
@@ -44,15 +44,15 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class LeaderFencingIT {
-    static LocalKafka kafka;
+    static TestKafka kafka;
 
     @BeforeAll
     static void kafka() throws Exception {
-        kafka = LocalKafka.start(Files.createTempDirectory("fencing-it-kafka"));
+        kafka = TestKafka.start(Files.createTempDirectory("fencing-it-kafka"));
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws Exception {
         kafka.close();
     }
 
