@@ -1,0 +1,194 @@
+package dev.cartograph.local.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cartograph.broker.hub.ClusterObjects;
+import dev.cartograph.interpreter.testing.Eventually;
+import dev.cartograph.mock.fleet.FleetProfile;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The fault suite (issue 11): gangs submitted to the hub, some deleted again, while the broker leader, an agent
+ * and a Kafka node are killed with SIGKILL at seeded moments; then, from the member clusters' own stores and the
+ * hub: every gang placed exactly once or waiting with a reason, none ever running on two clusters at once, every
+ * deleted gang gone from the members and the hub. The broker (two replicas, leader election on a hub Lease), the
+ * agents and three Kafka nodes (replication factor 3, {@code min.insync.replicas} 2) are child JVMs; the hub and the
+ * members (mock API servers) with their simulated kubelets stay in the test JVM. Figures and the reproducing
+ * command: docs/reliability.md. {@code -Dcartograph.fault.seed=N} replays a plan; logs of every process land in
+ * {@code target/fault-suite/seed-N/}.
+ */
+@Timeout(420)
+class FaultSuiteIT {
+    static final Duration HEARTBEAT = Duration.ofSeconds(1);
+    static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(8);
+    /** Above any agent's time down here (at most 4 s, plus its start), so no cluster is failed over: see docs/reliability.md. */
+    static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration BATCH_RUN_TIME = Duration.ofSeconds(20);
+    static final Duration SETTLE_LIMIT = Duration.ofSeconds(120);
+    static final long WINDOW_MS = 60_000;
+
+    @Test
+    void gangsSubmittedWhileTheBrokerLeaderAnAgentAndAKafkaNodeAreKilledArePlacedOnceOrWaitAndDeletedOnesAreGone() throws Exception {
+        long seed = Long.getLong("cartograph.fault.seed", System.nanoTime());
+        int gangs = Integer.getInteger("cartograph.fault.gangs", 60);
+        Path dir = Path.of("target", "fault-suite", "seed-" + seed).toAbsolutePath();
+        wipe(dir);
+        Path logs = dir.resolve("logs");
+        System.out.printf("fault suite: seed %d (replay with -Dcartograph.fault.seed=%d); logs in %s%n", seed, seed, logs);
+        long started = System.nanoTime();
+        Classpath classpath = Classpath.snapshot(dir.resolve("classpath"));
+        try (Clusters clusters = Clusters.start(FleetProfile.defaultProfile(), dir, BATCH_RUN_TIME);
+             KafkaNodes kafka = KafkaNodes.start(dir.resolve("kafka"), logs, classpath);
+             BrokerReplicas brokers = new BrokerReplicas(clusters.hub(), clusters.hubKubeconfig(), kafka.bootstrapServers(), logs,
+                     classpath);
+             Agents agents = new Agents(clusters, kafka.bootstrapServers(), logs, classpath)) {
+            agents.startAll(); // while Kafka starts: an agent waits for Kafka and for its command topic
+            kafka.awaitBrokers(KafkaNodes.SIZE, Duration.ofSeconds(120));
+            brokers.startAll();
+            Eventually.until(Duration.ofSeconds(150),
+                    () -> brokers.leader().isPresent() && readyClusters(clusters) == clusters.names().size(),
+                    () -> "a broker leader and every cluster Ready on the hub; logs in " + logs);
+            long upMillis = millisSince(started);
+            Plan plan = Plan.draw(seed, gangs, WINDOW_MS, clusters.names(), KafkaNodes.SIZE);
+            MemberStores stores = new MemberStores(clusters);
+            long t0 = System.nanoTime();
+            Timeline timeline = new Timeline(t0);
+            List<Verdict.Submitted> submitted;
+            List<Chaos.Executed> kills;
+            List<String> notes;
+            try (DoubleRunWatch watch = new DoubleRunWatch(stores, clusters.names(), Duration.ofMillis(200), t0);
+                 Chaos chaos = new Chaos(plan, brokers, agents, kafka, t0, timeline)) {
+                watch.start();
+                chaos.start();
+                submitted = new Workload(clusters.hub(), plan, t0, timeline).run();
+                chaos.awaitDone(Duration.ofSeconds(120));
+                kills = chaos.executed();
+                notes = chaos.notes();
+                kafka.awaitBrokers(KafkaNodes.SIZE, Duration.ofSeconds(90));
+                long settleFrom = System.nanoTime();
+                Verdict verdict = settle(clusters, stores, submitted);
+                long settleMillis = millisSince(settleFrom);
+                watch.close();
+                journal(kafka, dir.resolve("kafka-journal.txt"));
+                timeline.write(dir.resolve("timeline.txt"));
+                Figures figures = new Figures(seed, submitted, kills, verdict, watch.sightings(), watch.samples(), upMillis, settleMillis,
+                        millisSince(started), notes);
+                figures.write(dir.resolve("summary.txt"));
+                System.out.println(figures);
+                assertThat(kills).as("kills done: %s; notes %s", kills, notes).extracting(Chaos.Executed::target)
+                        .contains(Plan.Target.values());
+                assertThat(watch.sightings()).as("placements seen running on two clusters at once").isEmpty();
+                assertThat(verdict.holds()).as("every gang placed once, waiting with a reason, or deleted and gone, %d ms after the"
+                        + " last restart:%n%s(logs in %s)", settleMillis, figures, logs).isTrue();
+            }
+        }
+    }
+
+    /** Reads the verdict until it holds (the fleet has settled) or the limit passes; returns the last one. */
+    private static Verdict settle(Clusters clusters, MemberStores stores, List<Verdict.Submitted> submitted) throws InterruptedException {
+        long end = System.nanoTime() + SETTLE_LIMIT.toNanos();
+        while (true) {
+            Verdict v = Verdict.read(clusters.hub(), stores, submitted);
+            if (v.holds() || System.nanoTime() > end) {
+                return v;
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private static void journal(KafkaNodes kafka, Path file) {
+        try {
+            KafkaJournal.write(kafka.bootstrapServers(), file);
+        } catch (IOException | RuntimeException e) {
+            System.out.println("fault suite: no Kafka journal (" + e + ")");
+        }
+    }
+
+    private static long readyClusters(Clusters clusters) {
+        return clusters.hub().genericKubernetesResources(ClusterObjects.CLUSTERS).list().getItems().stream()
+                .map(GenericKubernetesResource::getAdditionalProperties)
+                .filter(p -> p.get("status") instanceof Map<?, ?> s && Boolean.TRUE.equals(s.get("ready"))).count();
+    }
+
+    static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
+    }
+
+    private static void wipe(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** The run in numbers, as docs/reliability.md reports them. */
+    record Figures(long seed, List<Verdict.Submitted> submitted, List<Chaos.Executed> kills, Verdict verdict,
+                   List<DoubleRunWatch.Sighting> runningTwice, long samples, long upMillis, long settleMillis, long totalMillis,
+                   List<String> notes) {
+        Map<Plan.Target, Integer> killsByKind() {
+            Map<Plan.Target, Integer> out = new EnumMap<>(Plan.Target.class);
+            kills.forEach(k -> out.merge(k.target(), 1, Integer::sum));
+            return out;
+        }
+
+        /** Gangs neither placed once nor waiting with a reason (the hub naming another cluster than the copy's counts too). */
+        long lost() {
+            return verdict.count(Verdict.Outcome.LOST) + verdict.count(Verdict.Outcome.HUB_DISAGREES);
+        }
+
+        /** Deleted gangs still on a member, or still on the hub (finalizer not removed). */
+        long notDeleted() {
+            return verdict.count(Verdict.Outcome.DELETE_PENDING);
+        }
+
+        long duplicated() {
+            Set<String> twice = new HashSet<>();
+            runningTwice.forEach(s -> twice.add(s.placementId()));
+            return verdict.count(Verdict.Outcome.DUPLICATED) + twice.size();
+        }
+
+        void write(Path file) throws IOException {
+            Files.writeString(file, toString());
+        }
+
+        @Override
+        public String toString() {
+            List<String> lines = new ArrayList<>();
+            lines.add(String.format("fault suite, seed %d: gangs %d (%d deleted, %d fit nowhere), kills %d %s, lost %d, duplicated %d,"
+                    + " deleted but not gone %d", seed, submitted.size(), submitted.stream().filter(Verdict.Submitted::deleted).count(),
+                    submitted.stream().filter(s -> s.gang().fitsNowhere()).count(), kills.size(), killsByKind(), lost(), duplicated(),
+                    notDeleted()));
+            lines.add("  outcomes: " + verdict.counts() + "; running on two clusters at once: " + runningTwice.size() + " (" + samples
+                    + " samples)");
+            lines.add(String.format("  fleet up in %d ms, settled in %d ms after the last restart, %d ms in all", upMillis, settleMillis,
+                    totalMillis));
+            kills.forEach(k -> lines.add("  kill " + k));
+            notes.forEach(n -> lines.add("  note " + n));
+            verdict.nonEmpty().forEach((o, gangs) -> {
+                if (o != Verdict.Outcome.PLACED && o != Verdict.Outcome.WAITING && o != Verdict.Outcome.DELETED) {
+                    gangs.forEach(g -> lines.add("  " + o + " " + g));
+                }
+            });
+            runningTwice.forEach(s -> lines.add("  RUNNING_TWICE " + s));
+            return String.join("\n", lines) + "\n";
+        }
+    }
+}

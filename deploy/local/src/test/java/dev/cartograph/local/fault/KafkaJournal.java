@@ -1,0 +1,66 @@
+package dev.cartograph.local.fault;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * After a run, writes what the broker and the agents said to each other — the placements, commands, events and
+ * workload summaries topics, as committed ({@code read_committed}), in time order — to a file beside the logs: the
+ * record to read when an invariant fails (the services log little per gang). Cluster summaries are left out (one a
+ * second per member). Diagnostics only; the invariants never read Kafka.
+ */
+final class KafkaJournal {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+
+    private KafkaJournal() {
+    }
+
+    static void write(String bootstrapServers, Path file) throws IOException {
+        Map<String, Object> conf = new HashMap<>();
+        conf.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        conf.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        conf.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(conf, new StringDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            consumer.listTopics(Duration.ofSeconds(10)).forEach((topic, infos) -> {
+                if (topic.startsWith("cartograph.") && !topic.equals("cartograph.clusters")) {
+                    infos.forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
+                }
+            });
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(10));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+            }
+        }
+        records.sort(Comparator.comparingLong((ConsumerRecord<String, byte[]> r) -> r.timestamp()).thenComparing(ConsumerRecord::topic)
+                .thenComparingLong(ConsumerRecord::offset));
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            for (ConsumerRecord<String, byte[]> r : records) {
+                out.write(TIME.format(Instant.ofEpochMilli(r.timestamp())) + " " + r.topic() + "@" + r.offset() + " " + r.key() + " "
+                        + (r.value() == null ? "(tombstone)" : new String(r.value(), StandardCharsets.UTF_8)) + "\n");
+            }
+        }
+    }
+}
