@@ -122,13 +122,16 @@ final class BoundedFunction implements Function {
         return args;
     }
 
-    private static List<Expression> each(List<Expression> args, Checked.Check check) {
+    private List<Expression> each(List<Expression> args, Checked.Check check) {
         if (args.isEmpty()) {
             return args;
         }
+        if (!searching && args.stream().allMatch(Metering::isLiteral)) {
+            return args; // join(","), startswith("x"): nothing built to walk
+        }
         List<Expression> charged = new ArrayList<>(args.size());
         for (Expression arg : args) {
-            charged.add(Checked.each(arg, check));
+            charged.add(Metering.isLiteral(arg) ? arg : Checked.each(arg, check));
         }
         return charged;
     }

@@ -172,6 +172,11 @@ final class Metering {
         }
     }
 
+    /** True for a literal ({@code 1}, {@code "x"}, {@code null}): a small value fixed by the source. */
+    static boolean isLiteral(Expression expression) {
+        return expression != null && expression.getClass().getName().startsWith(JQ + "internal.tree.literal.");
+    }
+
     /** True for every node class this rewrite knows (tests compare it with jackson-jq's jar). */
     static boolean knows(Class<?> nodeClass) {
         return SHAPES.containsKey(nodeClass);
@@ -225,7 +230,7 @@ final class Metering {
         Expression metered = switch (kind) {
             case BUILDING -> Metered.building(expression);
             case PASSING -> Metered.passing(expression);
-            default -> role == Role.CALLED ? Metered.passing(expression) : expression;
+            default -> role == Role.CALLED ? Metered.entered(expression) : expression;
         };
         return switch (role) {
             case CHILD, CALLED -> metered;
