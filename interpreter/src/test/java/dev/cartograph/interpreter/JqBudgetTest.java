@@ -9,8 +9,10 @@ import dev.cartograph.interpreter.jq.Jq;
 import dev.cartograph.interpreter.jq.JqExpression;
 import dev.cartograph.interpreter.jq.JqLimits;
 import dev.cartograph.interpreter.jq.JqResult;
+import java.io.ByteArrayInputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -162,8 +164,8 @@ class JqBudgetTest {
     @Test
     void definitionsCanBeCompiledWithOtherLimits() throws Exception {
         Jq tight = Jq.withLimits(JqLimits.DEFAULT.withMaxSteps(3));
-        Definitions.Loaded loaded = Definitions.parse(Documents.read(new java.io.ByteArrayInputStream(
-                ResolveTest.DEFINITION.getBytes(java.nio.charset.StandardCharsets.UTF_8))), "test.yaml", kind -> true, tight);
+        Definitions.Loaded loaded = Definitions.parse(Documents.read(new ByteArrayInputStream(
+                ResolveTest.DEFINITION.getBytes(StandardCharsets.UTF_8))), "test.yaml", kind -> true, tight);
         assertThat(loaded.problems()).isEmpty();
         Resolution r = Interpreter.of(loaded.definitions()).resolve(ResolveTest.yaml(ResolveTest.POOLS));
         // .spec.pools[].name alone takes more than 3 steps: one application, two values, two results

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import net.thisptr.jackson.jq.Expression;
 import net.thisptr.jackson.jq.Function;
 import net.thisptr.jackson.jq.PathOutput;
@@ -47,7 +48,7 @@ final class BoundedFunction implements Function {
 
     /** Every builtin charged for more than its calls and values (tests check each is one). */
     static Set<String> charged() {
-        Set<String> names = new java.util.TreeSet<>(WALKING);
+        Set<String> names = new TreeSet<>(WALKING);
         names.addAll(SORTING);
         names.addAll(SEARCHING);
         names.addAll(MATCHING);
