@@ -200,6 +200,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         } else if (input instanceof Input.Tick) {
             if (active()) {
                 capacityChanged |= failover.tick(leadership.activeSince());
+                deletion.retryWhereNotReady();
             } else {
                 leadership.tryActivate();
             }

@@ -52,8 +52,8 @@ final class Deletion {
                 return false; // not durable: the next change of the object (or a restart) tries again
             }
             fleet.release(p.uid());
-            forwarding.delete(deleting, cluster);
-            if (!fleet.snapshot().ready(cluster, clock.instant(), settings.heartbeatTimeout())) {
+            boolean durable = forwarding.delete(deleting, cluster);
+            if (durable && !fleet.snapshot().ready(cluster, clock.instant(), settings.heartbeatTimeout())) {
                 effects.event(object, EventReason.Deleting, cluster + " is not ready; its copy is deleted when its agent returns");
                 finish(deleting, Optional.of(object));
             }
@@ -61,6 +61,20 @@ final class Deletion {
         }
         finish(p, Optional.of(object));
         return true;
+    }
+
+    /**
+     * A deletion waiting on a cluster that is not ready: its Delete is sent again, and once it is
+     * durable in the cluster's topic (the agent carries it out when it returns) the hub object is let go.
+     */
+    void retryWhereNotReady() {
+        for (PlacementRecord p : java.util.List.copyOf(book.inState(State.DELETING))) {
+            String cluster = p.cluster().orElse("");
+            if (!cluster.isEmpty() && !fleet.snapshot().ready(cluster, clock.instant(), settings.heartbeatTimeout())
+                    && forwarding.delete(p, cluster)) {
+                finish(p, book.object(p.uid()));
+            }
+        }
     }
 
     /** The member copy is gone (or will be deleted when its agent returns): let the hub object go. */

@@ -29,12 +29,13 @@ final class Effects {
         return active.getAsBoolean();
     }
 
-    void command(String cluster, Command command) {
+    /** Sends a command; true when it is durable in the cluster's topic (false when not active, or Kafka did not take it). */
+    boolean command(String cluster, Command command) {
         if (active()) {
-            outbox.command(cluster, command);
-        } else {
-            LOG.debug("not active: {} for {} to {} not sent", command.getClass().getSimpleName(), command.placementId(), cluster);
+            return outbox.command(cluster, command);
         }
+        LOG.debug("not active: {} for {} to {} not sent", command.getClass().getSimpleName(), command.placementId(), cluster);
+        return false;
     }
 
     void event(HubObject object, EventReason reason, String message) {

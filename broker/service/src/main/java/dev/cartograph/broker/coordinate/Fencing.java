@@ -39,10 +39,13 @@ final class Fencing {
             return;
         }
         long epoch = p.map(PlacementRecord::epoch).orElse(Long.MAX_VALUE);
-        if (byUid.computeIfAbsent(uid, k -> new HashSet<>()).add(new Fenced(cluster, uid, epoch))) {
-            LOG.info("fencing {} on {}: placed {} (epoch {})", uid, cluster,
-                    p.flatMap(PlacementRecord::cluster).orElse("nowhere"), epoch);
-            effects.command(cluster, new Command.Delete(uid, epoch, clock.instant()));
+        Fenced fenced = new Fenced(cluster, uid, epoch);
+        Set<Fenced> done = byUid.computeIfAbsent(uid, k -> new HashSet<>());
+        if (!done.contains(fenced)) {
+            LOG.info("fencing {} on {}: placed {} (epoch {})", uid, cluster, p.flatMap(PlacementRecord::cluster).orElse("nowhere"), epoch);
+            if (effects.command(cluster, new Command.Delete(uid, epoch, clock.instant()))) {
+                done.add(fenced); // remembered only once durable: otherwise the copy's next report fences it again
+            }
         }
     }
 

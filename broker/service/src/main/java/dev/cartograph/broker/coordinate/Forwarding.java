@@ -32,11 +32,12 @@ final class Forwarding {
         book.sent(p, now);
     }
 
-    /** Asks the placement's cluster to delete its copy, at the placement's epoch. */
-    void delete(PlacementRecord p, String cluster) {
+    /** Asks the placement's cluster to delete its copy, at the placement's epoch; true once the Delete is durable in its topic. */
+    boolean delete(PlacementRecord p, String cluster) {
         Instant now = clock.instant();
-        effects.command(cluster, new Command.Delete(p.uid(), p.epoch(), now));
+        boolean durable = effects.command(cluster, new Command.Delete(p.uid(), p.epoch(), now));
         book.sent(p, now);
+        return durable;
     }
 
     /** What is sent to the member: the hub object as a member may create it (the one rule, {@link MemberManifest}). */

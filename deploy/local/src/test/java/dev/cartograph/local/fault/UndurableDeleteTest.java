@@ -34,7 +34,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -65,7 +64,6 @@ class UndurableDeleteTest {
     }
 
     @Test
-    @Disabled("broker bug, reported: Fencing remembers a copy as fenced although its Delete was not durable, and never sends it again")
     void aFencingDeleteThatWasNotDurableIsSentAgain() throws Exception {
         step(new Input.CaughtUp(), new Input.Cluster(cluster("west", 1)));
         commandsDurable = false; // the command topic's partition leader is down
@@ -80,8 +78,6 @@ class UndurableDeleteTest {
     }
 
     @Test
-    @Disabled("broker bug, reported: Deletion lets a hub object go when its cluster is not ready although the Delete of its copy"
-            + " was not durable; nothing sends it again (the tombstone is written, the placement forgotten)")
     void aDeletedObjectIsLetGoOnlyOnceTheDeleteOfItsCopyIsDurable() throws Exception {
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1)));
         step(new Input.HubChanged(job(false)));
