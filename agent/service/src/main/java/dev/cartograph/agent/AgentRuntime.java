@@ -225,11 +225,21 @@ public final class AgentRuntime implements AutoCloseable {
         return out;
     }
 
+    /**
+     * What this agent last applied per placement (only the object's name), so a Delete read right
+     * after its Apply finds the copy even before the informer cache has seen it. Command thread only;
+     * entries leave with their Delete.
+     */
+    private final Map<String, JsonNode> lastApplied = new java.util.HashMap<>();
+
     /** One command: find what this agent created for the placement, decide, act, report. */
     CommandResult handle(Command command) {
         Optional<JsonNode> existing = cache.workloads().stream().filter(o -> Ownership.ownedBy(o, command.placementId())).findFirst();
-        if (existing.isEmpty() && command instanceof Command.Apply apply) {
-            existing = live(apply.manifest()).filter(o -> Ownership.ownedBy(o, command.placementId()));
+        if (existing.isEmpty()) {
+            // the cache may not have seen this agent's own last write: read what the command (or the last apply) names
+            Optional<JsonNode> named = command instanceof Command.Apply apply ? Optional.of(apply.manifest())
+                    : Optional.ofNullable(lastApplied.get(command.placementId()));
+            existing = named.flatMap(this::live).filter(o -> Ownership.ownedBy(o, command.placementId()));
         }
         existing.filter(o -> command instanceof Command.Delete).ifPresent(o -> { // the command loop clears these
             MDC.put("kind", o.path("kind").asText());
@@ -239,11 +249,25 @@ public final class AgentRuntime implements AutoCloseable {
         ApplyPolicy.Decision decision = policy.decide(command, existing);
         KubeApplier.Outcome outcome = applier.carryOut(decision);
         capacityDirty.set(true);
+        if (command instanceof Command.Apply apply && outcome.outcome() == CommandResult.Outcome.APPLIED) {
+            lastApplied.put(command.placementId(), identity(apply.manifest()));
+        } else if (command instanceof Command.Delete && outcome.outcome() == CommandResult.Outcome.DELETED) {
+            lastApplied.remove(command.placementId());
+        }
         boolean done = outcome.outcome() != CommandResult.Outcome.RETRY && outcome.outcome() != CommandResult.Outcome.FAILED;
         (done ? LOG.atInfo() : LOG.atWarn()).log("{} {} epoch {}: {} ({})", command instanceof Command.Apply ? "apply" : "delete",
                 command.placementId(), command.epoch(), outcome.outcome(), outcome.reason());
         return new CommandResult(settings.cluster(), command.placementId(), command.epoch(),
                 command instanceof Command.Apply ? "apply" : "delete", outcome.outcome(), outcome.reason(), clock.instant());
+    }
+
+    /** What names an object (apiVersion, kind, namespace, name): enough to read it back. */
+    private static JsonNode identity(JsonNode manifest) {
+        var o = dev.cartograph.interpreter.Documents.json().createObjectNode().put("apiVersion", manifest.path("apiVersion").asText())
+                .put("kind", manifest.path("kind").asText());
+        o.putObject("metadata").put("namespace", manifest.path("metadata").path("namespace").asText())
+                .put("name", manifest.path("metadata").path("name").asText());
+        return o;
     }
 
     /** The object the manifest names, read from the API server: the cache may not have seen our own last write. */

@@ -33,7 +33,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,8 +52,6 @@ class DeleteRightAfterApplyIT {
     Path dir;
 
     @Test
-    @Disabled("agent bug, reported: a Delete right after its Apply finds nothing in the informer cache and leaves the copy"
-            + " (AgentRuntime.handle looks up existing copies for a Delete in the cache only, with no read from the API server)")
     void aDeleteReadRightAfterItsApplyDeletesTheCopy() throws Exception {
         Topics topics = new Topics("cartograph");
         try (LocalKafka kafka = LocalKafka.start(dir.resolve("kafka"));
