@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 
 /**
  * The classpath of the fault suite's child JVMs: the test's own, with Cartograph's own entries (its module folders
- * and {@code dev.cartograph} jars) copied aside first. A child reads classes lazily for as long as it runs; without
+ * and jars, from the reactor or the local repository) copied aside first. A child reads classes lazily for as long as it runs; without
  * the copy, a {@code mvn install} in the same working tree during a run replaces the jar under it and a broker
  * fails with {@code NoClassDefFoundError} in the middle of the suite. Immutable.
  */
@@ -30,7 +30,8 @@ record Classpath(List<String> entries) {
         int n = 0;
         for (String entry : ofTest()) {
             Path p = Path.of(entry);
-            boolean own = Files.isDirectory(p) || entry.contains(File.separator + "dev" + File.separator + "cartograph" + File.separator);
+            boolean own = Files.isDirectory(p) || p.getFileName().toString().startsWith("cartograph-") // a module's jar, in a reactor
+                    || entry.contains(File.separator + "dev" + File.separator + "cartograph" + File.separator);
             if (!own || !Files.exists(p)) {
                 out.add(entry);
                 continue;

@@ -38,10 +38,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A reproduction found by the fault suite (see docs/reliability.md): an agent that reads a Delete right after the
- * Apply of the same placement looks for the copy to delete only in its informer cache, which has not seen its own
- * create yet, answers {@code DELETED "nothing to delete"}, and the copy stays on the member for good (the broker then
- * writes the tombstone and removes the hub object's finalizer). The real agent, a real Kafka, one member.
+ * Found by the fault suite (docs/reliability.md, finding 1): an agent that read a Delete right after the Apply of the
+ * same placement looked for the copy only in its informer cache, which had not seen its own create yet, answered
+ * {@code DELETED "nothing to delete"}, and the copy stayed on the member for good (the broker then wrote the tombstone
+ * and removed the hub object's finalizer). The real agent, a real Kafka, one member. A race: before the fix it left a
+ * copy in every run on a busy machine, but could pass on a quiet one.
  */
 @Timeout(120)
 class DeleteRightAfterApplyIT {

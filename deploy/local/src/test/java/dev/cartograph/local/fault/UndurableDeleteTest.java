@@ -38,9 +38,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Reproductions found while reading the fault suite's one lost delete (docs/reliability.md): the coordinator drops
+ * Found while reading the fault suite's one lost delete (docs/reliability.md, finding 2): the coordinator dropped
  * {@link Outbox#command}'s answer ("returns whether it is durable; one that is not is sent again when the agent does
- * not answer") in two places where nothing sends the Delete again, so a member copy can outlive its hub object. The
+ * not answer") in two places where nothing sent the Delete again, so a member copy could outlive its hub object. The
  * real coordinator through its public API, on its own thread; Kafka and the hub are lists here, and the outbox refuses
  * commands (as the Kafka producer does while a command topic's leader is down) when the test says so.
  */
