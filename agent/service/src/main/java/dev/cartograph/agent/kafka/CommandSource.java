@@ -50,9 +50,6 @@ public interface CommandSource extends AutoCloseable {
     static CommandSource kafka(Map<String, String> kafka, String topic, String cluster) {
         Map<String, Object> config = new HashMap<>(kafka);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "cartograph-agent-" + cluster);
-        // static membership: a restarted agent takes its partition over at once instead of waiting out the session
-        // timeout of the incarnation it replaces (the fault suite measured 45-60 s of idle commands)
-        config.putIfAbsent(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "cartograph-agent-" + cluster);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // the broker writes commands in transactions: a deposed leader's aborted ones are never carried out
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
