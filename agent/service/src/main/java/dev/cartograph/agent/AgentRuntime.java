@@ -146,6 +146,9 @@ public final class AgentRuntime implements AutoCloseable {
         if (loop.ended() || !commandThread.isAlive()) {
             return new Health(false, "commands are not read: " + loop.detail());
         }
+        if (lastClusterRecord.get().equals(Instant.EPOCH)) {
+            return new Health(false, "no cluster summary sent yet");
+        }
         Duration since = Duration.between(lastClusterRecord.get(), clock.instant());
         if (since.compareTo(settings.heartbeatInterval().multipliedBy(2)) >= 0) {
             return new Health(false, "no cluster summary sent for " + since.toSeconds() + "s");

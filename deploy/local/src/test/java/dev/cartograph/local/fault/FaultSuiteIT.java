@@ -11,13 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,7 +27,8 @@ import org.junit.jupiter.api.Timeout;
  * agents and three Kafka nodes (replication factor 3, {@code min.insync.replicas} 2) are child JVMs; the hub and the
  * members (mock API servers) with their simulated kubelets stay in the test JVM. Figures and the reproducing
  * command: docs/reliability.md. {@code -Dcartograph.fault.seed=N} replays a plan; logs of every process land in
- * {@code target/fault-suite/seed-N/}.
+ * {@code target/fault-suite/seed-N/} (a later run of the same seed in {@code seed-N-run2/} and so on, so that a failed
+ * run's files survive failsafe running it again).
  */
 @Timeout(420)
 class FaultSuiteIT {
@@ -45,8 +44,7 @@ class FaultSuiteIT {
     void gangsSubmittedWhileTheBrokerLeaderAnAgentAndAKafkaNodeAreKilledArePlacedOnceOrWaitAndDeletedOnesAreGone() throws Exception {
         long seed = Long.getLong("cartograph.fault.seed", System.nanoTime());
         int gangs = Integer.getInteger("cartograph.fault.gangs", 60);
-        Path dir = Path.of("target", "fault-suite", "seed-" + seed).toAbsolutePath();
-        wipe(dir);
+        Path dir = freshDirectory(Path.of("target", "fault-suite").toAbsolutePath(), "seed-" + seed);
         Path logs = dir.resolve("logs");
         System.out.printf("fault suite: seed %d (replay with -Dcartograph.fault.seed=%d); logs in %s%n", seed, seed, logs);
         long started = System.nanoTime();
@@ -128,15 +126,16 @@ class FaultSuiteIT {
         return (System.nanoTime() - nanos) / 1_000_000;
     }
 
-    private static void wipe(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
+    /**
+     * {@code parent/name}, or {@code name-run2}, {@code -run3}… when an earlier run of the same seed left its
+     * directory: a failed run's logs and journal must survive failsafe running the test again.
+     */
+    private static Path freshDirectory(Path parent, String name) {
+        Path dir = parent.resolve(name);
+        for (int run = 2; Files.exists(dir); run++) {
+            dir = parent.resolve(name + "-run" + run);
         }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        return dir;
     }
 
     /** The run in numbers, as docs/reliability.md reports them. */
