@@ -31,6 +31,18 @@ public record WorkloadSummary(WorkloadKey key, String apiVersion, String incarna
         status = status == null || status.isMissingNode() || status.isNull() ? NullNode.getInstance() : status.deepCopy();
     }
 
+    /** Phases of a workload its member has not started yet (nothing of it has run). */
+    public static final java.util.Set<String> NOT_STARTED = java.util.Set.of("Undefined", "Initializing", "Pending", "");
+
+    /**
+     * Whether its member has started it (any phase past {@link #NOT_STARTED}). The broker re-places a
+     * gang of a lost cluster only when its last summary said it had not started, and an agent cut off
+     * from Kafka fences exactly those copies: both sides read this one rule.
+     */
+    public boolean started() {
+        return !NOT_STARTED.contains(phase);
+    }
+
     /** The member object's {@code .status} as the agent last saw it (null node when it has none); a copy. */
     @Override
     public JsonNode status() {

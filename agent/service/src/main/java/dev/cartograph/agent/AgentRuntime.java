@@ -3,6 +3,8 @@ package dev.cartograph.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.agent.apply.ApplyPolicy;
 import dev.cartograph.agent.apply.Ownership;
+import dev.cartograph.agent.fence.Fencer;
+import dev.cartograph.agent.fence.SelfFence;
 import dev.cartograph.agent.kafka.Backoff;
 import dev.cartograph.agent.kafka.CommandLoop;
 import dev.cartograph.agent.kafka.CommandSource;
@@ -60,6 +62,9 @@ public final class AgentRuntime implements AutoCloseable {
     private final Set<ClusterCache.Change.Workload> dirtyWorkloads = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Instant> lastClusterRecord = new AtomicReference<>(Instant.EPOCH);
     private final ScheduledExecutorService publishing = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "agent-publish"));
+    /** Its own thread: a producer blocked on an unreachable Kafka must not hold fencing up. */
+    private final ScheduledExecutorService fencing = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "agent-fence"));
+    private SelfFence fence;
     private Publisher publisher;
     private KubeApplier applier;
     private CommandLoop commands;
@@ -105,7 +110,9 @@ public final class AgentRuntime implements AutoCloseable {
         commandThread = new Thread(commands, "agent-commands");
         commandThread.start();
         long every = settings.publishInterval().toMillis();
+        fence = new SelfFence(settings.fencing(), clock.instant());
         publishing.scheduleWithFixedDelay(this::publishSafely, every, every, TimeUnit.MILLISECONDS);
+        fencing.scheduleWithFixedDelay(new Fencer(fence, cache::workloads, applier, clock), 1, 1, TimeUnit.SECONDS);
         LOG.info("agent for cluster {} started (incarnation {})", settings.cluster(), reporter.incarnation());
     }
 
@@ -129,7 +136,7 @@ public final class AgentRuntime implements AutoCloseable {
         return commands == null ? 0 : commands.kafkaFailures();
     }
 
-    /** Up when the command loop runs and a cluster record went out within two heartbeats. */
+    /** Up when the command loop runs and Kafka acknowledged a cluster summary within two heartbeats. */
     public boolean healthy() {
         return health().up();
     }
@@ -146,12 +153,11 @@ public final class AgentRuntime implements AutoCloseable {
         if (loop.ended() || !commandThread.isAlive()) {
             return new Health(false, "commands are not read: " + loop.detail());
         }
-        if (lastClusterRecord.get().equals(Instant.EPOCH)) {
-            return new Health(false, "no cluster summary sent yet");
-        }
-        Duration since = Duration.between(lastClusterRecord.get(), clock.instant());
-        if (since.compareTo(settings.heartbeatInterval().multipliedBy(2)) >= 0) {
-            return new Health(false, "no cluster summary sent for " + since.toSeconds() + "s");
+        // measured from start until the first acknowledgement: a summary sent but not acknowledged counts for nothing
+        Duration unacknowledged = Duration.between(fence.lastDelivered(), clock.instant());
+        if (unacknowledged.compareTo(settings.heartbeatInterval().multipliedBy(2)) >= 0) {
+            return new Health(false, "Kafka has acknowledged no cluster summary for " + unacknowledged.toSeconds() + "s"
+                    + (fence.fencing() ? "; self-fenced: copies the broker re-places were deleted here" : ""));
         }
         return new Health(true, "commands: " + loop.state() + ", " + loop.detail());
     }
@@ -174,7 +180,8 @@ public final class AgentRuntime implements AutoCloseable {
             List<JsonNode> pods = cache.pods();
             List<JsonNode> placed = workloads.stream().filter(o -> Ownership.placementId(o).isPresent()).toList();
             Map<String, String> ownerOf = owners(workloads, pods);
-            publisher.cluster(reporter.cluster(interpreter, cache.nodes(), pods, placed, object -> podsOf(object, pods, ownerOf), now));
+            publisher.cluster(reporter.cluster(interpreter, cache.nodes(), pods, placed, object -> podsOf(object, pods, ownerOf), now),
+                    () -> fence.delivered(now));
             lastClusterRecord.set(now);
         }
         List<ClusterCache.Change.Workload> batch = new ArrayList<>(dirtyWorkloads);
@@ -182,9 +189,10 @@ public final class AgentRuntime implements AutoCloseable {
         for (ClusterCache.Change.Workload w : batch) {
             Optional<JsonNode> object = cache.workload(w.kind(), w.namespace(), w.name());
             if (object.isPresent()) {
-                reporter.workload(interpreter, object.get(), now).ifPresent(publisher::workload);
+                reporter.workload(interpreter, object.get(), now).ifPresent(s -> publisher.workload(s,
+                        () -> s.placementId().ifPresent(id -> fence.delivered(id, s.started()))));
             } else {
-                publisher.workloadDeleted(reporter.key(tombstoneOf(w)));
+                publisher.workloadDeleted(reporter.key(tombstoneOf(w)), () -> { });
             }
         }
         publisher.flush();
@@ -280,6 +288,7 @@ public final class AgentRuntime implements AutoCloseable {
 
     @Override
     public void close() {
+        fencing.shutdownNow();
         publishing.shutdown(); // let a publish in flight finish rather than interrupt the producer
         try {
             if (!publishing.awaitTermination(5, TimeUnit.SECONDS)) {

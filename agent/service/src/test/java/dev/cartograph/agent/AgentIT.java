@@ -3,6 +3,7 @@ package dev.cartograph.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.agent.fence.SelfFence;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.testing.Eventually;
@@ -271,6 +272,58 @@ class AgentIT {
             assertThat(clusters.stream().filter(c -> c.cluster().equals(other)).count()).isEqualTo(before);
         }
         assertThat(agent.healthy()).isTrue(); // the other agent, on the same Kafka, serves
+    }
+
+    /** A Job as the agent creates it for a placement (its labels and epoch), or a local one when {@code placement} is empty. */
+    void job(String name, String placement) throws Exception {
+        String labels = placement.isEmpty() ? "{}" : "{cartograph.dev/placement-id: " + placement + ", app.kubernetes.io/managed-by: cartograph-agent}";
+        create("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: %s, namespace: ml, labels: %s, annotations: {cartograph.dev/epoch: "1"}}
+                spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]}}}
+                """.formatted(name, labels));
+    }
+
+    AgentRuntime fencingAgent(String bootstrap) {
+        AgentSettings settings = new AgentSettings(cluster, Map.of(), topics.prefix(), Map.of("bootstrap.servers", bootstrap,
+                "max.block.ms", "2000"), Duration.ofMillis(200), Duration.ofSeconds(1), Set.of(), true,
+                new SelfFence.Settings(Optional.of(Duration.ofSeconds(3)), false));
+        AgentRuntime a = new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC());
+        a.start();
+        return a;
+    }
+
+    @Test
+    void anAgentCutOffFromKafkaDeletesThePlacedCopiesTheBrokerWouldPlaceElsewhereAndNothingElse() throws Exception {
+        agent.close(); // this test's agent is one that cannot reach Kafka
+        agent = null;
+        job("placed", "p-cut");
+        job("local", "");
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closed = s.getLocalPort(); // nothing listens there once closed
+        }
+        try (AgentRuntime cut = fencingAgent("127.0.0.1:" + closed)) {
+            Eventually.until(Duration.ofSeconds(30), () -> client.batch().v1().jobs().inNamespace("ml").withName("placed").get() == null,
+                    () -> "placed copy still there; health " + cut.health());
+            assertThat(client.batch().v1().jobs().inNamespace("ml").withName("local").get()).isNotNull();
+            Eventually.until(Duration.ofSeconds(10), () -> cut.health().reason().contains("self-fenced"), () -> "health " + cut.health());
+            assertThat(cut.health().up()).isFalse();
+        }
+    }
+
+    @Test
+    void anAgentInReachOfKafkaFencesNothing() throws Exception {
+        agent.close();
+        agent = null;
+        job("placed", "p-kept");
+        try (AgentRuntime reached = fencingAgent(kafka.bootstrapServers())) {
+            Eventually.until(Duration.ofSeconds(30), reached::healthy, () -> "health " + reached.health());
+            Thread.sleep(6000); // twice the fence time
+            assertThat(client.batch().v1().jobs().inNamespace("ml").withName("placed").get()).isNotNull();
+            assertThat(reached.healthy()).isTrue();
+        }
     }
 
     void crd(String group, String kind, String plural, String scope) {

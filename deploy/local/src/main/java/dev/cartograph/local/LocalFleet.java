@@ -2,6 +2,7 @@ package dev.cartograph.local;
 
 import dev.cartograph.agent.AgentRuntime;
 import dev.cartograph.agent.AgentSettings;
+import dev.cartograph.agent.fence.SelfFence;
 import dev.cartograph.broker.BrokerRuntime;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
@@ -29,6 +30,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -127,13 +129,24 @@ public final class LocalFleet implements AutoCloseable {
     public void startAgent(String cluster) {
         ClusterProfile profile = options.profile().cluster(cluster).orElseThrow(() -> new IllegalArgumentException("no cluster " + cluster));
         AgentSettings settings = new AgentSettings(cluster, profile.labels(), options.topicPrefix(),
-                Map.of("bootstrap.servers", kafka.bootstrapServers()), Duration.ofMillis(300), options.heartbeat(), Set.of(), true);
+                Map.of("bootstrap.servers", kafka.bootstrapServers()), Duration.ofMillis(300), options.heartbeat(), Set.of(), true,
+                fencing(options));
         AgentRuntime agent = new AgentRuntime(settings, members.get(cluster).client(), catalog, Clock.systemUTC());
         agent.start();
         agents.put(cluster, agent);
     }
 
     /** The member simulator (kubelet and controllers) of one cluster; stopped, its workloads stay as they are. */
+    /**
+     * Agents fence a heartbeat timeout before the broker fails their cluster over (docs/operations.md);
+     * not at all when the timeouts leave no room for that.
+     */
+    static SelfFence.Settings fencing(Options options) {
+        Duration after = options.failoverTimeout().minus(options.heartbeatTimeout());
+        return after.compareTo(options.heartbeat().multipliedBy(2)) >= 0 ? new SelfFence.Settings(Optional.of(after), false)
+                : SelfFence.Settings.OFF;
+    }
+
     public void startSimulator(String cluster) {
         simulators.put(cluster, MemberSimulator.start(members.get(cluster).client(), catalog, SimulatorSettings.defaults()
                 .withCluster(cluster).withBatchRunTime(options.batchRunTime())));

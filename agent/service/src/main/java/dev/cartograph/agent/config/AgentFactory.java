@@ -2,6 +2,7 @@ package dev.cartograph.agent.config;
 
 import dev.cartograph.agent.AgentRuntime;
 import dev.cartograph.agent.AgentSettings;
+import dev.cartograph.agent.fence.SelfFence;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import io.fabric8.kubernetes.client.Config;
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Wires the agent from its configuration: the cluster client, the catalog, the runtime (started eagerly).
@@ -59,6 +61,7 @@ public class AgentFactory {
         }
         return new AgentSettings(p.cluster(), p.labels() == null ? Map.of() : p.labels(), p.topicPrefix(), kafka,
                 p.publishInterval(), p.heartbeatInterval(), new HashSet<>(p.allowedNamespaces() == null ? List.of() : p.allowedNamespaces()),
-                p.createNamespaces());
+                p.createNamespaces(), new SelfFence.Settings(p.selfFence() ? Optional.of(p.selfFenceAfter()) : Optional.empty(),
+                        p.selfFenceRunning()));
     }
 }

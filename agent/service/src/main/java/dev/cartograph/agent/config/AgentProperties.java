@@ -11,7 +11,9 @@ import java.util.Map;
  * {@code cartograph.agent.*}, bound once at start (environment variables work too, e.g.
  * {@code CARTOGRAPH_AGENT_CLUSTER}, {@code CARTOGRAPH_AGENT_BOOTSTRAP_SERVERS}). Other Kafka client
  * settings go under {@code cartograph.agent.kafka} verbatim ({@code security.protocol}, {@code sasl.*},
- * {@code ssl.*}, or {@code bootstrap.servers} itself).
+ * {@code ssl.*}, or {@code bootstrap.servers} itself). {@code self-fence-after} must stay below the
+ * broker's {@code failover-timeout} (and {@code self-fence-running} match its {@code replace-running}):
+ * see docs/operations.md.
  */
 @ConfigurationProperties("cartograph.agent")
 public record AgentProperties(
@@ -25,5 +27,8 @@ public record AgentProperties(
         @Bindable(defaultValue = "2s") Duration publishInterval,
         @Bindable(defaultValue = "15s") Duration heartbeatInterval,
         @Nullable List<String> allowedNamespaces,
-        @Bindable(defaultValue = "false") boolean createNamespaces) {
+        @Bindable(defaultValue = "false") boolean createNamespaces,
+        @Bindable(defaultValue = "true") boolean selfFence,
+        @Bindable(defaultValue = "4m") Duration selfFenceAfter,
+        @Bindable(defaultValue = "false") boolean selfFenceRunning) {
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -44,17 +45,28 @@ public final class Publisher implements CommandLoop.Results, AutoCloseable {
         return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
     }
 
-    public void cluster(ClusterSummary summary) {
-        producer.send(new ProducerRecord<>(topics.clusters(), summary.cluster(), Wire.encode(summary)));
+    /** Sends a cluster summary; {@code acknowledged} runs (on the producer's thread) once Kafka has it. */
+    public void cluster(ClusterSummary summary, Runnable acknowledged) {
+        producer.send(new ProducerRecord<>(topics.clusters(), summary.cluster(), Wire.encode(summary)), whenAcknowledged(acknowledged));
     }
 
-    public void workload(WorkloadSummary summary) {
-        producer.send(new ProducerRecord<>(topics.workloads(), summary.key().kafkaKey(), Wire.encode(summary)));
+    /** Sends a workload summary; {@code acknowledged} runs (on the producer's thread) once Kafka has it. */
+    public void workload(WorkloadSummary summary, Runnable acknowledged) {
+        producer.send(new ProducerRecord<>(topics.workloads(), summary.key().kafkaKey(), Wire.encode(summary)),
+                whenAcknowledged(acknowledged));
     }
 
-    /** A tombstone: the workload is gone. */
-    public void workloadDeleted(WorkloadKey key) {
-        producer.send(new ProducerRecord<>(topics.workloads(), key.kafkaKey(), null));
+    /** A tombstone: the workload is gone; {@code acknowledged} runs once Kafka has it. */
+    public void workloadDeleted(WorkloadKey key, Runnable acknowledged) {
+        producer.send(new ProducerRecord<>(topics.workloads(), key.kafkaKey(), null), whenAcknowledged(acknowledged));
+    }
+
+    private static Callback whenAcknowledged(Runnable acknowledged) {
+        return (metadata, error) -> {
+            if (error == null) {
+                acknowledged.run();
+            }
+        };
     }
 
     /**

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Failover {
     private static final Logger LOG = LoggerFactory.getLogger(Failover.class);
-    private static final Set<String> NOT_STARTED = Set.of("Undefined", "Initializing", "Pending", "");
+    private static final Set<String> FINISHED = Set.of("Completed", "Failed");
 
     private final BrokerSettings settings;
     private final Book book;
@@ -37,6 +38,10 @@ final class Failover {
     private final Map<String, Boolean> readiness = new HashMap<>();
     /** Running gangs on a lost cluster already reported (once per placement and epoch). */
     private final Map<String, Long> lostReported = new HashMap<>();
+    /** Applied gangs the summaries of their cluster no longer list: since when (receipt of the first such summary). */
+    private final Map<String, Instant> unlistedSince = new HashMap<>();
+    /** Applied gangs their cluster's summaries have listed: only a copy once seen can be missed (not one its agent cannot watch). */
+    private final Set<String> listedOnce = new HashSet<>();
 
     Failover(BrokerSettings settings, Book book, Fleet fleet, Forwarding forwarding, StatusMirror mirror, Effects effects, Clock clock) {
         this.settings = settings;
@@ -70,13 +75,16 @@ final class Failover {
         if (Duration.between(activeSince, now).compareTo(settings.failoverTimeout()) < 0) {
             return changed;
         }
+        Map<String, Set<String>> listedNow = new HashMap<>();
+        fleet.snapshot().clusters().forEach((cluster, summary) -> listedNow.put(cluster, summary.placements().stream()
+                .map(PlacementReport::placementId).collect(java.util.stream.Collectors.toSet())));
         for (PlacementRecord p : List.copyOf(book.placements())) {
             if ((p.state() == State.PLACED || p.state() == State.APPLIED) && p.cluster().isPresent()) {
                 String cluster = p.cluster().get();
                 if (!fleet.snapshot().ready(cluster, now, settings.failoverTimeout())) {
                     changed |= lost(p, cluster, now);
                 } else if (p.state() == State.APPLIED) {
-                    changed |= stuck(p, cluster, now);
+                    changed |= stuck(p, cluster, now) || gone(p, cluster, listedNow, now);
                 }
             }
         }
@@ -86,7 +94,7 @@ final class Failover {
     private boolean lost(PlacementRecord p, String cluster, Instant now) {
         Optional<HubObject> object = book.object(p.uid());
         Optional<WorkloadSummary> member = book.member(p);
-        boolean started = member.isPresent() && !NOT_STARTED.contains(member.get().phase());
+        boolean started = member.isPresent() && member.get().started();
         if (started && !settings.replaceRunning()) {
             if (!Long.valueOf(p.epoch()).equals(lostReported.put(p.uid(), p.epoch()))) {
                 object.ifPresent(o -> effects.event(o, EventReason.ClusterLost, cluster + " has been silent longer than "
@@ -124,6 +132,36 @@ final class Failover {
         return false;
     }
 
+    /**
+     * A gang applied on a cluster whose summaries have stopped listing its copy for a heartbeat timeout
+     * (the copy was deleted on the member, or fenced by an agent cut off from Kafka, see ADR 0005) is
+     * placed again — unless it had finished there: a Completed or Failed gang is not run again.
+     */
+    private boolean gone(PlacementRecord p, String cluster, Map<String, Set<String>> listedNow, Instant now) {
+        Instant received = fleet.snapshot().received().get(cluster);
+        Set<String> listing = listedNow.get(cluster);
+        if (received == null || listing == null) {
+            return false;
+        }
+        boolean listed = listing.contains(p.uid());
+        if (listed) {
+            listedOnce.add(p.uid());
+        }
+        // an agent lists a copy once its cache has it: only summaries received a heartbeat timeout after the apply count
+        if (listed || !listedOnce.contains(p.uid()) || Duration.between(p.at(), received).compareTo(settings.heartbeatTimeout()) < 0) {
+            unlistedSince.remove(p.uid());
+            return false;
+        }
+        Instant since = unlistedSince.computeIfAbsent(p.uid(), k -> received);
+        String shown = book.object(p.uid()).map(HubObject::shownPhase).orElse("");
+        if (Duration.between(since, received).compareTo(settings.heartbeatTimeout()) < 0 || FINISHED.contains(shown)) {
+            return false;
+        }
+        unlistedSince.remove(p.uid());
+        return takeBack(p, cluster, "its copy on " + cluster + " is gone (deleted there, or fenced by its agent after losing Kafka); "
+                + "re-placing at epoch " + (p.epoch() + 1), EventReason.Requeued, now);
+    }
+
     /** Re-queues a placement at the next epoch (durably first), then fences the old copy and frees its nodes. */
     private boolean takeBack(PlacementRecord p, String cluster, String reason, EventReason why, Instant now) {
         long epoch = p.epoch() + 1;
@@ -135,6 +173,8 @@ final class Failover {
         fleet.release(p.uid());
         mirror.forget(p.uid());
         lostReported.remove(p.uid());
+        unlistedSince.remove(p.uid());
+        listedOnce.remove(p.uid());
         LOG.info("{}: {}", p.target(), reason);
         book.object(p.uid()).ifPresent(o -> {
             effects.event(o, why, reason);
@@ -176,5 +216,7 @@ final class Failover {
 
     void forget(String uid) {
         lostReported.remove(uid);
+        unlistedSince.remove(uid);
+        listedOnce.remove(uid);
     }
 }
