@@ -314,6 +314,24 @@ class AgentIT {
     }
 
     @Test
+    void aSecondAgentForTheSameClusterTakesItsCommandsOverAtOnceAndTheFirstStopsSayingWhy() throws Exception {
+        Eventually.until(Duration.ofSeconds(30), agent::healthy, () -> "health " + agent.health());
+        send(new Command.Delete("p-none", 1, Instant.now())); // the first agent holds the partition: it answers
+        Eventually.until(Duration.ofSeconds(30), () -> !results.isEmpty());
+        try (AgentRuntime second = startAgent()) { // same cluster, same static member id
+            Eventually.until(Duration.ofSeconds(30), () -> agent.health().reason().contains("another agent for " + cluster),
+                    () -> "first agent: " + agent.health());
+            assertThat(agent.healthy()).isFalse();
+            int before = results.size();
+            send(new Command.Delete("p-none-2", 1, Instant.now()));
+            // well under the 45 s session timeout a dynamic member would have to wait out
+            Eventually.until(Duration.ofSeconds(15), () -> results.size() > before);
+            assertThat(results.get(results.size() - 1).placementId()).isEqualTo("p-none-2");
+            assertThat(second.healthy()).isTrue();
+        }
+    }
+
+    @Test
     void anAgentInReachOfKafkaFencesNothing() throws Exception {
         agent.close();
         agent = null;

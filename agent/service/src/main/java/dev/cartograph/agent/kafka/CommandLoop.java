@@ -17,6 +17,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
@@ -196,6 +197,11 @@ public final class CommandLoop implements Runnable, AutoCloseable {
     /** A Kafka failure: false when it cannot pass (then the status says why), else true after the backoff. */
     private boolean survive(RuntimeException e) {
         Throwable cause = e instanceof NotDurable ? e.getCause() : e;
+        if (replaced(cause)) {
+            status(Status.State.FAILED, "stopped: another agent for " + cluster + " took its commands over (" + cause.getMessage() + ")");
+            LOG.error("command loop for {} stopped: another agent for this cluster took its commands over", cluster);
+            return false;
+        }
         if (unrecoverable(cause)) {
             status(Status.State.FAILED, "stopped: Kafka refuses this agent: " + cause);
             LOG.error("command loop for {} stopped, Kafka refuses this agent: {}", cluster, cause.toString());
@@ -217,6 +223,16 @@ public final class CommandLoop implements Runnable, AutoCloseable {
             }
         }
         return !pause(wait);
+    }
+
+    /** A newer incarnation joined with the same static member id: two agents must not serve one cluster. */
+    static boolean replaced(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof FencedInstanceIdException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Credentials, permissions or settings Kafka refuses: retrying cannot help, a person has to. */

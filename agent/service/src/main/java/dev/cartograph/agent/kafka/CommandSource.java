@@ -41,7 +41,7 @@ public interface CommandSource extends AutoCloseable {
     void close();
 
     /**
-     * A consumer of {@code topic} in the agent's group {@code cartograph-agent-CLUSTER}: no auto-commit, from the
+     * A static member (instance id = group id) of {@code topic}'s group {@code cartograph-agent-CLUSTER}: no auto-commit, from the
      * earliest offset the first time, one record per poll (so {@code max.poll.interval.ms} bounds the handling of
      * one command, not of a batch), and it never auto-creates the topic.
      *
@@ -50,6 +50,10 @@ public interface CommandSource extends AutoCloseable {
     static CommandSource kafka(Map<String, String> kafka, String topic, String cluster) {
         Map<String, Object> config = new HashMap<>(kafka);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "cartograph-agent-" + cluster);
+        // static membership: a restarted agent takes the partition over at once instead of waiting out the session
+        // timeout of the incarnation it replaces (the fault suite measured 45-60 s of idle commands); a second live
+        // agent for the cluster fences the first, whose loop then stops (CommandLoop)
+        config.putIfAbsent(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "cartograph-agent-" + cluster);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // the broker writes commands in transactions: a deposed leader's aborted ones are never carried out
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
