@@ -45,7 +45,7 @@ final class DefinitionsCommand implements Callable<Integer> {
         }
         try (Live live = Live.connect(cluster, definitions.files())) {
             return live.definitions;
-        } catch (dev.cartograph.cli.kube.Kube.ClusterError | io.fabric8.kubernetes.client.KubernetesClientException e) {
+        } catch (dev.cartograph.cli.kube.Kube.ClusterError e) {
             Definitions.Loaded local = definitions.load();
             java.util.List<dev.cartograph.interpreter.Problem> problems = new java.util.ArrayList<>(local.problems());
             problems.add(dev.cartograph.interpreter.Problem.warning("cluster", "", e.getMessage() + "; using the built-in catalog"));

@@ -12,7 +12,6 @@ import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.Resolution;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -128,8 +127,6 @@ final class DescribeCommand implements Callable<Integer> {
             int exit = show(r, pods, results, out, err);
             flush(results, out);
             return exit;
-        } catch (KubernetesClientException e) {
-            return errors.fail(Carto.CLUSTER_ERROR, "cluster", Kube.reason(e));
         } catch (Kube.ClusterError e) {
             return errors.fail(Carto.CLUSTER_ERROR, "cluster", e.getMessage());
         }

@@ -12,7 +12,6 @@ import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.Resolution;
 import dev.cartograph.interpreter.view.Phase;
 import dev.cartograph.interpreter.view.WorkloadView;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -133,8 +132,6 @@ final class GetCommand implements Callable<Integer> {
             }
             print(rows, namespace, out);
             return Carto.OK;
-        } catch (KubernetesClientException e) {
-            return errors.fail(Carto.CLUSTER_ERROR, "cluster", Kube.reason(e));
         } catch (Kube.ClusterError e) {
             return errors.fail(Carto.CLUSTER_ERROR, "cluster", e.getMessage());
         }

@@ -7,14 +7,13 @@ import dev.cartograph.cli.kube.ApiTypes;
 import dev.cartograph.cli.kube.ClusterDefinitions;
 import dev.cartograph.cli.kube.ClusterOptions;
 import dev.cartograph.cli.kube.ClusterReader;
-import dev.cartograph.cli.kube.Kube;
+import dev.cartograph.cli.kube.ClusterSession;
 import dev.cartograph.cli.kube.Ownership;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.definition.GroupVersionKind;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -22,25 +21,32 @@ import java.util.Optional;
 
 /**
  * One command's view of a live cluster: its definitions (catalog + kartas), the kinds it serves,
- * and reading workloads with their pods. Closed when the command ends. Not thread-safe.
+ * and reading workloads with their pods. Closed when the command ends. A cluster call that fails
+ * throws {@link dev.cartograph.cli.kube.Kube.ClusterError}. Not thread-safe.
  */
 final class Live implements AutoCloseable {
-    final KubernetesClient client;
+    private final ClusterSession session;
     final ClusterReader reader;
     final ApiTypes types;
     final Definitions.Loaded definitions;
     final Interpreter interpreter;
 
-    private Live(KubernetesClient client, Definitions.Loaded extra) {
-        this.client = client;
-        this.reader = new ClusterReader(client, 500);
-        this.types = new ApiTypes(client);
+    private Live(ClusterSession session, Definitions.Loaded extra) {
+        this.session = session;
+        this.reader = session.reader();
+        this.types = session.types();
         this.definitions = withExtra(ClusterDefinitions.overlay(Catalog.load(), reader, types), extra);
         this.interpreter = Interpreter.of(definitions.definitions());
     }
 
-    static Live connect(ClusterOptions options, Definitions.Loaded extra) throws Kube.ClusterError {
-        return new Live(Kube.connect(options), extra);
+    static Live connect(ClusterOptions options, Definitions.Loaded extra) {
+        ClusterSession session = ClusterSession.open(options);
+        try {
+            return new Live(session, extra);
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
     }
 
     private static Definitions.Loaded withExtra(Definitions.Loaded base, Definitions.Loaded extra) {
@@ -80,6 +86,6 @@ final class Live implements AutoCloseable {
 
     @Override
     public void close() {
-        client.close();
+        session.close();
     }
 }

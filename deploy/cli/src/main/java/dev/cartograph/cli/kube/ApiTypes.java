@@ -25,7 +25,7 @@ public final class ApiTypes {
     private List<CustomResourceDefinition> crds;
     private final Map<GroupVersionKind, ApiType> cache = new HashMap<>();
 
-    public ApiTypes(KubernetesClient client) {
+    ApiTypes(KubernetesClient client) {
         this.client = client;
     }
 

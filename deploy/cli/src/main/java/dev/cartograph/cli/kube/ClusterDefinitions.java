@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.definition.GroupVersionKind;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,8 +29,8 @@ public final class ClusterDefinitions {
                 return new Definitions.Loaded(catalog.definitions(), problems);
             }
             docs = reader.list(types.of(KARTA.gvk()), Optional.empty(), Optional.empty());
-        } catch (KubernetesClientException e) {
-            String why = e.getCode() == 404 ? "no kartas.run.ai CRD in this cluster" : "cannot list kartas.run.ai: " + Kube.reason(e);
+        } catch (Kube.ClusterError e) {
+            String why = e.code() == 404 ? "no kartas.run.ai CRD in this cluster" : "cannot list kartas.run.ai: " + e.getMessage();
             problems.add(Problem.warning("cluster", "", why + "; using the built-in catalog"));
             return new Definitions.Loaded(catalog.definitions(), problems);
         }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListOptions;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import java.util.ArrayList;
@@ -15,13 +16,14 @@ import java.util.Optional;
 
 /**
  * Reads objects of any kind as JSON trees, in pages, from one namespace or all. The only place
- * that lists through fabric8; callers see plain trees. Not thread-safe.
+ * that lists through fabric8; callers see plain trees, and a failed call as a {@link Kube.ClusterError}.
+ * Not thread-safe.
  */
 public final class ClusterReader {
     private final KubernetesClient client;
     private final int pageSize;
 
-    public ClusterReader(KubernetesClient client, int pageSize) {
+    ClusterReader(KubernetesClient client, int pageSize) {
         this.client = client;
         this.pageSize = pageSize;
     }
@@ -32,6 +34,14 @@ public final class ClusterReader {
 
     /** Every object of {@code type} in {@code namespace} (empty: all namespaces), optionally label-selected. */
     public List<JsonNode> list(ApiType type, Optional<String> namespace, Optional<String> labelSelector) {
+        try {
+            return listPages(type, namespace, labelSelector);
+        } catch (KubernetesClientException e) {
+            throw Kube.failed(e);
+        }
+    }
+
+    private List<JsonNode> listPages(ApiType type, Optional<String> namespace, Optional<String> labelSelector) {
         List<JsonNode> out = new ArrayList<>();
         String next = null;
         do {
@@ -50,7 +60,12 @@ public final class ClusterReader {
         Resource<GenericKubernetesResource> r = type.namespaced()
                 ? client.genericKubernetesResources(type.context()).inNamespace(namespace).withName(name)
                 : client.genericKubernetesResources(type.context()).withName(name);
-        GenericKubernetesResource item = r.get();
+        GenericKubernetesResource item;
+        try {
+            item = r.get();
+        } catch (KubernetesClientException e) {
+            throw Kube.failed(e);
+        }
         return Optional.ofNullable(item).map(i -> tree(i, type));
     }
 

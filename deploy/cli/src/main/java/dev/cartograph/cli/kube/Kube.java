@@ -7,19 +7,43 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.nio.file.Files;
 
-/** Opens a fabric8 client from kubectl-style options. The only place that builds clients. */
+/**
+ * Opens a fabric8 client from kubectl-style options, and turns fabric8's failures into
+ * {@link ClusterError}s. The only place that builds clients.
+ */
 public final class Kube {
     private Kube() {
     }
 
-    /** A cluster problem in words a user can act on; the command reports it and exits. */
-    public static final class ClusterError extends Exception {
+    /**
+     * A cluster could not be read, in words a user can act on (the kubeconfig, the network, a
+     * permission); the command reports it and exits. Retrying helps only once that cause is fixed.
+     * Unchecked so that reading code stays free of fabric8 types: adapters throw it, commands catch it.
+     */
+    public static final class ClusterError extends RuntimeException {
+        private final int code;
+
         public ClusterError(String message) {
+            this(0, message);
+        }
+
+        ClusterError(int code, String message) {
             super(message);
+            this.code = code;
+        }
+
+        /** The API server's HTTP status, or 0 when it gave none (unreachable, bad kubeconfig). */
+        public int code() {
+            return code;
         }
     }
 
-    public static KubernetesClient connect(ClusterOptions options) throws ClusterError {
+    /** A failed fabric8 call as a {@link ClusterError} with its one-line reason. */
+    static ClusterError failed(KubernetesClientException e) {
+        return new ClusterError(Math.max(0, e.getCode()), reason(e));
+    }
+
+    static KubernetesClient connect(ClusterOptions options) {
         Config config;
         try {
             if (options.kubeconfig != null) {
@@ -52,7 +76,7 @@ public final class Kube {
     }
 
     /** A one-line reason for a failed call. */
-    public static String reason(KubernetesClientException e) {
+    static String reason(KubernetesClientException e) {
         if (e.getCode() == 403) {
             return "forbidden (403)";
         }

@@ -2,7 +2,6 @@ package dev.cartograph.cli.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.definition.GroupVersionKind;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -45,7 +44,7 @@ public final class Ownership {
                 if (seenKinds.add(kind.apiVersion() + "/" + kind.kind())) {
                     try {
                         next.addAll(reader.list(types.of(kind), namespace, Optional.empty()));
-                    } catch (KubernetesClientException e) {
+                    } catch (Kube.ClusterError e) {
                         // an owner kind we may not list: pods stop at that level
                     }
                 }
