@@ -7,8 +7,11 @@ import picocli.CommandLine.Command;
  * {@code carto}: Cartograph's command line. Exit codes: 0 success, 1 invalid input (definitions
  * with errors, objects with problems), 2 unreadable input or bad usage, 3 no definition for a kind,
  * 4 object not found, 5 the cluster could not be read.
+ *
+ * <p>{@code -h}/{@code --help} and {@code -V}/{@code --version} are picocli's standard help options;
+ * {@code scope = INHERIT} gives them to every subcommand, as kubectl answers {@code --help} everywhere.
  */
-@Command(name = "carto", mixinStandardHelpOptions = true, version = "carto 0.1.0",
+@Command(name = "carto", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, version = "carto 0.1.0",
         description = "Cartograph: AI workloads as workloads (roles, replicas, GPUs, phase).",
         subcommands = {GetCommand.class, ValidateCommand.class, DescribeCommand.class, DefinitionsCommand.class, PlanCommand.class, FleetCommand.class, BenchCommand.class, CompletionCommand.class,
                 CommandLine.HelpCommand.class})
