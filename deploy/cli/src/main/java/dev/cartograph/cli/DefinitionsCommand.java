@@ -1,7 +1,9 @@
 package dev.cartograph.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.interpreter.Definitions;
-import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.definition.ComponentDefinition;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
 import dev.cartograph.interpreter.view.Phase;
@@ -32,8 +34,10 @@ final class DefinitionsCommand implements Callable<Integer> {
     @Option(names = "--local", description = "do not read definitions from the cluster")
     boolean local;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table or yaml (yaml pipes into carto validate -)")
-    String output;
+    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT", converter = Output.Plain.class,
+            completionCandidates = Output.Plain.class,
+            description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json and yaml print the definitions, which pipe into carto validate -")
+    Output output;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -62,13 +66,15 @@ final class DefinitionsCommand implements Callable<Integer> {
                 .filter(d -> name == null || d.name().equals(name))
                 .sorted(Comparator.comparing(WorkloadDefinition::name)).toList();
         if (name != null && defs.isEmpty()) {
-            spec.commandLine().getErr().println("no definition named " + name);
-            return Carto.NO_DEFINITION;
+            return new Errors(output, out, spec.commandLine().getErr()).fail(Carto.NO_DEFINITION, "no_definition",
+                    "no definition named " + name);
         }
-        if (output.equals("yaml")) {
+        if (output == Output.YAML) {
             for (WorkloadDefinition d : defs) {
-                out.print(Documents.yaml().writeValueAsString(d.source()));
+                out.print(output.render(d.source())); // one document each: a stream carto validate - reads
             }
+        } else if (output == Output.JSON) {
+            out.print(output.render(name != null ? defs.get(0).source() : list(defs)));
         } else {
             List<String[]> rows = new ArrayList<>();
             rows.add(new String[] {"NAME", "KIND", "VERSION", "COMPONENTS", "STATUSES", "ORIGIN"});
@@ -83,5 +89,13 @@ final class DefinitionsCommand implements Callable<Integer> {
         }
         out.flush();
         return Carto.OK;
+    }
+
+    /** Several definitions as kubectl prints several objects: a {@code kind: List} (which carto validate unwraps). */
+    private static ObjectNode list(List<WorkloadDefinition> defs) {
+        ObjectNode list = JsonNodeFactory.instance.objectNode().put("apiVersion", "v1").put("kind", "List");
+        ArrayNode items = list.putArray("items");
+        defs.forEach(d -> items.add(d.source()));
+        return list;
     }
 }

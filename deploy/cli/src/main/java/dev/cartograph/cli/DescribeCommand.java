@@ -8,7 +8,6 @@ import dev.cartograph.cli.kube.ApiType;
 import dev.cartograph.cli.kube.ClusterOptions;
 import dev.cartograph.cli.kube.Kube;
 import dev.cartograph.interpreter.Definitions;
-import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.Resolution;
@@ -44,8 +43,9 @@ final class DescribeCommand implements Callable<Integer> {
     @Option(names = "--pod-limit", defaultValue = "10", description = "pods shown per role (default: ${DEFAULT-VALUE})")
     int podLimit;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table, json or yaml (default: ${DEFAULT-VALUE})")
-    String output;
+    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT", converter = Output.Plain.class,
+            completionCandidates = Output.Plain.class, description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    Output output;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -55,9 +55,6 @@ final class DescribeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Errors errors = new Errors(output, out, err);
-        if (!List.of("table", "json", "yaml").contains(output)) {
-            return errors.fail(Carto.UNREADABLE, "usage", "--output must be table, json or yaml, not '" + output + "'");
-        }
         if ((file == null) == (type == null)) {
             return errors.fail(Carto.UNREADABLE, "usage", "give TYPE/NAME, TYPE NAME, or -f FILE");
         }
@@ -137,7 +134,7 @@ final class DescribeCommand implements Callable<Integer> {
     }
 
     private int show(Resolution r, Map<String, List<PodSummary>> pods, ArrayNode results, PrintWriter out, PrintWriter err) {
-        boolean structured = !output.equals("table");
+        boolean structured = output.structured();
         if (r instanceof Resolution.Resolved resolved) {
             if (structured) {
                 results.add(ViewJson.of(resolved.view(), resolved.problems(), pods));
@@ -173,11 +170,8 @@ final class DescribeCommand implements Callable<Integer> {
     }
 
     private void flush(ArrayNode results, PrintWriter out) throws Exception {
-        if (!output.equals("table")) {
-            JsonNode body = results.size() == 1 ? results.get(0) : results;
-            out.print(output.equals("json")
-                    ? Documents.json().writerWithDefaultPrettyPrinter().writeValueAsString(body) + "\n"
-                    : Documents.yaml().writeValueAsString(body));
+        if (output.structured()) {
+            out.print(output.render(results.size() == 1 ? results.get(0) : results));
         }
         out.flush();
     }

@@ -9,8 +9,8 @@ final class Errors {
     private final PrintWriter out;
     private final PrintWriter err;
 
-    Errors(String output, PrintWriter out, PrintWriter err) {
-        this.structured = "json".equals(output) || "yaml".equals(output);
+    Errors(Output output, PrintWriter out, PrintWriter err) {
+        this.structured = output.structured();
         this.out = out;
         this.err = err;
     }

@@ -1,7 +1,6 @@
 package dev.cartograph.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cartograph.interpreter.Documents;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +16,9 @@ final class FleetCommand implements Callable<Integer> {
     @Option(names = "--broker", required = true, paramLabel = "URL", description = "the broker's REST address, e.g. http://127.0.0.1:8080")
     String broker;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table or json (the fleet snapshot; carto plan --fleet reads it)")
-    String output;
+    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT", converter = Output.Plain.class,
+            completionCandidates = Output.Plain.class, description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json is the fleet snapshot carto plan --fleet reads")
+    Output output;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -33,8 +33,8 @@ final class FleetCommand implements Callable<Integer> {
         } catch (BrokerApi.Failure f) {
             return errors.fail(f.exit, "broker", f.getMessage());
         }
-        if (output.equals("json")) {
-            out.println(Documents.json().writerWithDefaultPrettyPrinter().writeValueAsString(fleet));
+        if (output.structured()) {
+            out.print(output.render(fleet));
         } else {
             out.print(table(fleet));
         }

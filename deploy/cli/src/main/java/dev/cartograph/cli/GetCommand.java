@@ -8,7 +8,6 @@ import dev.cartograph.cli.kube.ApiType;
 import dev.cartograph.cli.kube.ClusterOptions;
 import dev.cartograph.cli.kube.Kube;
 import dev.cartograph.cli.kube.Ownership;
-import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.Resolution;
 import dev.cartograph.interpreter.view.Phase;
 import dev.cartograph.interpreter.view.WorkloadView;
@@ -47,8 +46,9 @@ final class GetCommand implements Callable<Integer> {
     @Option(names = "--phase", paramLabel = "PHASE", description = "only these phases (repeatable)")
     List<String> phases = new ArrayList<>();
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table, wide, json or yaml")
-    String output;
+    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT", converter = Output.WithWide.class,
+            completionCandidates = Output.WithWide.class, description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    Output output;
 
     @Mixin
     ClusterOptions cluster;
@@ -70,9 +70,6 @@ final class GetCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Errors errors = new Errors(output, out, spec.commandLine().getErr());
-        if (!List.of("table", "wide", "json", "yaml").contains(output)) {
-            return errors.fail(Carto.UNREADABLE, "usage", "--output must be table, wide, json or yaml");
-        }
         if (allTypes == (type != null)) {
             return errors.fail(Carto.UNREADABLE, "usage", "give a TYPE or --all-types");
         }
@@ -142,13 +139,12 @@ final class GetCommand implements Callable<Integer> {
     }
 
     private void print(List<Row> rows, Optional<String> namespace, PrintWriter out) throws Exception {
-        if (output.equals("json") || output.equals("yaml")) {
+        if (output.structured()) {
             ArrayNode items = JsonNodeFactory.instance.arrayNode();
             rows.forEach(r -> items.add(json(r)));
             ObjectNode list = JsonNodeFactory.instance.objectNode();
             list.set("items", items);
-            out.print(output.equals("json") ? Documents.json().writerWithDefaultPrettyPrinter().writeValueAsString(list) + "\n"
-                    : Documents.yaml().writeValueAsString(list));
+            out.print(output.render(list));
             out.flush();
             return;
         }
@@ -157,7 +153,7 @@ final class GetCommand implements Callable<Integer> {
             spec.commandLine().getErr().flush();
             return;
         }
-        out.print(table(rows, namespace.isEmpty(), allTypes, output.equals("wide"), Clock.systemUTC()));
+        out.print(table(rows, namespace.isEmpty(), allTypes, output == Output.WIDE, Clock.systemUTC()));
         out.flush();
     }
 

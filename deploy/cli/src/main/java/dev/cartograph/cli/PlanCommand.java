@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.interpreter.Definitions;
-import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Resolution;
 import dev.cartograph.interpreter.definition.GroupVersionKind;
@@ -41,8 +40,9 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--policy", defaultValue = "BIN_PACK", description = "BIN_PACK (default) or SPREAD")
     Planner.Policy policy;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table or json")
-    String output;
+    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT", converter = Output.Plain.class,
+            completionCandidates = Output.Plain.class, description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    Output output;
 
     @Mixin
     DefinitionOptions definitions;
@@ -86,8 +86,8 @@ final class PlanCommand implements Callable<Integer> {
         }
         Decision d = Planner.plan(Demands.of(resolved.view()), Demands.clusterSelector(object),
                 ((Decoded.Ok<List<ClusterState>>) decoded).value(), policy);
-        if (output.equals("json")) {
-            out.println(Documents.json().writerWithDefaultPrettyPrinter().writeValueAsString(json(d)));
+        if (output.structured()) {
+            out.print(output.render(json(d)));
         } else {
             out.print(table(d));
         }
@@ -106,8 +106,8 @@ final class PlanCommand implements Callable<Integer> {
         if (d.isEmpty()) {
             return errors.fail(Carto.CLUSTER_ERROR, "broker", "the broker's answer is not a decision: " + answer);
         }
-        if (output.equals("json")) {
-            out.println(Documents.json().writerWithDefaultPrettyPrinter().writeValueAsString(json(d.get())));
+        if (output.structured()) {
+            out.print(output.render(json(d.get())));
         } else {
             out.print(table(d.get()));
         }

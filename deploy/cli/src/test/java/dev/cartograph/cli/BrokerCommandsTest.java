@@ -96,6 +96,18 @@ class BrokerCommandsTest {
     }
 
     @Test
+    void fleetPrintsTheBrokersSnapshotAsJsonOrYaml() throws Exception {
+        for (String format : new String[] {"json", "yaml"}) {
+            CartoTest.Run run = CartoTest.carto("fleet", "--broker", url(), "-o", format);
+            assertThat(run.exit()).as(run.err()).isZero();
+            JsonNode fleet = format.equals("json") ? Documents.json().readTree(run.out()) : Documents.yaml().readTree(run.out());
+            assertThat(fleet.at("/clusters/0/name").asText()).as(format).isEqualTo("gpu-east");
+            assertThat(fleet.at("/totals/total").asLong()).as(format).isEqualTo(40);
+            assertThat(fleet.path("queued").asLong()).as(format).isEqualTo(2);
+        }
+    }
+
+    @Test
     void planViaTheBrokerAgreesWithPlanOnTheSameSnapshot() {
         CartoTest.Run broker = CartoTest.carto("plan", "-f", JOB, "--broker", url(), "-o", "json");
         CartoTest.Run local = CartoTest.carto("plan", "-f", JOB, "--fleet", FLEET.toString(), "-o", "json");

@@ -44,6 +44,16 @@ class PlanCommandTest {
     }
 
     @Test
+    void theDecisionPrintsAsYamlToo() throws Exception {
+        CartoTest.Run run = CartoTest.carto("plan", "-f", jobset("NVIDIA-H100-80GB-HBM3", 2, 8).toString(), "--fleet", FLEET, "-o", "yaml");
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode d = Documents.yaml().readTree(run.out());
+        assertThat(d.path("decision").asText()).isEqualTo("Placed");
+        assertThat(d.path("cluster").asText()).isEqualTo("gpu-east");
+        assertThat(d.path("assignments")).extracting(a -> a.path("node").asText()).containsExactly("east-0", "east-1");
+    }
+
+    @Test
     void threeWholeH100NodesFitNowhereAndSayWhy() throws Exception {
         CartoTest.Run run = CartoTest.carto("plan", "-f", jobset("NVIDIA-H100-80GB-HBM3", 3, 8).toString(), "--fleet", FLEET);
         assertThat(run.out()).startsWith("Unschedulable").contains(
