@@ -40,6 +40,10 @@ final class DescribeCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster;
 
+    @Option(names = "--broker", paramLabel = "URL", defaultValue = "${env:CARTOGRAPH_BROKER_URL}",
+            description = "on a hub, the broker's REST address, for a placed workload's member summary (default: $CARTOGRAPH_BROKER_URL)")
+    String broker;
+
     @Option(names = "--pod-limit", defaultValue = "10", description = "pods shown per role (default: ${DEFAULT-VALUE})")
     int podLimit;
 
@@ -79,7 +83,7 @@ final class DescribeCommand implements Callable<Integer> {
         int exit = Carto.OK;
         ArrayNode results = JsonNodeFactory.instance.arrayNode();
         for (JsonNode object : objects) {
-            exit = Math.max(exit, show(interpreter.resolve(object), null, results, out, err));
+            exit = Math.max(exit, show(interpreter.resolve(object), null, Optional.empty(), results, out, err));
         }
         flush(results, out);
         return exit;
@@ -111,8 +115,12 @@ final class DescribeCommand implements Callable<Integer> {
                         + "\" not found in namespace " + namespace);
             }
             Resolution r = live.interpreter.resolve(object.get());
+            HubMarks marks = HubMarks.of(object.get());
+            Optional<Federation> federation = marks.federated() // its pods run on a member cluster, not here
+                    ? Optional.of(Federation.look(marks, object.get().path("metadata").path("uid").asText(), Optional.ofNullable(broker)))
+                    : Optional.empty();
             Map<String, List<PodSummary>> pods = null;
-            if (r instanceof Resolution.Resolved resolved) {
+            if (r instanceof Resolution.Resolved resolved && federation.isEmpty()) {
                 Optional<String> ns = Optional.of(namespace);
                 List<JsonNode> all = live.pods(ns);
                 List<JsonNode> mine = live.ownership(all, ns).podsOf(object.get().path("metadata").path("uid").asText());
@@ -121,7 +129,7 @@ final class DescribeCommand implements Callable<Integer> {
                                 resolved.view().identity().kind())).orElseThrow(), mine);
             }
             ArrayNode results = JsonNodeFactory.instance.arrayNode();
-            int exit = show(r, pods, results, out, err);
+            int exit = show(r, pods, federation, results, out, err);
             flush(results, out);
             return exit;
         } catch (Kube.ClusterError e) {
@@ -133,14 +141,19 @@ final class DescribeCommand implements Callable<Integer> {
         return type.contains("/") ? type.substring(type.indexOf('/') + 1) : name;
     }
 
-    private int show(Resolution r, Map<String, List<PodSummary>> pods, ArrayNode results, PrintWriter out, PrintWriter err) {
+    private int show(Resolution r, Map<String, List<PodSummary>> pods, Optional<Federation> federation, ArrayNode results,
+                     PrintWriter out, PrintWriter err) {
         boolean structured = output.structured();
         if (r instanceof Resolution.Resolved resolved) {
             if (structured) {
-                results.add(ViewJson.of(resolved.view(), resolved.problems(), pods));
+                ObjectNode view = ViewJson.of(resolved.view(), resolved.problems(), pods);
+                federation.ifPresent(f -> f.addTo(view));
+                results.add(view);
             } else {
                 out.print(ViewTable.of(resolved.view(), resolved.problems()));
-                if (pods != null) {
+                if (federation.isPresent()) {
+                    out.print("\n" + federation.get().table());
+                } else if (pods != null) {
                     out.print(LivePods.table(pods, podLimit));
                 }
                 out.println();

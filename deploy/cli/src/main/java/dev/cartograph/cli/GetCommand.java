@@ -43,7 +43,7 @@ final class GetCommand implements Callable<Integer> {
     @Option(names = {"-l", "--selector"}, paramLabel = "SELECTOR", description = "label selector")
     String selector;
 
-    @Option(names = "--phase", paramLabel = "PHASE", description = "only these phases (repeatable)")
+    @Option(names = "--phase", paramLabel = "PHASE", description = "only these phases (repeatable); on a hub also Queued or Placed")
     List<String> phases = new ArrayList<>();
 
     @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT", converter = Output.WithWide.class,
@@ -59,10 +59,26 @@ final class GetCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    /** One line of the table; {@code cluster} is the member a Cartograph hub placed the object on ("" when none). */
-    record Row(String namespace, String name, String kind, WorkloadView view, long ready, String cluster) {
+    /** One line of the table; {@code hub} is what a Cartograph broker wrote on the object (none off a hub). */
+    record Row(String namespace, String name, String kind, WorkloadView view, long ready, HubMarks hub) {
         Row(String namespace, String name, String kind, WorkloadView view, long ready) {
-            this(namespace, name, kind, view, ready, "");
+            this(namespace, name, kind, view, ready, HubMarks.NONE);
+        }
+
+        /** Placed by a broker on {@code cluster}, with no phase written yet. */
+        Row(String namespace, String name, String kind, WorkloadView view, long ready, String cluster) {
+            this(namespace, name, kind, view, ready, new HubMarks(java.util.Optional.empty(), java.util.Optional.of(cluster),
+                    java.util.Optional.empty(), java.util.Optional.empty()));
+        }
+
+        /** The member a Cartograph hub placed the object on, "" when none. */
+        String cluster() {
+            return hub.cluster().orElse("");
+        }
+
+        /** The interpreted phase, or the broker's where it knows better (see {@link HubMarks#shownPhase}). */
+        String phase() {
+            return hub.shownPhase(view.phase());
         }
     }
 
@@ -74,7 +90,7 @@ final class GetCommand implements Callable<Integer> {
             return errors.fail(Carto.UNREADABLE, "usage", "give a TYPE or --all-types");
         }
         for (String p : phases) {
-            if (Phase.parse(p).isEmpty()) {
+            if (Phase.parse(p).isEmpty() && HubMarks.BROKER_PHASES.stream().noneMatch(p::equalsIgnoreCase)) {
                 return errors.fail(Carto.UNREADABLE, "usage", "--phase " + p + " is not a phase");
             }
         }
@@ -120,11 +136,13 @@ final class GetCommand implements Callable<Integer> {
             Ownership ownership = live.ownership(pods, namespace);
             List<Row> rows = new ArrayList<>();
             for (JsonNode o : objects) {
-                if (live.interpreter.resolve(o) instanceof Resolution.Resolved r && matchesPhase(r.view())) {
+                if (live.interpreter.resolve(o) instanceof Resolution.Resolved r) {
                     long ready = ownership.podsOf(o.path("metadata").path("uid").asText()).stream().filter(PodSummary::ready).count();
-                    rows.add(new Row(o.path("metadata").path("namespace").asText(""), r.view().identity().name(),
-                            r.view().identity().kind(), r.view(), ready,
-                            o.path("metadata").path("labels").path(PLACED_ON).asText("")));
+                    Row row = new Row(o.path("metadata").path("namespace").asText(""), r.view().identity().name(),
+                            r.view().identity().kind(), r.view(), ready, HubMarks.of(o));
+                    if (matchesPhase(row)) {
+                        rows.add(row);
+                    }
                 }
             }
             print(rows, namespace, out);
@@ -134,8 +152,8 @@ final class GetCommand implements Callable<Integer> {
         }
     }
 
-    private boolean matchesPhase(WorkloadView view) {
-        return phases.isEmpty() || phases.stream().anyMatch(p -> p.equalsIgnoreCase(view.phase().displayName()));
+    private boolean matchesPhase(Row row) {
+        return phases.isEmpty() || phases.stream().anyMatch(p -> p.equalsIgnoreCase(row.phase()));
     }
 
     private void print(List<Row> rows, Optional<String> namespace, PrintWriter out) throws Exception {
@@ -156,9 +174,6 @@ final class GetCommand implements Callable<Integer> {
         out.print(table(rows, namespace.isEmpty(), allTypes, output == Output.WIDE, Clock.systemUTC()));
         out.flush();
     }
-
-    /** The label a Cartograph broker puts on the hub objects it placed. */
-    static final String PLACED_ON = "cartograph.dev/cluster";
 
     static String table(List<Row> rows, boolean withNamespace, boolean withKind, boolean wide, Clock clock) {
         List<String[]> lines = new ArrayList<>();
@@ -191,7 +206,7 @@ final class GetCommand implements Callable<Integer> {
             if (federated) {
                 cells.add(r.cluster().isEmpty() ? "-" : r.cluster());
             }
-            cells.add(r.view().phase().displayName());
+            cells.add(r.phase());
             // a placed object's pods run on its member cluster, not here: their readiness is not known on the hub
             cells.add((r.cluster().isEmpty() ? String.valueOf(r.ready()) : "-") + "/" + r.view().totals().pods());
             cells.add(String.valueOf(r.view().totals().gpus()));
@@ -212,7 +227,8 @@ final class GetCommand implements Callable<Integer> {
     private static ObjectNode json(Row r) {
         ObjectNode n = JsonNodeFactory.instance.objectNode();
         n.put("apiVersion", r.view().identity().apiVersion()).put("kind", r.kind()).put("namespace", r.namespace())
-                .put("name", r.name()).put("phase", r.view().phase().displayName());
+                .put("name", r.name()).put("phase", r.phase());
+        r.hub().cluster().ifPresent(c -> n.put("cluster", c));
         ArrayNode phases = n.putArray("phases");
         r.view().status().phases().forEach(p -> phases.add(p.displayName()));
         n.putObject("pods").put("desired", r.view().totals().pods()).put("ready", r.ready());

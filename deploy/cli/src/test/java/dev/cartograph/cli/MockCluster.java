@@ -81,6 +81,12 @@ final class MockCluster {
         }
     }
 
+    /** The uid the server gave the object created as {@code plural/name}. */
+    String uid(String pluralSlashName) {
+        return java.util.Optional.ofNullable(uids.get(pluralSlashName))
+                .orElseThrow(() -> new IllegalArgumentException("not created: " + pluralSlashName));
+    }
+
     /** A running, ready pod owned by {@code owner}. */
     static String pod(String ns, String name, String uid, String ownerKind, String ownerApi, String ownerName, String ownerUid,
                       String labels, String node, boolean ready, int gpus) {
