@@ -1,0 +1,41 @@
+package dev.cartograph.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code carto}: Cartograph's command line. Exit codes: 0 success, 1 invalid input (definitions
+ * with errors, objects with problems), 2 unreadable input or bad usage, 3 no definition for a kind,
+ * 4 object not found, 5 the cluster could not be read.
+ *
+ * <p>{@code -h}/{@code --help} and {@code -V}/{@code --version} are picocli's standard help options;
+ * {@code scope = INHERIT} gives them to every subcommand, as kubectl answers {@code --help} everywhere.
+ */
+@Command(name = "carto", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, version = "carto 0.1.0",
+        description = "Cartograph: AI workloads as workloads (roles, replicas, GPUs, phase).",
+        subcommands = {GetCommand.class, ValidateCommand.class, DescribeCommand.class, DefinitionsCommand.class, PlanCommand.class, FleetCommand.class, BenchCommand.class, CompletionCommand.class,
+                CommandLine.HelpCommand.class})
+public final class Carto implements Runnable {
+    static final int OK = 0;
+    static final int INVALID = 1;
+    static final int UNREADABLE = 2;
+    static final int NO_DEFINITION = 3;
+    static final int NOT_FOUND = 4;
+    static final int CLUSTER_ERROR = 5;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String... args) {
+        return new CommandLine(new Carto()).execute(args);
+    }
+}
