@@ -14,10 +14,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.errors.AuthenticationException;
-import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
@@ -197,12 +193,12 @@ public final class CommandLoop implements Runnable, AutoCloseable {
     /** A Kafka failure: false when it cannot pass (then the status says why), else true after the backoff. */
     private boolean survive(RuntimeException e) {
         Throwable cause = e instanceof NotDurable ? e.getCause() : e;
-        if (replaced(cause)) {
+        if (Refusals.replaced(cause)) {
             status(Status.State.FAILED, "stopped: another agent for " + cluster + " took its commands over (" + cause.getMessage() + ")");
             LOG.error("command loop for {} stopped: another agent for this cluster took its commands over", cluster);
             return false;
         }
-        if (unrecoverable(cause)) {
+        if (Refusals.unrecoverable(cause)) {
             status(Status.State.FAILED, "stopped: Kafka refuses this agent: " + cause);
             LOG.error("command loop for {} stopped, Kafka refuses this agent: {}", cluster, cause.toString());
             return false;
@@ -223,30 +219,6 @@ public final class CommandLoop implements Runnable, AutoCloseable {
             }
         }
         return !pause(wait);
-    }
-
-    /** A newer incarnation joined with the same static member id: two agents must not serve one cluster. */
-    static boolean replaced(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof FencedInstanceIdException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Credentials, permissions or settings Kafka refuses: retrying cannot help, a person has to. */
-    static boolean unrecoverable(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof AuthenticationException || c instanceof AuthorizationException) {
-                return true;
-            }
-            if (c instanceof ConfigException config) {
-                // unresolvable bootstrap names are often DNS not ready yet (a pod starting): worth waiting for
-                return config.getMessage() == null || !config.getMessage().contains("resolvable bootstrap");
-            }
-        }
-        return false;
     }
 
     private void process(ConsumerRecord<String, byte[]> r) {
