@@ -2,6 +2,8 @@ package dev.cartograph.broker.coordinate;
 
 import dev.cartograph.broker.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
+import dev.cartograph.fleet.Reservation;
+import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.Planner;
@@ -74,12 +76,20 @@ final class Updates {
             }
             room = Optional.of(placed);
         }
-        // a new version of the copy: the next epoch, so only a summary from after the agent applied it releases what it adds
-        PlacementRecord next = p.with(p.cluster(), p.epoch() + 1, PlacementRecord.State.PLACED, "", p.reserved(), clock.instant());
+        // a new version of the copy: the next epoch, so only a summary from after the agent applied it releases what it adds;
+        // the record holds the extended reservation, so a broker that restarts before the member accounts for it holds it too
+        long epoch = p.epoch() + 1;
+        Optional<Reservation> held = fleet.snapshot().reservations().containsKey(p.uid())
+                ? Optional.of(fleet.snapshot().reservations().get(p.uid())) : Optional.empty();
+        Map<String, ResourceList> reserved = room.map(placed -> fleet.extend(p.uid(), cluster, epoch, placed, added).perNode())
+                .orElse(p.reserved());
+        PlacementRecord next = p.with(p.cluster(), epoch, PlacementRecord.State.PLACED, "", reserved, clock.instant());
         if (!book.write(next)) {
-            return false; // not durable: the next change of the object tries again
+            if (room.isPresent()) { // not durable: hold what was held before; the next change of the object tries again
+                held.ifPresentOrElse(fleet::hold, () -> fleet.release(p.uid()));
+            }
+            return false;
         }
-        room.ifPresent(placed -> fleet.extend(p.uid(), cluster, next.epoch(), placed, added));
         refused.remove(p.uid());
         forwarding.apply(next, object, Optional.of(asked));
         effects.event(object, EventReason.Forwarded, "change sent to " + cluster + (added.isEmpty() ? "" : " (its added pods fit there)"));

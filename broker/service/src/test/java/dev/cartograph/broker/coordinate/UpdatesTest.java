@@ -67,4 +67,27 @@ class UpdatesTest extends CoordinatorHarness {
         step(new Input.HubChanged(job(1, 8)));
         assertThat(commands).containsExactly("apply uid-grow@east#1", "apply uid-grow@east#2");
     }
+
+    @Test
+    void theRecordOfAForwardedScaleUpHoldsItsAddedPodsSoARestartedBrokerReservesThemToo() {
+        placeOnePod();
+        step(new Input.HubChanged(job(2, 8)));
+        assertThat(records.get(0).reserved()).containsOnlyKeys("east-n0"); // the first pod's node, full since
+        var written = records.get(records.size() - 1);
+        assertThat(written.epoch()).isEqualTo(2);
+        assertThat(written.reserved()).containsOnlyKeys("east-n1"); // by hand: the added pod's 8 GPUs on the other node
+        assertThat(written.reserved().values()).extracting(r -> r.gpus()).containsExactly(8L);
+        CoordinatorHarness restarted = new CoordinatorHarness();
+        restarted.step(new Input.Placement(written.uid(), java.util.Optional.of(written)), new Input.CaughtUp(), new Input.Cluster(cluster("east", 3, now, 8, 0)));
+        assertThat(restarted.coordinator.view().fleet().reservations().get("uid-grow").perNode()).containsOnlyKeys("east-n1");
+    }
+
+    @Test
+    void aScaleUpWhoseRecordCannotBeWrittenIsNotForwardedAndReservesNothing() {
+        placeOnePod();
+        placementsDown = true;
+        step(new Input.HubChanged(job(2, 8)));
+        assertThat(commands).containsExactly("apply uid-grow@east#1");
+        assertThat(coordinator.view().fleet().reservations()).isEmpty();
+    }
 }
