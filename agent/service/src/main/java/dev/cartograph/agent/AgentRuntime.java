@@ -260,7 +260,9 @@ public final class AgentRuntime implements AutoCloseable {
         ApplyPolicy.Decision decision = policy.decide(command, existing);
         KubeApplier.Outcome outcome = applier.carryOut(decision);
         capacityDirty.set(true);
-        if (command instanceof Command.Apply apply && outcome.outcome() == CommandResult.Outcome.APPLIED) {
+        // an apply that timed out (RETRY) or failed may still have created the copy: remember it all the same
+        if (command instanceof Command.Apply apply && outcome.outcome() != CommandResult.Outcome.REJECTED
+                && outcome.outcome() != CommandResult.Outcome.STALE) {
             lastApplied.put(command.placementId(), identity(apply.manifest()));
         } else if (command instanceof Command.Delete && outcome.outcome() == CommandResult.Outcome.DELETED) {
             lastApplied.remove(command.placementId());

@@ -72,7 +72,7 @@ final class AgentReports {
     /** A member workload's summary, or its tombstone (empty). */
     void workload(WorkloadKey key, Optional<WorkloadSummary> summary) {
         if (summary.isEmpty()) {
-            book.copyGone(key);
+            book.copyGone(key).flatMap(WorkloadSummary::placementId).ifPresent(uid -> fencing.copyGone(uid, key.cluster()));
             return;
         }
         WorkloadSummary s = summary.get();
@@ -92,6 +92,22 @@ final class AgentReports {
             return;
         }
         book.object(uid).filter(o -> !o.deleting()).ifPresent(o -> mirror.mirror(o, s, previous));
+    }
+
+    /**
+     * Level-triggered fencing, once per tick: every reported copy whose placement is gone or lives on
+     * another cluster is fenced (once per cluster and epoch, see {@link Fencing}). A copy reported
+     * while its deletion was under way, then answered DELETED by an agent that had not seen it yet,
+     * would otherwise stay until its summary changed.
+     */
+    void fenceStale() {
+        for (WorkloadSummary s : List.copyOf(book.copies())) {
+            String uid = s.placementId().orElse("");
+            Optional<PlacementRecord> p = uid.isEmpty() ? Optional.empty() : book.placement(uid);
+            if (!uid.isEmpty() && (p.isEmpty() || !p.get().cluster().equals(Optional.of(s.key().cluster())))) {
+                fencing.fence(uid, s.key().cluster(), p);
+            }
+        }
     }
 
     /** What an agent answered to a command at the placement's current epoch and cluster; anything else is ignored. */

@@ -143,8 +143,9 @@ final class Book {
         return Optional.ofNullable(copies.put(s.key(), s));
     }
 
-    void copyGone(WorkloadKey key) {
-        copies.remove(key);
+    /** The copy is gone from its member; returns what was last reported of it, if anything. */
+    Optional<WorkloadSummary> copyGone(WorkloadKey key) {
+        return Optional.ofNullable(copies.remove(key));
     }
 
     Collection<WorkloadSummary> copies() {

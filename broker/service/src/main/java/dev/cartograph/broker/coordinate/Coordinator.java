@@ -201,6 +201,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
             if (active()) {
                 capacityChanged |= failover.tick(leadership.activeSince());
                 deletion.retryWhereNotReady();
+                reports.fenceStale();
             } else {
                 leadership.tryActivate();
             }

@@ -201,4 +201,29 @@ class CoordinatorFailureTest extends CoordinatorHarness {
         assertThat(hubWrites).filteredOn(w -> w.startsWith("mark j {cartograph.dev/cluster=east")).hasSize(2);
         assertThat(hubWrites).filteredOn(w -> w.equals("mark j {cartograph.dev/phase=Running}")).hasSize(2);
     }
+
+    @Test
+    void aCopyReportedWhileItsDeletionWasUnderwayIsFencedOnceTheDeletionIsFinished() {
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)), new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
+        step(new Input.Result(new CommandResult("east", "uid-j", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
+        var deleting = (com.fasterxml.jackson.databind.node.ObjectNode) job("j", "uid-j", T0, 8, "", "");
+        deleting.with("metadata").put("deletionTimestamp", now.toString());
+        step(new Input.HubChanged(deleting));
+        // the agent reports its copy (its cache saw it late) while the delete is under way, then answers the delete
+        // DELETED without having found it: the copy stays on east
+        var key = new dev.cartograph.protocol.WorkloadKey("east", "ml", "batch", "Job", "j");
+        var copy = new dev.cartograph.protocol.WorkloadSummary(key, "batch/v1", "inc", 1, now, Optional.of("uid-j"), "Running", List.of(),
+                1, dev.cartograph.interpreter.resources.ResourceList.EMPTY, 0, List.of(), null);
+        step(new Input.Workload(key, Optional.of(copy)));
+        step(new Input.Result(new CommandResult("east", "uid-j", 1, "delete", CommandResult.Outcome.DELETED, "", now)));
+        assertThat(commands).endsWith("forget uid-j");
+        now = now.plusSeconds(1);
+        step(new Input.Tick());
+        assertThat(commands).last().isEqualTo("delete uid-j@east#" + Long.MAX_VALUE);
+        step(new Input.Tick());
+        assertThat(commands).filteredOn(c -> c.startsWith("delete uid-j@east#" + Long.MAX_VALUE)).hasSize(1); // once
+        step(new Input.Workload(key, Optional.empty())); // gone at last: nothing of it remembered,
+        step(new Input.Workload(key, Optional.of(copy)), new Input.Tick()); // so should it come back, it is fenced again
+        assertThat(commands).filteredOn(c -> c.startsWith("delete uid-j@east#" + Long.MAX_VALUE)).hasSize(2);
+    }
 }
