@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Carries out {@link SelfFence}'s verdicts: reads the placed copies on the cluster, deletes the ones
- * due. Run it on its own thread (a producer blocked on an unreachable Kafka must not hold it up).
- * Each run is independent; a failed delete is tried again on the next. Thread-safe.
+ * due. Run it on its own thread, about once a second (a producer blocked on an unreachable Kafka must
+ * not hold it up).
+ * Each run is independent; a failed delete is tried again on the next. Runs on one thread at a time.
  */
 public final class Fencer implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Fencer.class);
@@ -26,6 +27,7 @@ public final class Fencer implements Runnable {
     private final Supplier<List<JsonNode>> workloads;
     private final KubeApplier applier;
     private final Clock clock;
+    private long runs;
 
     public Fencer(SelfFence fence, Supplier<List<JsonNode>> workloads, KubeApplier applier, Clock clock) {
         this.fence = fence;
@@ -36,6 +38,10 @@ public final class Fencer implements Runnable {
 
     @Override
     public void run() {
+        // the cluster is read only when fencing is due, and once a minute to forget copies that are gone
+        if (!fence.silent(clock.instant()) && ++runs % 60 != 0) {
+            return;
+        }
         try {
             Map<String, JsonNode> byPlacement = new HashMap<>();
             List<SelfFence.Copy> copies = new ArrayList<>();

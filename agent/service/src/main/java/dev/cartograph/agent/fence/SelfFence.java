@@ -76,6 +76,11 @@ public final class SelfFence {
         return lastDelivered;
     }
 
+    /** Whether no cluster summary has been acknowledged for the fence time (always false when fencing is off). */
+    public synchronized boolean silent(Instant now) {
+        return settings.after().isPresent() && Duration.between(lastDelivered, now).compareTo(settings.after().get()) >= 0;
+    }
+
     /**
      * The copies to delete now (each once until contact is back); empty while Kafka is in reach.
      *

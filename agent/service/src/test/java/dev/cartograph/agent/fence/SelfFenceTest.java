@@ -36,6 +36,8 @@ class SelfFenceTest {
     void nothingIsFencedWhileSummariesReachKafka() {
         SelfFence fence = fenceWithReports(FOUR_MINUTES);
         assertThat(fence.due(T0.plusSeconds(249), all)).isEmpty(); // 239 s since the last acknowledged summary
+        assertThat(fence.silent(T0.plusSeconds(249))).isFalse();
+        assertThat(fence.silent(T0.plusSeconds(250))).isTrue();
         fence.delivered(T0.plusSeconds(240));
         assertThat(fence.due(T0.plusSeconds(479), all)).isEmpty();
     }
