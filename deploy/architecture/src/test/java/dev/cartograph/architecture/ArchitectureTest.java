@@ -63,8 +63,7 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule onlyAdapterPackagesUseFabric8 = noClasses()
             .that()
-            .resideOutsideOfPackages(
-                    "..kube..", "dev.cartograph.broker.hub..", "..config..", "dev.cartograph.mock..")
+            .resideOutsideOfPackages("..kube..", "dev.cartograph.broker.hub..", "..config..", "dev.cartograph.mock..")
             .and(not(KnownViolations.FABRIC8_OUTSIDE_ADAPTERS))
             .should()
             .dependOnClassesThat()
@@ -99,8 +98,8 @@ class ArchitectureTest {
 
     /** No two packages depend on each other, directly or around a longer loop. */
     @ArchTest
-    static final ArchRule packagesAreFreeOfCycles = withKnownCycles(
-            slices().matching("dev.cartograph.(**)").should().beFreeOfCycles());
+    static final ArchRule packagesAreFreeOfCycles =
+            withKnownCycles(slices().matching("dev.cartograph.(**)").should().beFreeOfCycles());
 
     /**
      * The folder tree is the dependency graph: each module's packages use only the modules below it (the
@@ -110,29 +109,52 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule modulesDependOnlyDownward = layeredArchitecture()
             .consideringOnlyDependenciesInLayers()
-            .layer("Interpreter").definedBy("dev.cartograph.interpreter..")
-            .layer("Kube").definedBy("dev.cartograph.kube..")
-            .layer("Catalog").definedBy("dev.cartograph.catalog..")
-            .layer("Protocol").definedBy("dev.cartograph.protocol..")
-            .layer("BrokerCore").definedBy("dev.cartograph.fleet..", "dev.cartograph.placement..")
-            .layer("Agent").definedBy("dev.cartograph.agent..")
-            .layer("Broker").definedBy("dev.cartograph.broker..")
-            .layer("Cli").definedBy("dev.cartograph.cli..")
-            .layer("LocalKafka").definedBy("dev.cartograph.kafka..")
-            .layer("MockCluster").definedBy("dev.cartograph.mock..")
-            .layer("Simulator").definedBy("dev.cartograph.simulator..")
-            .layer("LocalFleet").definedBy("dev.cartograph.local..")
-            .whereLayer("Interpreter").mayNotAccessAnyLayer()
-            .whereLayer("Kube").mayOnlyAccessLayers("Interpreter")
-            .whereLayer("Catalog").mayOnlyAccessLayers("Interpreter")
-            .whereLayer("Protocol").mayOnlyAccessLayers("Interpreter")
-            .whereLayer("BrokerCore").mayOnlyAccessLayers("Interpreter", "Protocol")
-            .whereLayer("Agent").mayOnlyAccessLayers("Interpreter", "Kube", "Catalog", "Protocol")
-            .whereLayer("Broker").mayOnlyAccessLayers("Interpreter", "Kube", "Catalog", "Protocol", "BrokerCore")
-            .whereLayer("Cli").mayOnlyAccessLayers("Interpreter", "Catalog", "Protocol", "BrokerCore")
-            .whereLayer("LocalKafka").mayNotAccessAnyLayer()
-            .whereLayer("MockCluster").mayOnlyAccessLayers("Interpreter", "Catalog")
-            .whereLayer("Simulator").mayOnlyAccessLayers("Interpreter", "Catalog");
+            .layer("Interpreter")
+            .definedBy("dev.cartograph.interpreter..")
+            .layer("Kube")
+            .definedBy("dev.cartograph.kube..")
+            .layer("Catalog")
+            .definedBy("dev.cartograph.catalog..")
+            .layer("Protocol")
+            .definedBy("dev.cartograph.protocol..")
+            .layer("BrokerCore")
+            .definedBy("dev.cartograph.fleet..", "dev.cartograph.placement..")
+            .layer("Agent")
+            .definedBy("dev.cartograph.agent..")
+            .layer("Broker")
+            .definedBy("dev.cartograph.broker..")
+            .layer("Cli")
+            .definedBy("dev.cartograph.cli..")
+            .layer("LocalKafka")
+            .definedBy("dev.cartograph.kafka..")
+            .layer("MockCluster")
+            .definedBy("dev.cartograph.mock..")
+            .layer("Simulator")
+            .definedBy("dev.cartograph.simulator..")
+            .layer("LocalFleet")
+            .definedBy("dev.cartograph.local..")
+            .whereLayer("Interpreter")
+            .mayNotAccessAnyLayer()
+            .whereLayer("Kube")
+            .mayOnlyAccessLayers("Interpreter")
+            .whereLayer("Catalog")
+            .mayOnlyAccessLayers("Interpreter")
+            .whereLayer("Protocol")
+            .mayOnlyAccessLayers("Interpreter")
+            .whereLayer("BrokerCore")
+            .mayOnlyAccessLayers("Interpreter", "Protocol")
+            .whereLayer("Agent")
+            .mayOnlyAccessLayers("Interpreter", "Kube", "Catalog", "Protocol")
+            .whereLayer("Broker")
+            .mayOnlyAccessLayers("Interpreter", "Kube", "Catalog", "Protocol", "BrokerCore")
+            .whereLayer("Cli")
+            .mayOnlyAccessLayers("Interpreter", "Catalog", "Protocol", "BrokerCore")
+            .whereLayer("LocalKafka")
+            .mayNotAccessAnyLayer()
+            .whereLayer("MockCluster")
+            .mayOnlyAccessLayers("Interpreter", "Catalog")
+            .whereLayer("Simulator")
+            .mayOnlyAccessLayers("Interpreter", "Catalog");
 
     /** An entry of {@link KnownViolations} that no longer violates anything is deleted: the lists only shrink. */
     @ArchTest

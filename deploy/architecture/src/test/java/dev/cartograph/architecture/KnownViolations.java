@@ -57,17 +57,24 @@ final class KnownViolations {
     static final List<Edge> CYCLE_EDGES = List.of(
             // Problem (a validation finding with its field path) sits in the interpreter's root package, the
             // public API, and the packages below it report with it: it is a concept of its own, a package of its own
-            new Edge(new String[] {"dev.cartograph.interpreter.definition", "dev.cartograph.interpreter.mutate",
-                    "dev.cartograph.interpreter.resolve"}, "dev.cartograph.interpreter.Problem"),
+            new Edge(
+                    new String[] {
+                        "dev.cartograph.interpreter.definition",
+                        "dev.cartograph.interpreter.mutate",
+                        "dev.cartograph.interpreter.resolve"
+                    },
+                    "dev.cartograph.interpreter.Problem"),
             // view (results) and definition (the parsed Karta) use each other: view.ComponentView names
             // definition.GroupVersionKind, definition's status rules name view.Phase. Kubernetes identities
             // such as GroupVersionKind belong with neither
-            new Edge(new String[] {"dev.cartograph.interpreter.view"},
+            new Edge(
+                    new String[] {"dev.cartograph.interpreter.view"},
                     "dev.cartograph.interpreter.definition.GroupVersionKind"),
             // BrokerSettings, in the broker's root package beside the runtime that wires everything, is read by
             // the coordinator's parts and by the REST controller: settings for coordinate belong to coordinate
             // (or config)
-            new Edge(new String[] {"dev.cartograph.broker.coordinate", "dev.cartograph.broker.api"},
+            new Edge(
+                    new String[] {"dev.cartograph.broker.coordinate", "dev.cartograph.broker.api"},
                     "dev.cartograph.broker.BrokerSettings"),
             // the REST controller reads the published view through the runtime that wires it; it can be given
             // the view's supplier instead
