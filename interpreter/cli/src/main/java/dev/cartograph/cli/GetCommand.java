@@ -12,6 +12,7 @@ import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.Resolution;
 import dev.cartograph.interpreter.view.Phase;
 import dev.cartograph.interpreter.view.WorkloadView;
+import dev.cartograph.protocol.MetadataKeys;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -128,7 +129,7 @@ final class GetCommand implements Callable<Integer> {
                     long ready = ownership.podsOf(o.path("metadata").path("uid").asText()).stream().filter(PodSummary::ready).count();
                     rows.add(new Row(o.path("metadata").path("namespace").asText(""), r.view().identity().name(),
                             r.view().identity().kind(), r.view(), ready,
-                            o.path("metadata").path("labels").path(PLACED_ON).asText("")));
+                            o.path("metadata").path("labels").path(MetadataKeys.CLUSTER_LABEL).asText("")));
                 }
             }
             print(rows, namespace, out);
@@ -163,9 +164,6 @@ final class GetCommand implements Callable<Integer> {
         out.print(table(rows, namespace.isEmpty(), allTypes, output.equals("wide"), Clock.systemUTC()));
         out.flush();
     }
-
-    /** The label a Cartograph broker puts on the hub objects it placed. */
-    static final String PLACED_ON = "cartograph.dev/cluster";
 
     static String table(List<Row> rows, boolean withNamespace, boolean withKind, boolean wide, Clock clock) {
         List<String[]> lines = new ArrayList<>();

@@ -7,6 +7,7 @@ import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.placement.PodDemand;
 import dev.cartograph.protocol.ClusterState;
+import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -88,7 +89,7 @@ final class Updates {
 
     private boolean refuse(PlacementRecord p, HubObject object, String reason) {
         refused.put(p.uid(), object.spec());
-        effects.mark(object, Map.of(), Map.of(Hub.REASON_ANNOTATION, reason));
+        effects.mark(object, Map.of(), Map.of(MetadataKeys.REASON_ANNOTATION, reason));
         effects.event(object, EventReason.NotForwarded, reason);
         return false;
     }
