@@ -28,10 +28,7 @@ public final class Demands {
                     continue;
                 }
                 long count = gang ? i.replicas().min() : i.replicas().desired();
-                JsonNode terms = i.affinity().path("nodeAffinity").path("requiredDuringSchedulingIgnoredDuringExecution").path("nodeSelectorTerms");
-                List<JsonNode> required = new ArrayList<>();
-                terms.forEach(required::add);
-                out.add(new PodDemand(c.name(), i.id(), Math.toIntExact(count), i.perPod(), i.nodeSelector(), required, i.tolerations()));
+                out.add(new PodDemand(c.name(), i.id(), Math.toIntExact(count), i.perPod(), i.constraints()));
             }
         }
         return out;

@@ -99,11 +99,10 @@ final class Updates {
         List<PodDemand> out = new ArrayList<>();
         for (PodDemand d : now) {
             Optional<PodDemand> same = had.stream().filter(o -> o.component().equals(d.component()) && o.instance().equals(d.instance())
-                    && o.perPod().equals(d.perPod()) && o.nodeSelector().equals(d.nodeSelector())
-                    && o.requiredAffinity().equals(d.requiredAffinity()) && o.tolerations().equals(d.tolerations())).findFirst();
+                    && o.perPod().equals(d.perPod()) && o.constraints().equals(d.constraints())).findFirst();
             int more = d.count() - same.map(PodDemand::count).orElse(0);
             if (more > 0) {
-                out.add(new PodDemand(d.component(), d.instance(), more, d.perPod(), d.nodeSelector(), d.requiredAffinity(), d.tolerations()));
+                out.add(d.withCount(more));
             }
         }
         return out;
