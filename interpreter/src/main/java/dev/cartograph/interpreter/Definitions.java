@@ -32,6 +32,11 @@ import java.util.stream.Stream;
  * Thread-safe.
  */
 public final class Definitions {
+    /** The kind of a definition document, and of the cluster-scoped objects ({@code kartas.run.ai}) a cluster stores them as. */
+    public static final GroupVersionKind KARTA = GroupVersionKind.of(DefinitionParser.API_VERSION, DefinitionParser.KIND);
+    /** The origin recorded on definitions read from a cluster's Karta objects. */
+    public static final String CLUSTER_ORIGIN = "cluster";
+
     private static final Definitions EMPTY = new Definitions(Map.of());
 
     private final Map<GroupVersionKind, WorkloadDefinition> byKind;
@@ -182,6 +187,19 @@ public final class Definitions {
         Map<GroupVersionKind, WorkloadDefinition> map = new LinkedHashMap<>(byKind);
         map.putAll(overrides.byKind);
         return new Definitions(map);
+    }
+
+    /**
+     * These definitions with a cluster's Karta objects over them, per kind: the one overlay rule of the
+     * services and the CLI. Each valid Karta (origin {@link #CLUSTER_ORIGIN}) replaces the definition of
+     * its kind; an invalid one is skipped, and its errors say so. Returns the overlaid definitions and
+     * the problems of the cluster's Kartas.
+     */
+    public Loaded overlaidBy(List<JsonNode> clusterKartas) {
+        Loaded cluster = parse(clusterKartas, CLUSTER_ORIGIN);
+        List<Problem> problems = cluster.problems().stream().map(p -> p.isError()
+                ? Problem.error(p.subject(), p.field(), p.message() + " (cluster definition skipped)") : p).toList();
+        return new Loaded(overriddenBy(cluster.definitions()), problems);
     }
 
     public Optional<WorkloadDefinition> find(GroupVersionKind kind) {

@@ -18,10 +18,8 @@ import java.util.Set;
  * labels and annotations other than those the caller keeps.
  */
 public final class MemberManifest {
-    /** The prefix of the broker's own labels and annotations. */
-    public static final String PREFIX = "cartograph.dev/";
     /** The broker's keys a member copy carries: where it may run and how it ranks. */
-    public static final Set<String> FORWARDED = Set.of(PREFIX + "cluster-selector", PREFIX + "priority");
+    public static final Set<String> FORWARDED = Set.of(MetadataKeys.CLUSTER_SELECTOR_ANNOTATION, MetadataKeys.PRIORITY_ANNOTATION);
 
     private static final List<String> SERVER_SET = List.of("uid", "resourceVersion", "creationTimestamp", "generation",
             "managedFields", "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences", "selfLink", "finalizers");
@@ -69,7 +67,7 @@ public final class MemberManifest {
     private static void retainOwn(ObjectNode map, Set<String> keep) {
         List<String> foreign = new java.util.ArrayList<>();
         map.fieldNames().forEachRemaining(k -> {
-            if (k.startsWith(PREFIX) && !keep.contains(k)) {
+            if (k.startsWith(MetadataKeys.PREFIX) && !keep.contains(k)) {
                 foreign.add(k);
             }
         });

@@ -1,6 +1,7 @@
 package dev.cartograph.protocol;
 
 import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.interpreter.scheduling.Taint;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

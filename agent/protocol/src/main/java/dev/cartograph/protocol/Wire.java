@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cartograph.interpreter.scheduling.Taint;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

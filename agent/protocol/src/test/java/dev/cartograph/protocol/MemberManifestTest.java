@@ -152,6 +152,36 @@ class MemberManifestTest {
         assertThat(member.at("/spec")).isEqualTo(hub.at("/spec"));
     }
 
+    /**
+     * The union of the two lists this rule replaced: the agent's (uid, resourceVersion, creationTimestamp, generation,
+     * managedFields, ownerReferences, finalizers, deletionTimestamp) and the broker's, which also had selfLink and
+     * deletionGracePeriodSeconds: a hub object being deleted carries all of them, and none names anything on a member.
+     */
+    @Test
+    void everyServerSetOrHubLocalMetadataFieldIsRemoved() throws Exception {
+        JsonNode member = MemberManifest.of(yaml("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: web
+                  namespace: team-a
+                  uid: 6d1f4c2e-1111-4c3b-9f0a-2b7e5d9c0a11
+                  resourceVersion: "42"
+                  creationTimestamp: "2026-09-16T11:00:06Z"
+                  generation: 3
+                  managedFields: [{manager: kubectl, operation: Update}]
+                  ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: owner, uid: 0a0b0c0d-2222-4c3b-9f0a-2b7e5d9c0a11}]
+                  finalizers: [cartograph.dev/placement]
+                  deletionTimestamp: "2026-09-16T12:00:00Z"
+                  deletionGracePeriodSeconds: 0
+                  selfLink: /apis/apps/v1/namespaces/team-a/deployments/web
+                  labels: {app: web}
+                spec: {replicas: 1}
+                """), MemberManifest.FORWARDED);
+
+        assertThat(member.path("metadata").fieldNames()).toIterable().containsExactlyInAnyOrder("name", "namespace", "labels");
+    }
+
     @Test
     void somethingThatIsNotAnObjectIsRefused() {
         assertThatThrownBy(() -> MemberManifest.of(JsonNodeFactory.instance.arrayNode(), Set.of()))

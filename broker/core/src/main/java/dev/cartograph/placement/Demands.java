@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.view.ComponentView;
 import dev.cartograph.interpreter.view.InstanceView;
 import dev.cartograph.interpreter.view.WorkloadView;
+import dev.cartograph.protocol.MetadataKeys;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,11 +13,9 @@ import java.util.Map;
 /**
  * What a workload asks of a cluster: for a gang, the pods of its minimum (they must start
  * together); otherwise every desired pod. And the cluster selector from the object's
- * {@code cartograph.dev/cluster-selector} annotation ({@code key=value,key=value}). Pure.
+ * {@link MetadataKeys#CLUSTER_SELECTOR_ANNOTATION} annotation ({@code key=value,key=value}). Pure.
  */
 public final class Demands {
-    public static final String CLUSTER_SELECTOR = "cartograph.dev/cluster-selector";
-
     private Demands() {
     }
 
@@ -29,10 +28,7 @@ public final class Demands {
                     continue;
                 }
                 long count = gang ? i.replicas().min() : i.replicas().desired();
-                JsonNode terms = i.affinity().path("nodeAffinity").path("requiredDuringSchedulingIgnoredDuringExecution").path("nodeSelectorTerms");
-                List<JsonNode> required = new ArrayList<>();
-                terms.forEach(required::add);
-                out.add(new PodDemand(c.name(), i.id(), Math.toIntExact(count), i.perPod(), i.nodeSelector(), required, i.tolerations()));
+                out.add(new PodDemand(c.name(), i.id(), Math.toIntExact(count), i.perPod(), i.constraints()));
             }
         }
         return out;
@@ -41,7 +37,7 @@ public final class Demands {
     /** The cluster selector an object asks for; empty when none. Malformed entries are ignored. */
     public static Map<String, String> clusterSelector(JsonNode object) {
         Map<String, String> out = new LinkedHashMap<>();
-        String text = object.path("metadata").path("annotations").path(CLUSTER_SELECTOR).asText("");
+        String text = object.path("metadata").path("annotations").path(MetadataKeys.CLUSTER_SELECTOR_ANNOTATION).asText("");
         for (String part : text.split(",")) {
             int eq = part.indexOf('=');
             if (eq > 0) {

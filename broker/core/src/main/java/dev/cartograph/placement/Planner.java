@@ -175,7 +175,7 @@ public final class Planner {
         if (eligible.isEmpty()) {
             long ready = c.nodes().stream().filter(n -> n.ready() && n.schedulable()).count();
             return "no node can run " + what + ": " + ready + " of " + c.nodes().size() + " nodes are ready and schedulable, none of them "
-                    + (d.nodeSelector().isEmpty() ? "" : "has labels " + format(d.nodeSelector()) + " or ")
+                    + (d.constraints().nodeSelector().isEmpty() ? "" : "has labels " + format(d.constraints().nodeSelector()) + " or ")
                     + "passes its node affinity and tolerations";
         }
         long same = countHint >= 0 ? countHint : all.stream().filter(o -> o.demand == d).count();

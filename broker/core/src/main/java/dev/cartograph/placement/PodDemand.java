@@ -1,19 +1,15 @@
 package dev.cartograph.placement;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.resources.ResourceList;
-import java.util.List;
-import java.util.Map;
+import dev.cartograph.interpreter.scheduling.NodeConstraints;
+import dev.cartograph.protocol.NodeState;
 import java.util.Objects;
 
 /**
  * {@code count} identical pods of one component instance that must all be placed: what each
- * requests and where it may run (node selector, required node affinity, tolerations). Immutable.
- *
- * @param requiredAffinity the pod's {@code nodeSelectorTerms} (any term may hold; all expressions of a term must)
+ * requests and which nodes it may run on. Immutable (every part is an immutable value); thread-safe.
  */
-public record PodDemand(String component, String instance, int count, ResourceList perPod, Map<String, String> nodeSelector,
-                        List<JsonNode> requiredAffinity, List<JsonNode> tolerations) {
+public record PodDemand(String component, String instance, int count, ResourceList perPod, NodeConstraints constraints) {
     public PodDemand {
         Objects.requireNonNull(component, "component");
         Objects.requireNonNull(instance, "instance");
@@ -21,13 +17,16 @@ public record PodDemand(String component, String instance, int count, ResourceLi
             throw new IllegalArgumentException("count cannot be negative");
         }
         Objects.requireNonNull(perPod, "perPod");
-        nodeSelector = Map.copyOf(nodeSelector);
-        requiredAffinity = List.copyOf(requiredAffinity);
-        tolerations = List.copyOf(tolerations);
+        Objects.requireNonNull(constraints, "constraints");
+    }
+
+    /** The same pods, {@code other} of them. */
+    public PodDemand withCount(int other) {
+        return new PodDemand(component, instance, other, perPod, constraints);
     }
 
     /** The GPU product the pod asks for by node selector, if any. */
     public String gpuProduct() {
-        return nodeSelector.getOrDefault(dev.cartograph.protocol.NodeState.GPU_PRODUCT, "");
+        return constraints.nodeSelector().getOrDefault(NodeState.GPU_PRODUCT, "");
     }
 }

@@ -3,6 +3,7 @@ package dev.cartograph.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.interpreter.scheduling.NodeConstraints;
 import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.placement.PodDemand;
@@ -58,7 +59,7 @@ class FleetTest {
         fleet.accept(summary("a", "i", 1, T, 50, List.of()));
         fleet.accept(summary("b", "i", 1, T, 30, List.of()));
         fleet.accept(summary("c", "i", 1, T, 20, List.of()));
-        List<PodDemand> gang = List.of(new PodDemand("worker", "worker", 2, gpus(4), Map.of(), List.of(), List.of()));
+        List<PodDemand> gang = List.of(new PodDemand("worker", "worker", 2, gpus(4), NodeConstraints.selecting(Map.of())));
         Map<String, Integer> gpusPerNode = new HashMap<>();
         for (int g = 0; g < 100; g++) {
             Decision d = Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
@@ -78,7 +79,7 @@ class FleetTest {
     void aReservationHoldsUntilTheAgentAccountsForThePlacement() {
         Fleet fleet = new Fleet();
         fleet.accept(summary("a", "i", 1, T, 1, List.of()));
-        List<PodDemand> gang = List.of(new PodDemand("w", "w", 1, gpus(8), Map.of(), List.of(), List.of()));
+        List<PodDemand> gang = List.of(new PodDemand("w", "w", 1, gpus(8), NodeConstraints.selecting(Map.of())));
         Decision.Placed p = (Decision.Placed) Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
         fleet.reserve("p-1", 3, p, gang);
         // applied but a pod is still unbound: still reserved
@@ -97,7 +98,7 @@ class FleetTest {
     void aReservedNodeTheMemberFilledWithAnotherGangStillCountsThatReservationInTheCluster() {
         Fleet fleet = new Fleet();
         fleet.accept(summary("a", "i", 1, T, 2, List.of())); // 2 nodes x 8 free GPUs
-        List<PodDemand> gang = List.of(new PodDemand("w", "w", 1, gpus(8), Map.of(), List.of(), List.of()));
+        List<PodDemand> gang = List.of(new PodDemand("w", "w", 1, gpus(8), NodeConstraints.selecting(Map.of())));
         Decision.Placed g = (Decision.Placed) Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
         fleet.reserve("g", 1, g, gang);
         Decision.Placed h = (Decision.Placed) Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);

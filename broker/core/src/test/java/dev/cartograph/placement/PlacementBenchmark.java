@@ -1,6 +1,7 @@
 package dev.cartograph.placement;
 
 import dev.cartograph.fleet.Fleet;
+import dev.cartograph.interpreter.scheduling.NodeConstraints;
 import dev.cartograph.protocol.ClusterState;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.NodeState;
@@ -46,7 +47,7 @@ class PlacementBenchmark {
             int gpus = new int[] {1, 2, 4, 8}[random.nextInt(4)];
             Map<String, String> selector = random.nextBoolean() ? Map.of(NodeState.GPU_PRODUCT, products[random.nextInt(3)]) : Map.of();
             List<PodDemand> gang = List.of(new PodDemand("worker", "worker", pods, Nodes.res("nvidia.com/gpu", String.valueOf(gpus), "cpu", "8"),
-                    selector, List.of(), List.of()), new PodDemand("launcher", "launcher", 1, Nodes.res("cpu", "2"), Map.of(), List.of(), List.of()));
+                    NodeConstraints.selecting(selector)), new PodDemand("launcher", "launcher", 1, Nodes.res("cpu", "2"), NodeConstraints.selecting(Map.of())));
             long start = System.nanoTime();
             List<ClusterState> view = fleet.snapshot().forPlanning(t, Duration.ofMinutes(1));
             viewNanos += System.nanoTime() - start;

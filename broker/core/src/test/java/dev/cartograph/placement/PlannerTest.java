@@ -3,12 +3,14 @@ package dev.cartograph.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.cartograph.interpreter.resources.Quantity;
 import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.interpreter.scheduling.NodeConstraints;
+import dev.cartograph.interpreter.scheduling.NodeSelectorTerm;
+import dev.cartograph.interpreter.scheduling.Taint;
+import dev.cartograph.interpreter.scheduling.Toleration;
 import dev.cartograph.protocol.ClusterState;
 import dev.cartograph.protocol.NodeState;
-import dev.cartograph.protocol.Taint;
 import dev.cartograph.testing.Nodes;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -39,7 +41,7 @@ class PlannerTest {
     }
 
     static PodDemand pods(int count, int gpus, Map<String, String> selector) {
-        return new PodDemand("worker", "worker", count, res("nvidia.com/gpu", String.valueOf(gpus), "cpu", "4"), selector, List.of(), List.of());
+        return new PodDemand("worker", "worker", count, res("nvidia.com/gpu", String.valueOf(gpus), "cpu", "4"), NodeConstraints.selecting(selector));
     }
 
     @Test
@@ -81,8 +83,8 @@ class PlannerTest {
         ClusterState h100 = cluster("h100", tainted, cordoned, notReady);
         assertThat(Planner.plan(List.of(pods(1, 8, wantsH100)), Map.of(), List.of(h100), Planner.Policy.BIN_PACK))
                 .isInstanceOf(Decision.Unschedulable.class);
-        JsonNode tolerate = JsonNodeFactory.instance.objectNode().put("key", "nvidia.com/gpu").put("operator", "Exists").put("effect", "NoSchedule");
-        PodDemand tolerant = new PodDemand("w", "w", 1, res("nvidia.com/gpu", "8"), wantsH100, List.of(), List.of(tolerate));
+        Toleration tolerate = new Toleration("nvidia.com/gpu", Toleration.EXISTS, "", Taint.NO_SCHEDULE);
+        PodDemand tolerant = new PodDemand("w", "w", 1, res("nvidia.com/gpu", "8"), new NodeConstraints(wantsH100, List.of(), List.of(tolerate)));
         Decision ok = Planner.plan(List.of(tolerant), Map.of(), List.of(h100), Planner.Policy.BIN_PACK);
         assertThat(((Decision.Placed) ok).assignments()).singleElement().satisfies(a -> assertThat(a.node()).isEqualTo("t"));
 
@@ -93,10 +95,9 @@ class PlannerTest {
 
     @Test
     void requiredNodeAffinityAndClusterSelector() {
-        JsonNode term = JsonNodeFactory.instance.objectNode().set("matchExpressions", JsonNodeFactory.instance.arrayNode()
-                .add(JsonNodeFactory.instance.objectNode().put("key", NodeState.GPU_PRODUCT).put("operator", "In")
-                        .set("values", JsonNodeFactory.instance.arrayNode().add(A100).add(H100))));
-        PodDemand any = new PodDemand("w", "w", 1, res("nvidia.com/gpu", "1"), Map.of(), List.of(term), List.of());
+        NodeSelectorTerm term = new NodeSelectorTerm(List.of(new NodeSelectorTerm.Requirement(NodeState.GPU_PRODUCT, "In", List.of(A100, H100))),
+                List.of());
+        PodDemand any = new PodDemand("w", "w", 1, res("nvidia.com/gpu", "1"), new NodeConstraints(Map.of(), List.of(term), List.of()));
         ClusterState l40 = cluster("l40", node("l", "NVIDIA-L40S", 4, 0));
         ClusterState prod = new ClusterState("prod", Map.of("tier", "prod"), true, List.of(node("p", A100, 8, 0)));
         assertThat(Planner.plan(List.of(any), Map.of(), List.of(l40, prod), Planner.Policy.BIN_PACK).chosen()).contains("prod");
@@ -104,13 +105,23 @@ class PlannerTest {
         assertThat(selected.clusters().get(0).reason()).isEqualTo("cluster labels do not match the cluster selector tier=dev");
     }
 
+    /** Kubernetes: "a null or empty node selector term matches no objects"; the planner's old filter let it match every node. */
+    @Test
+    void aRequiredAffinityWhoseOnlyTermIsEmptyFitsNoNode() {
+        NodeConstraints emptyTerm = new NodeConstraints(Map.of(), List.of(new NodeSelectorTerm(List.of(), List.of())), List.of());
+        Decision d = Planner.plan(List.of(new PodDemand("w", "w", 1, res("cpu", "1"), emptyTerm)), Map.of(),
+                List.of(cluster("any", node("n", H100, 8, 0))), Planner.Policy.BIN_PACK);
+        assertThat(d).isInstanceOf(Decision.Unschedulable.class);
+        assertThat(d.clusters().get(0).reason()).contains("passes its node affinity and tolerations");
+    }
+
     @Test
     void cpuAndMemoryAndPodSlotsCountToo() {
         NodeState small = new NodeState("s", Map.of(), List.of(), true, true, res("cpu", "8", "memory", "16Gi", "pods", "2"), ResourceList.EMPTY);
-        PodDemand big = new PodDemand("db", "db", 1, res("cpu", "4", "memory", "32Gi"), Map.of(), List.of(), List.of());
+        PodDemand big = new PodDemand("db", "db", 1, res("cpu", "4", "memory", "32Gi"), NodeConstraints.selecting(Map.of()));
         Decision d = Planner.plan(List.of(big), Map.of(), List.of(cluster("c", small)), Planner.Policy.BIN_PACK);
         assertThat(d.clusters().get(0).reason()).isEqualTo("needs 1 pods (db) each with memory 34359738368 (most free on one node: 17179869184) on 1 ready nodes");
-        PodDemand three = new PodDemand("w", "w", 3, res("cpu", "1"), Map.of(), List.of(), List.of());
+        PodDemand three = new PodDemand("w", "w", 3, res("cpu", "1"), NodeConstraints.selecting(Map.of()));
         assertThat(Planner.plan(List.of(three), Map.of(), List.of(cluster("c", small)), Planner.Policy.BIN_PACK))
                 .isInstanceOf(Decision.Unschedulable.class); // only 2 pod slots
     }
@@ -170,7 +181,7 @@ class PlannerTest {
                 fleet.add(new ClusterState("c" + c, Map.of(), true, nodes));
             }
             List<PodDemand> gang = List.of(pods(1 + random.nextInt(6), 1 + random.nextInt(8), Map.of()),
-                    new PodDemand("head", "head", 1, res("cpu", String.valueOf(1 + random.nextInt(60))), Map.of(), List.of(), List.of()));
+                    new PodDemand("head", "head", 1, res("cpu", String.valueOf(1 + random.nextInt(60))), NodeConstraints.selecting(Map.of())));
             Decision d = Planner.plan(gang, Map.of(), fleet, Planner.Policy.values()[round % 2]);
             if (d instanceof Decision.Placed p) {
                 ClusterState c = fleet.stream().filter(x -> x.name().equals(p.cluster())).findFirst().orElseThrow();

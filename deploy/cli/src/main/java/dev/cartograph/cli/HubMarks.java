@@ -2,22 +2,16 @@ package dev.cartograph.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.view.Phase;
+import dev.cartograph.protocol.MetadataKeys;
 import java.util.Optional;
 
 /**
  * What a Cartograph broker wrote on a hub object it federates: its phase label, the member it was
  * placed on and at which epoch, and why it waits. All absent on an object no broker touched.
  * Immutable.
- *
- * <p>The keys are the broker's ({@code broker/service} {@code coordinate/Hub}); the CLI does not
- * depend on the broker service, so they are repeated here, once.
+ * The keys are the protocol's {@link MetadataKeys}.
  */
 record HubMarks(Optional<String> phase, Optional<String> cluster, Optional<Long> epoch, Optional<String> reason) {
-    static final String PHASE_LABEL = "cartograph.dev/phase";
-    static final String CLUSTER_LABEL = "cartograph.dev/cluster";
-    static final String EPOCH_ANNOTATION = "cartograph.dev/epoch";
-    static final String REASON_ANNOTATION = "cartograph.dev/reason";
-
     /** Phases only a broker writes (the others are the interpreter's {@link Phase}s, mirrored from the member). */
     static final java.util.List<String> BROKER_PHASES = java.util.List.of("Queued", "Placed");
 
@@ -25,9 +19,9 @@ record HubMarks(Optional<String> phase, Optional<String> cluster, Optional<Long>
 
     static HubMarks of(JsonNode object) {
         JsonNode meta = object.path("metadata");
-        Optional<Long> epoch = text(meta.path("annotations"), EPOCH_ANNOTATION).flatMap(HubMarks::number);
-        return new HubMarks(text(meta.path("labels"), PHASE_LABEL), text(meta.path("labels"), CLUSTER_LABEL), epoch,
-                text(meta.path("annotations"), REASON_ANNOTATION));
+        Optional<Long> epoch = text(meta.path("annotations"), MetadataKeys.EPOCH_ANNOTATION).flatMap(HubMarks::number);
+        return new HubMarks(text(meta.path("labels"), MetadataKeys.PHASE_LABEL), text(meta.path("labels"), MetadataKeys.CLUSTER_LABEL), epoch,
+                text(meta.path("annotations"), MetadataKeys.REASON_ANNOTATION));
     }
 
     /** True when a broker has written its phase on the object (the object is federated). */

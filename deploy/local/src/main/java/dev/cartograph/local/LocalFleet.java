@@ -12,6 +12,7 @@ import dev.cartograph.mock.fleet.ClusterProfile;
 import dev.cartograph.mock.fleet.FleetProfile;
 import dev.cartograph.mock.seed.FleetSeeder;
 import dev.cartograph.mock.server.MockApiServer;
+import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.simulator.MemberSimulator;
 import dev.cartograph.simulator.SimulatorSettings;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -112,7 +113,7 @@ public final class LocalFleet implements AutoCloseable {
         hubCrds.add(crd("/crds/clusters.cartograph.dev.yaml"));
         hub = MockApiServer.start(MockApiServer.Options.defaults().withPort(options.hubPort()).withCrds(hubCrds));
         hub.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ml")
-                .addToLabels("cartograph.dev/federate", "true").endMetadata().build()).create();
+                .addToLabels(MetadataKeys.FEDERATE_LABEL, "true").endMetadata().build()).create();
         hub.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("cartograph-system").endMetadata().build()).create();
         hub.writeKubeconfig(hubKubeconfig(), "ml");
         for (ClusterProfile c : options.profile().clusters()) {

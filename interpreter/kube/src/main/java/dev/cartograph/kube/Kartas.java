@@ -15,16 +15,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Workload Map definitions stored in a cluster as {@code kartas.run.ai} objects: they override the
- * built-in catalog per kind, exactly as in the CLI. A cluster without the CRD, or one that refuses
- * or cannot be reached, leaves the catalog alone (one log line says why); invalid definitions are
- * logged with their problems and skipped.
+ * Workload Map definitions stored in a cluster as {@code kartas.run.ai} objects, read with fabric8 and
+ * laid over the catalog by the one rule, {@link Definitions#overlaidBy} (the CLI uses the same). A
+ * cluster without the CRD, or one that refuses or cannot be reached, leaves the catalog alone (one log
+ * line says why); invalid definitions are logged with their problems and skipped.
  */
 public final class Kartas {
     private static final Logger LOG = LoggerFactory.getLogger(Kartas.class);
     public static final String CRD_NAME = "kartas.run.ai";
-    public static final ResourceDefinitionContext KARTAS = new ResourceDefinitionContext.Builder().withGroup("run.ai")
-            .withVersion("v1alpha1").withKind("Karta").withPlural("kartas").withNamespaced(false).build();
+    public static final ResourceDefinitionContext KARTAS = new ResourceDefinitionContext.Builder().withGroup(Definitions.KARTA.group())
+            .withVersion(Definitions.KARTA.version()).withKind(Definitions.KARTA.kind()).withPlural("kartas").withNamespaced(false).build();
 
     private Kartas() {
     }
@@ -52,13 +52,14 @@ public final class Kartas {
     public static Definitions overlay(Definitions catalog, Collection<GenericKubernetesResource> kartas) {
         List<JsonNode> docs = new ArrayList<>();
         kartas.forEach(k -> docs.add(Documents.json().valueToTree(k)));
-        Definitions.Loaded cluster = Definitions.parse(docs, "cluster");
-        for (Problem p : cluster.problems()) {
+        Definitions.Loaded overlaid = catalog.overlaidBy(docs);
+        for (Problem p : overlaid.problems()) {
             if (p.isError()) {
-                LOG.warn("cluster definition skipped: {}", p);
+                LOG.warn("{}", p);
             }
         }
-        LOG.info("{} definitions from {} override the catalog", cluster.definitions().size(), CRD_NAME);
-        return catalog.overriddenBy(cluster.definitions());
+        long fromCluster = overlaid.definitions().all().stream().filter(d -> Definitions.CLUSTER_ORIGIN.equals(d.origin())).count();
+        LOG.info("{} definitions from {} override the catalog", fromCluster, CRD_NAME);
+        return overlaid.definitions();
     }
 }

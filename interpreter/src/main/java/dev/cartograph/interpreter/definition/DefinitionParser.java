@@ -16,8 +16,9 @@ import java.util.Optional;
  * Pure; thread-safe.
  */
 public final class DefinitionParser {
-    static final String API_VERSION = "run.ai/v1alpha1";
-    static final String KIND = "Karta";
+    /** The apiVersion and kind of a definition document. */
+    public static final String API_VERSION = "run.ai/v1alpha1";
+    public static final String KIND = "Karta";
     private static final String STRUCTURE = "spec.structureDefinition";
 
     private DefinitionParser() {

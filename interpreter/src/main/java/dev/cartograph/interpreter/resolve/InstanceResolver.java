@@ -9,11 +9,11 @@ import dev.cartograph.interpreter.jq.JqExpression;
 import dev.cartograph.interpreter.resources.Ceilings;
 import dev.cartograph.interpreter.resources.PodRequests;
 import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.interpreter.scheduling.NodeConstraints;
 import dev.cartograph.interpreter.view.InstanceView;
 import dev.cartograph.interpreter.view.Replicas;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -149,8 +149,7 @@ final class InstanceResolver {
     private InstanceView instance(String id, Replicas replicas, Optional<JsonNode> template, ComponentDefinition c,
                                   int index, int instances) {
         if (template.isEmpty()) {
-            return new InstanceView(id, replicas, template, ResourceList.EMPTY, Map.of(),
-                    com.fasterxml.jackson.databind.node.NullNode.getInstance(), List.of(), Optional.empty(), Optional.empty());
+            return new InstanceView(id, replicas, template, ResourceList.EMPTY, NodeConstraints.NONE, Optional.empty(), Optional.empty());
         }
         // the view keeps only its own copy of the template, never a node of the caller's object
         JsonNode own = template.get().deepCopy();
@@ -167,13 +166,8 @@ final class InstanceResolver {
                 }
             }
         }
-        Map<String, String> nodeSelector = new LinkedHashMap<>();
-        spec.path("nodeSelector").fields().forEachRemaining(e -> nodeSelector.put(e.getKey(), e.getValue().asText()));
-        List<JsonNode> tolerations = new ArrayList<>();
-        spec.path("tolerations").forEach(tolerations::add);
-        return new InstanceView(id, replicas, template, requests.request(), nodeSelector,
-                spec.path("affinity").isObject() ? spec.get("affinity") : com.fasterxml.jackson.databind.node.NullNode.getInstance(),
-                tolerations, text(spec, "priorityClassName"), text(spec, "schedulerName"));
+        return new InstanceView(id, replicas, template, requests.request(), NodeConstraints.of(spec),
+                text(spec, "priorityClassName"), text(spec, "schedulerName"));
     }
 
     private static Optional<String> text(JsonNode node, String key) {

@@ -2,35 +2,37 @@ package dev.cartograph.interpreter.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.resources.ResourceList;
-import java.util.List;
+import dev.cartograph.interpreter.scheduling.NodeConstraints;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * One instance of a component (a replicated job, a worker group, a clique): its scale, the pod
- * template its pods are made from, and what each pod asks for. Immutable; the JSON parts are the
- * resolver's own copies and must not be modified.
+ * template its pods are made from, what each pod asks for and which nodes it may run on. Immutable;
+ * the pod template is the resolver's own copy and must not be modified.
  *
  * @param podTemplate  {@code {metadata, spec}} as the definition locates or assembles it; empty
  *                     for components that only group others
  * @param perPod       the effective request of one pod
- * @param nodeSelector the pod spec's node selector
- * @param affinity     the pod spec's affinity (null node when none)
+ * @param constraints  the pod spec's node selector, required node affinity and tolerations
  */
 public record InstanceView(
         String id,
         Replicas replicas,
         Optional<JsonNode> podTemplate,
         ResourceList perPod,
-        Map<String, String> nodeSelector,
-        JsonNode affinity,
-        List<JsonNode> tolerations,
+        NodeConstraints constraints,
         Optional<String> priorityClassName,
         Optional<String> schedulerName) {
 
     public InstanceView {
-        nodeSelector = Map.copyOf(nodeSelector);
-        tolerations = List.copyOf(tolerations);
+        Objects.requireNonNull(constraints, "constraints");
+    }
+
+    /** The pod spec's node selector. */
+    public Map<String, String> nodeSelector() {
+        return constraints.nodeSelector();
     }
 
     /** True when this instance makes pods (it has a pod template). */

@@ -3,6 +3,7 @@ package dev.cartograph.agent.apply;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.protocol.MemberManifest;
+import dev.cartograph.protocol.MetadataKeys;
 import java.util.Optional;
 
 /**
@@ -11,10 +12,8 @@ import java.util.Optional;
  * without these marks are never touched. Pure.
  */
 public final class Ownership {
-    public static final String PLACEMENT_LABEL = "cartograph.dev/placement-id";
     public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
     public static final String MANAGED_BY = "cartograph-agent";
-    public static final String EPOCH_ANNOTATION = "cartograph.dev/epoch";
 
     private Ownership() {
     }
@@ -27,8 +26,8 @@ public final class Ownership {
     public static JsonNode mark(JsonNode manifest, String placementId, long epoch) {
         ObjectNode copy = MemberManifest.of(manifest, MemberManifest.FORWARDED);
         ObjectNode meta = copy.with("metadata");
-        meta.with("labels").put(PLACEMENT_LABEL, placementId).put(MANAGED_BY_LABEL, MANAGED_BY);
-        meta.with("annotations").put(EPOCH_ANNOTATION, Long.toString(epoch));
+        meta.with("labels").put(MetadataKeys.PLACEMENT_ID_LABEL, placementId).put(MANAGED_BY_LABEL, MANAGED_BY);
+        meta.with("annotations").put(MetadataKeys.EPOCH_ANNOTATION, Long.toString(epoch));
         return copy;
     }
 
@@ -58,12 +57,12 @@ public final class Ownership {
     /** True when the object was created by an agent for {@code placementId}. */
     public static boolean ownedBy(JsonNode object, String placementId) {
         JsonNode labels = object.path("metadata").path("labels");
-        return MANAGED_BY.equals(labels.path(MANAGED_BY_LABEL).asText()) && placementId.equals(labels.path(PLACEMENT_LABEL).asText());
+        return MANAGED_BY.equals(labels.path(MANAGED_BY_LABEL).asText()) && placementId.equals(labels.path(MetadataKeys.PLACEMENT_ID_LABEL).asText());
     }
 
     /** The epoch the object was applied at, when the agent marked it. */
     public static Optional<Long> epoch(JsonNode object) {
-        String text = object.path("metadata").path("annotations").path(EPOCH_ANNOTATION).asText("");
+        String text = object.path("metadata").path("annotations").path(MetadataKeys.EPOCH_ANNOTATION).asText("");
         try {
             return text.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(text));
         } catch (NumberFormatException e) {
@@ -72,7 +71,7 @@ public final class Ownership {
     }
 
     public static Optional<String> placementId(JsonNode object) {
-        String id = object.path("metadata").path("labels").path(PLACEMENT_LABEL).asText("");
+        String id = object.path("metadata").path("labels").path(MetadataKeys.PLACEMENT_ID_LABEL).asText("");
         return id.isEmpty() ? Optional.empty() : Optional.of(id);
     }
 }

@@ -3,8 +3,8 @@ package dev.cartograph.agent.capacity;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.resources.PodRequests;
 import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.interpreter.scheduling.Taint;
 import dev.cartograph.protocol.NodeState;
-import dev.cartograph.protocol.Taint;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,8 +38,7 @@ public final class NodeCapacity {
             Map<String, String> labels = new LinkedHashMap<>();
             node.path("metadata").path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
             List<Taint> taints = new ArrayList<>();
-            node.path("spec").path("taints").forEach(t -> taints.add(new Taint(t.path("key").asText(), t.path("value").asText(""),
-                    t.path("effect").asText(""))));
+            node.path("spec").path("taints").forEach(t -> taints.add(Taint.of(t)));
             out.add(new NodeState(name, labels, taints, ready(node), !node.path("spec").path("unschedulable").asBoolean(false),
                     PodRequests.parseList(node.path("status").path("allocatable"), "node " + name + " allocatable", new ArrayList<>()),
                     allocated.getOrDefault(name, ResourceList.EMPTY)));

@@ -6,7 +6,7 @@ import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Wire;
 import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.WorkloadSummary;
-import java.util.HashMap;
+import dev.cartograph.protocol.kafka.Producers;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +17,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The agent's only producer: idempotent, acks=all, compressed. After a failed durable send the command
@@ -31,10 +29,7 @@ public final class Publisher implements CommandLoop.Results, AutoCloseable {
     private volatile KafkaProducer<String, byte[]> producer;
 
     public Publisher(Map<String, String> kafka, Topics topics) {
-        Map<String, Object> config = new HashMap<>(kafka);
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+        Map<String, Object> config = Producers.durable(kafka);
         config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         this.config = Map.copyOf(config);
         this.producer = create();
@@ -42,7 +37,7 @@ public final class Publisher implements CommandLoop.Results, AutoCloseable {
     }
 
     private KafkaProducer<String, byte[]> create() {
-        return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+        return Producers.create(config);
     }
 
     /** Sends a cluster summary; {@code acknowledged} runs (on the producer's thread) once Kafka has it. */

@@ -1,5 +1,6 @@
 package dev.cartograph.broker.config;
 
+import dev.cartograph.protocol.MetadataKeys;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;
@@ -21,7 +22,7 @@ public record BrokerProperties(
         @Nullable String context,
         @Bindable(defaultValue = "45s") Duration heartbeatTimeout,
         @Bindable(defaultValue = "5m") Duration failoverTimeout,
-        @Bindable(defaultValue = "cartograph.dev/federate=true") String federationLabel,
+        @Bindable(defaultValue = MetadataKeys.FEDERATE_DEFAULT) String federationLabel,
         @Bindable(defaultValue = "BIN_PACK") String policy,
         @Bindable(defaultValue = "false") boolean replaceRunning,
         @Nullable String leaseNamespace,

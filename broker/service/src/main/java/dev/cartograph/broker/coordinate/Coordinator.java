@@ -4,6 +4,7 @@ import dev.cartograph.broker.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.fleet.Reservation;
 import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import dev.cartograph.protocol.WorkloadSummary;
@@ -266,7 +267,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     /** A placed object changed: forward a new generation; on first sight in this instance, send an unconfirmed apply again. */
     private void placed(PlacementRecord p, HubObject object) {
         if (!object.shownCluster().equals(p.cluster().get())) { // the mark was lost (or is still on its way): level-triggered
-            effects.mark(object, Map.of(Hub.CLUSTER_LABEL, p.cluster().get()), Map.of(Hub.EPOCH_ANNOTATION, Long.toString(p.epoch())));
+            effects.mark(object, Map.of(MetadataKeys.CLUSTER_LABEL, p.cluster().get()), Map.of(MetadataKeys.EPOCH_ANNOTATION, Long.toString(p.epoch())));
         }
         Optional<Book.Forwarded> forwarded = book.forwarded(p.uid());
         if (forwarded.isPresent() && !forwarded.get().spec().equals(object.spec())) {

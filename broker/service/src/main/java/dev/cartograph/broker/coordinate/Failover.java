@@ -2,6 +2,7 @@ package dev.cartograph.broker.coordinate;
 
 import dev.cartograph.broker.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
+import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import dev.cartograph.protocol.PlacementReport;
@@ -178,8 +179,8 @@ final class Failover {
         LOG.info("{}: {}", p.target(), reason);
         book.object(p.uid()).ifPresent(o -> {
             effects.event(o, why, reason);
-            effects.mark(o, Map.of(Hub.PHASE_LABEL, "Queued", Hub.CLUSTER_LABEL, ""), Map.of(Hub.REASON_ANNOTATION, reason,
-                    Hub.EPOCH_ANNOTATION, Long.toString(epoch)));
+            effects.mark(o, Map.of(MetadataKeys.PHASE_LABEL, "Queued", MetadataKeys.CLUSTER_LABEL, ""), Map.of(MetadataKeys.REASON_ANNOTATION, reason,
+                    MetadataKeys.EPOCH_ANNOTATION, Long.toString(epoch)));
         });
         return true;
     }

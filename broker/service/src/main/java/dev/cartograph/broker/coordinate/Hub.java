@@ -4,19 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 
 /**
- * What the coordinator writes back on the hub objects users submitted. Calls return at once; an
+ * What the coordinator writes back on the hub objects users submitted (keys: {@link dev.cartograph.protocol.MetadataKeys}). Calls return at once; an
  * implementation writes in order on its own thread, retries, and logs what still fails (a hub
  * write never stops placement).
  */
 public interface Hub {
-    String FINALIZER = "cartograph.dev/placement";
-    String CLUSTER_LABEL = "cartograph.dev/cluster";
-    String PHASE_LABEL = "cartograph.dev/phase";
-    String REASON_ANNOTATION = "cartograph.dev/reason";
-    String EPOCH_ANNOTATION = "cartograph.dev/epoch";
-    /** Labels and annotations the broker writes; stripped from the manifest it forwards. */
-    String PREFIX = "cartograph.dev/";
-
     void addFinalizer(JsonNode object);
 
     void removeFinalizer(JsonNode object);

@@ -2,6 +2,7 @@ package dev.cartograph.broker.coordinate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.placement.Demands;
+import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -26,7 +27,6 @@ import java.util.Optional;
 public record HubObject(String uid, JsonNode raw, PlacementRecord.Target target, boolean deleting, long generation, int priority,
                         Optional<String> priorityProblem, Instant submitted, String clusterSelectorText,
                         Map<String, String> clusterSelector, boolean finalized, String shownPhase, String shownCluster) {
-    public static final String PRIORITY_ANNOTATION = "cartograph.dev/priority";
 
     public HubObject {
         clusterSelector = Map.copyOf(clusterSelector);
@@ -39,25 +39,25 @@ public record HubObject(String uid, JsonNode raw, PlacementRecord.Target target,
         if (uid.isEmpty()) {
             return Optional.empty();
         }
-        String annotation = meta.path("annotations").path(PRIORITY_ANNOTATION).asText("");
+        String annotation = meta.path("annotations").path(MetadataKeys.PRIORITY_ANNOTATION).asText("");
         Optional<Integer> annotated = Optional.empty();
         Optional<String> problem = Optional.empty();
         if (!annotation.isEmpty()) {
             try {
                 annotated = Optional.of(Integer.parseInt(annotation.strip()));
             } catch (NumberFormatException e) {
-                problem = Optional.of("annotation " + PRIORITY_ANNOTATION + "='" + annotation + "' is not a whole number; its priority class is used");
+                problem = Optional.of("annotation " + MetadataKeys.PRIORITY_ANNOTATION + "='" + annotation + "' is not a whole number; its priority class is used");
             }
         }
         int priority = annotated.orElseGet(() -> classPriority(object, classes));
         boolean finalized = false;
         for (JsonNode f : meta.path("finalizers")) {
-            finalized |= Hub.FINALIZER.equals(f.asText());
+            finalized |= MetadataKeys.FINALIZER.equals(f.asText());
         }
         return Optional.of(new HubObject(uid, object, target(object), !meta.path("deletionTimestamp").asText("").isEmpty(),
                 meta.path("generation").asLong(0), priority, problem, submitted(meta, now),
-                meta.path("annotations").path(Demands.CLUSTER_SELECTOR).asText(""), Demands.clusterSelector(object), finalized,
-                meta.path("labels").path(Hub.PHASE_LABEL).asText(""), meta.path("labels").path(Hub.CLUSTER_LABEL).asText("")));
+                meta.path("annotations").path(MetadataKeys.CLUSTER_SELECTOR_ANNOTATION).asText(""), Demands.clusterSelector(object), finalized,
+                meta.path("labels").path(MetadataKeys.PHASE_LABEL).asText(""), meta.path("labels").path(MetadataKeys.CLUSTER_LABEL).asText("")));
     }
 
     private static int classPriority(JsonNode object, PriorityClasses classes) {

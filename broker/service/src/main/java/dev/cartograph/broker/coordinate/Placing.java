@@ -7,6 +7,7 @@ import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.ClusterState;
+import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import java.time.Clock;
@@ -138,8 +139,8 @@ final class Placing {
             mirror.forget(p.uid());
             String why = placed.clusters().stream().filter(v -> v.cluster().equals(placed.cluster())).findFirst()
                     .map(Decision.Verdict::reason).orElse("");
-            effects.mark(object, Map.of(Hub.CLUSTER_LABEL, placed.cluster(), Hub.PHASE_LABEL, "Placed"),
-                    Map.of(Hub.REASON_ANNOTATION, "", Hub.EPOCH_ANNOTATION, Long.toString(p.epoch())));
+            effects.mark(object, Map.of(MetadataKeys.CLUSTER_LABEL, placed.cluster(), MetadataKeys.PHASE_LABEL, "Placed"),
+                    Map.of(MetadataKeys.REASON_ANNOTATION, "", MetadataKeys.EPOCH_ANNOTATION, Long.toString(p.epoch())));
             effects.event(object, EventReason.Placed, "placed on " + placed.cluster() + " (epoch " + p.epoch() + ")"
                     + (why.isEmpty() ? "" : ": " + why));
             return true;
@@ -164,7 +165,7 @@ final class Placing {
         Marked shown = reasonShown.get(p.uid());
         if (entering || shown == null || !shown.reason().equals(reason) && !now.isBefore(shown.at().plus(REASON_REFRESH))) {
             reasonShown.put(p.uid(), new Marked(reason, now));
-            effects.mark(object, Map.of(Hub.PHASE_LABEL, "Queued", Hub.CLUSTER_LABEL, ""), Map.of(Hub.REASON_ANNOTATION, reason));
+            effects.mark(object, Map.of(MetadataKeys.PHASE_LABEL, "Queued", MetadataKeys.CLUSTER_LABEL, ""), Map.of(MetadataKeys.REASON_ANNOTATION, reason));
         }
         if (entering) {
             effects.event(object, EventReason.Unschedulable, reason);
@@ -180,7 +181,7 @@ final class Placing {
             return;
         }
         effects.event(object, why, reason);
-        effects.mark(object, Map.of(Hub.PHASE_LABEL, "Failed", Hub.CLUSTER_LABEL, ""), Map.of(Hub.REASON_ANNOTATION, reason));
+        effects.mark(object, Map.of(MetadataKeys.PHASE_LABEL, "Failed", MetadataKeys.CLUSTER_LABEL, ""), Map.of(MetadataKeys.REASON_ANNOTATION, reason));
     }
 
     static String unschedulable(Decision decision) {

@@ -1,5 +1,6 @@
 package dev.cartograph.broker.coordinate;
 
+import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.WorkloadSummary;
 import java.util.HashMap;
 import java.util.Map;
@@ -49,7 +50,7 @@ final class StatusMirror {
             Written before = phaseWritten.get(uid);
             if (before == null || !before.stillPending(s.phase(), now)) {
                 phaseWritten.put(uid, new Written(s.phase(), now));
-                effects.mark(object, Map.of(Hub.PHASE_LABEL, s.phase()), Map.of());
+                effects.mark(object, Map.of(MetadataKeys.PHASE_LABEL, s.phase()), Map.of());
             }
         }
         if (previous.isPresent() && !previous.get().phase().equals(s.phase())) {

@@ -9,6 +9,7 @@ import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.placement.PodDemand;
 import dev.cartograph.protocol.ClusterState;
+import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -98,7 +99,7 @@ final class Updates {
 
     private boolean refuse(PlacementRecord p, HubObject object, String reason) {
         refused.put(p.uid(), object.spec());
-        effects.mark(object, Map.of(), Map.of(Hub.REASON_ANNOTATION, reason));
+        effects.mark(object, Map.of(), Map.of(MetadataKeys.REASON_ANNOTATION, reason));
         effects.event(object, EventReason.NotForwarded, reason);
         return false;
     }
@@ -108,11 +109,10 @@ final class Updates {
         List<PodDemand> out = new ArrayList<>();
         for (PodDemand d : now) {
             Optional<PodDemand> same = had.stream().filter(o -> o.component().equals(d.component()) && o.instance().equals(d.instance())
-                    && o.perPod().equals(d.perPod()) && o.nodeSelector().equals(d.nodeSelector())
-                    && o.requiredAffinity().equals(d.requiredAffinity()) && o.tolerations().equals(d.tolerations())).findFirst();
+                    && o.perPod().equals(d.perPod()) && o.constraints().equals(d.constraints())).findFirst();
             int more = d.count() - same.map(PodDemand::count).orElse(0);
             if (more > 0) {
-                out.add(new PodDemand(d.component(), d.instance(), more, d.perPod(), d.nodeSelector(), d.requiredAffinity(), d.tolerations()));
+                out.add(d.withCount(more));
             }
         }
         return out;

@@ -105,7 +105,7 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
                 others.add(priorityClasses);
             } catch (RuntimeException e) {
                 LOG.warn("cannot watch PriorityClasses on the hub ({}); queue priority comes from the {} annotation only", e.getMessage(),
-                        dev.cartograph.broker.coordinate.HubObject.PRIORITY_ANNOTATION);
+                        dev.cartograph.protocol.MetadataKeys.PRIORITY_ANNOTATION);
             }
         }
         watchKartas();

@@ -3,6 +3,7 @@ package dev.cartograph.broker.hub;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.broker.coordinate.Hub;
 import dev.cartograph.interpreter.Documents;
+import dev.cartograph.protocol.MetadataKeys;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.MicroTime;
@@ -71,8 +72,8 @@ public final class KubeHub implements Hub, AutoCloseable {
     public void addFinalizer(JsonNode object) {
         edit(object, "add finalizer", o -> {
             List<String> f = new ArrayList<>(Optional.ofNullable(o.getMetadata().getFinalizers()).orElse(List.of()));
-            if (!f.contains(FINALIZER) && o.getMetadata().getDeletionTimestamp() == null) {
-                f.add(FINALIZER);
+            if (!f.contains(MetadataKeys.FINALIZER) && o.getMetadata().getDeletionTimestamp() == null) {
+                f.add(MetadataKeys.FINALIZER);
             }
             o.getMetadata().setFinalizers(f);
             return o;
@@ -83,7 +84,7 @@ public final class KubeHub implements Hub, AutoCloseable {
     public void removeFinalizer(JsonNode object) {
         edit(object, "remove finalizer", o -> {
             List<String> f = new ArrayList<>(Optional.ofNullable(o.getMetadata().getFinalizers()).orElse(List.of()));
-            f.remove(FINALIZER);
+            f.remove(MetadataKeys.FINALIZER);
             o.getMetadata().setFinalizers(f);
             return o;
         });

@@ -5,8 +5,8 @@ import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Wire;
+import dev.cartograph.protocol.kafka.Producers;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -15,8 +15,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,12 +35,9 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
 
     /** @param ensureCommandTopic creates a member's command topic when missing (idempotent, cheap when it exists) */
     public KafkaOutbox(Map<String, String> kafka, Topics topics, Consumer<String> ensureCommandTopic) {
-        Map<String, Object> c = new HashMap<>(kafka);
-        c.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        c.put(ProducerConfig.ACKS_CONFIG, "all");
+        Map<String, Object> c = Producers.durable(kafka);
         c.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(topics));
         c.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 15_000);
-        c.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
         c.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
         c.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
         this.config = c;
@@ -61,7 +56,7 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
             producer.close(Duration.ofSeconds(5));
             producer = null;
         }
-        KafkaProducer<String, byte[]> fresh = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+        KafkaProducer<String, byte[]> fresh = Producers.create(config);
         try {
             fresh.initTransactions(); // fences every earlier producer with this id, aborting what it left open
         } catch (RuntimeException e) {

@@ -10,6 +10,7 @@ import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.Command;
+import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.NodeState;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementReport;
@@ -110,7 +111,7 @@ class CoordinatorHarness {
                 throw new IllegalStateException("hub client broke");
             }
             hubWrites.add("mark " + object.path("metadata").path("name").asText() + " " + new TreeMap<>(labels)
-                    + (annotations.containsKey(Hub.REASON_ANNOTATION) ? " reason=" + annotations.get(Hub.REASON_ANNOTATION) : ""));
+                    + (annotations.containsKey(MetadataKeys.REASON_ANNOTATION) ? " reason=" + annotations.get(MetadataKeys.REASON_ANNOTATION) : ""));
         }
 
         @Override

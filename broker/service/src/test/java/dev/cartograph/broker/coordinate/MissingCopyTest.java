@@ -55,7 +55,7 @@ class MissingCopyTest extends CoordinatorHarness {
     void aFinishedGangWhoseCopyWasCleanedUpOnItsMemberIsNotRunAgain() {
         placedOnEastAndListed();
         ObjectNode completed = (ObjectNode) job("j", "uid-j", T0, 8, "", "");
-        completed.with("metadata").with("labels").put(Hub.PHASE_LABEL, "Completed");
+        completed.with("metadata").with("labels").put(dev.cartograph.protocol.MetadataKeys.PHASE_LABEL, "Completed");
         step(new Input.HubChanged(completed));
         summaries(120, false);
         assertThat(commands).containsExactly("apply uid-j@east#1");

@@ -16,6 +16,7 @@ import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.Command;
+import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.NodeState;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.WorkloadKey;
@@ -198,7 +199,7 @@ class UndurableDeleteTest {
         ObjectNode meta = o.putObject("metadata").put("name", "j").put("namespace", "ml").put("uid", "uid-j")
                 .put("creationTimestamp", T0.toString());
         meta.putObject("labels").put("cartograph.dev/federate", "true");
-        meta.putArray("finalizers").add(Hub.FINALIZER);
+        meta.putArray("finalizers").add(MetadataKeys.FINALIZER);
         if (deleting) {
             meta.put("deletionTimestamp", now.toString());
         }

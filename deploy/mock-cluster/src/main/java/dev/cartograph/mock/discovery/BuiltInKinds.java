@@ -1,45 +1,46 @@
 package dev.cartograph.mock.discovery;
 
+import dev.cartograph.interpreter.definition.GroupVersionKind;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The built-in resource types the mock API server advertises in discovery: enough of core,
  * apps, batch, coordination, scheduling, apiextensions and events for kubectl and the Cartograph
- * services. Names, short names, categories and scope as a Kubernetes 1.32 API server reports them.
- * The mock stores any path, so this table only decides what discovery (and so kubectl) knows.
- * Immutable; thread-safe.
+ * services, in the order discovery lists them. Plural, short names and scope come from the one
+ * table, {@link dev.cartograph.interpreter.definition.BuiltInKinds}; this adds what only an API
+ * server's discovery says (categories, status and scale subresources). The mock stores any path, so
+ * this list only decides what discovery (and so kubectl) knows. Immutable; thread-safe.
  */
 public final class BuiltInKinds {
     private static final List<String> ALL = List.of("all");
 
     private static final List<ApiKind> KINDS = List.of(
-            kind("", "v1", "pods", "Pod", true, List.of("po"), ALL, true),
-            kind("", "v1", "nodes", "Node", false, List.of("no"), List.of(), true),
-            kind("", "v1", "namespaces", "Namespace", false, List.of("ns"), List.of(), true),
-            kind("", "v1", "events", "Event", true, List.of("ev"), List.of(), false),
-            kind("", "v1", "services", "Service", true, List.of("svc"), ALL, true),
-            kind("", "v1", "endpoints", "Endpoints", true, List.of("ep"), List.of(), false),
-            kind("", "v1", "configmaps", "ConfigMap", true, List.of("cm"), List.of(), false),
-            kind("", "v1", "secrets", "Secret", true, List.of(), List.of(), false),
-            kind("", "v1", "serviceaccounts", "ServiceAccount", true, List.of("sa"), List.of(), false),
-            kind("", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", true, List.of("pvc"), List.of(), true),
-            kind("", "v1", "persistentvolumes", "PersistentVolume", false, List.of("pv"), List.of(), true),
-            kind("", "v1", "resourcequotas", "ResourceQuota", true, List.of("quota"), List.of(), true),
-            kind("", "v1", "limitranges", "LimitRange", true, List.of("limits"), List.of(), false),
-            kind("apps", "v1", "deployments", "Deployment", true, List.of("deploy"), ALL, true, true),
-            kind("apps", "v1", "statefulsets", "StatefulSet", true, List.of("sts"), ALL, true, true),
-            kind("apps", "v1", "replicasets", "ReplicaSet", true, List.of("rs"), ALL, true, true),
-            kind("apps", "v1", "daemonsets", "DaemonSet", true, List.of("ds"), ALL, true),
-            kind("apps", "v1", "controllerrevisions", "ControllerRevision", true, List.of(), List.of(), false),
-            kind("batch", "v1", "jobs", "Job", true, List.of(), ALL, true),
-            kind("batch", "v1", "cronjobs", "CronJob", true, List.of("cj"), ALL, true),
-            kind("coordination.k8s.io", "v1", "leases", "Lease", true, List.of(), List.of(), false),
-            kind("scheduling.k8s.io", "v1", "priorityclasses", "PriorityClass", false, List.of("pc"), List.of(), false),
-            kind("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, List.of("pdb"), List.of(), true),
-            kind("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition", false,
-                    List.of("crd", "crds"), List.of("api-extensions"), true),
-            kind("events.k8s.io", "v1", "events", "Event", true, List.of("ev"), List.of(), false));
+            kind("v1", "Pod", ALL, true),
+            kind("v1", "Node", List.of(), true),
+            kind("v1", "Namespace", List.of(), true),
+            kind("v1", "Event", List.of(), false),
+            kind("v1", "Service", ALL, true),
+            kind("v1", "Endpoints", List.of(), false),
+            kind("v1", "ConfigMap", List.of(), false),
+            kind("v1", "Secret", List.of(), false),
+            kind("v1", "ServiceAccount", List.of(), false),
+            kind("v1", "PersistentVolumeClaim", List.of(), true),
+            kind("v1", "PersistentVolume", List.of(), true),
+            kind("v1", "ResourceQuota", List.of(), true),
+            kind("v1", "LimitRange", List.of(), false),
+            kind("apps/v1", "Deployment", ALL, true, true),
+            kind("apps/v1", "StatefulSet", ALL, true, true),
+            kind("apps/v1", "ReplicaSet", ALL, true, true),
+            kind("apps/v1", "DaemonSet", ALL, true),
+            kind("apps/v1", "ControllerRevision", List.of(), false),
+            kind("batch/v1", "Job", ALL, true),
+            kind("batch/v1", "CronJob", ALL, true),
+            kind("coordination.k8s.io/v1", "Lease", List.of(), false),
+            kind("scheduling.k8s.io/v1", "PriorityClass", List.of(), false),
+            kind("policy/v1", "PodDisruptionBudget", List.of(), true),
+            kind("apiextensions.k8s.io/v1", "CustomResourceDefinition", List.of("api-extensions"), true),
+            kind("events.k8s.io/v1", "Event", List.of(), false));
 
     private BuiltInKinds() {
     }
@@ -51,17 +52,18 @@ public final class BuiltInKinds {
 
     /** Whether {@code group}/{@code kind} is a built-in type (the version does not matter). */
     public static boolean isBuiltIn(String group, String kind) {
-        return KINDS.stream().anyMatch(k -> k.group().equals(group) && k.kind().equals(kind));
+        return dev.cartograph.interpreter.definition.BuiltInKinds.isBuiltIn(group, kind);
     }
 
-    private static ApiKind kind(String group, String version, String plural, String kind, boolean namespaced,
-            List<String> shortNames, List<String> categories, boolean status) {
-        return kind(group, version, plural, kind, namespaced, shortNames, categories, status, false);
+    private static ApiKind kind(String apiVersion, String kind, List<String> categories, boolean status) {
+        return kind(apiVersion, kind, categories, status, false);
     }
 
-    private static ApiKind kind(String group, String version, String plural, String kind, boolean namespaced,
-            List<String> shortNames, List<String> categories, boolean status, boolean scale) {
-        return new ApiKind(group, version, plural, kind.toLowerCase(Locale.ROOT), kind, namespaced, ApiKind.ALL_VERBS,
-                shortNames, categories, status, scale);
+    private static ApiKind kind(String apiVersion, String kind, List<String> categories, boolean status, boolean scale) {
+        GroupVersionKind gvk = GroupVersionKind.of(apiVersion, kind);
+        var names = dev.cartograph.interpreter.definition.BuiltInKinds.of(gvk)
+                .orElseThrow(() -> new IllegalStateException(gvk + " is missing from the built-in kinds table"));
+        return new ApiKind(gvk.group(), gvk.version(), names.plural(), kind.toLowerCase(Locale.ROOT), kind, names.namespaced(),
+                ApiKind.ALL_VERBS, names.shortNames(), categories, status, scale);
     }
 }

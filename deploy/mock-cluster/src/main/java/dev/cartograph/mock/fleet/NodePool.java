@@ -1,5 +1,6 @@
 package dev.cartograph.mock.fleet;
 
+import dev.cartograph.interpreter.scheduling.Taint;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

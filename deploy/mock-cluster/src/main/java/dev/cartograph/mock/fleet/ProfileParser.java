@@ -3,6 +3,7 @@ package dev.cartograph.mock.fleet;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.cartograph.interpreter.scheduling.Taint;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -177,8 +178,7 @@ final class ProfileParser {
             }
             if (!key.isBlank() && Taint.EFFECTS.contains(effect)) {
                 JsonNode value = t.path("value");
-                taints.add(new Taint(key, value.isValueNode() && !value.isNull() ? Optional.of(value.asText())
-                        : Optional.empty(), effect));
+                taints.add(new Taint(key, value.isValueNode() && !value.isNull() ? value.asText() : "", effect));
             }
         }
         return taints;

@@ -1,8 +1,8 @@
 package dev.cartograph.mock.seed;
 
+import dev.cartograph.interpreter.scheduling.Taint;
 import dev.cartograph.mock.fleet.NodePool;
 import dev.cartograph.mock.fleet.SimulatedNode;
-import dev.cartograph.mock.fleet.Taint;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -91,7 +91,7 @@ final class SeedObjects {
     }
 
     private static io.fabric8.kubernetes.api.model.Taint taint(Taint t) {
-        return new io.fabric8.kubernetes.api.model.Taint(t.effect(), t.key(), null, t.value().orElse(null));
+        return new io.fabric8.kubernetes.api.model.Taint(t.effect(), t.key(), null, t.value().isEmpty() ? null : t.value());
     }
 
     private String now() {

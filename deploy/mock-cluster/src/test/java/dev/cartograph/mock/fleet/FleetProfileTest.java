@@ -3,13 +3,13 @@ package dev.cartograph.mock.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cartograph.interpreter.scheduling.Taint;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -71,7 +71,7 @@ class FleetProfileTest {
         assertThat(cpu.usedGpus()).containsExactly(0, 0);
         assertThat(cpu.cpu()).isEqualTo("16");
         assertThat(lab.nodePools().get(1).taints())
-                .containsExactly(new Taint("nvidia.com/gpu", Optional.of("present"), "NoSchedule"));
+                .containsExactly(new Taint("nvidia.com/gpu", "present", "NoSchedule"));
         assertThat(lab.nodes()).extracting(SimulatedNode::name).containsExactly("lab-cpu-0", "lab-cpu-1", "lab-t4-0");
     }
 

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.resources.PodRequests;
 import dev.cartograph.interpreter.resources.Quantity;
 import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.interpreter.scheduling.NodeConstraints;
+import dev.cartograph.interpreter.scheduling.Taint;
 import dev.cartograph.simulator.schedule.NodeInfo;
-import dev.cartograph.simulator.schedule.PodDemand;
+import dev.cartograph.simulator.schedule.PendingPod;
 import dev.cartograph.simulator.schedule.PodRef;
-import dev.cartograph.simulator.schedule.Taint;
-import dev.cartograph.simulator.schedule.Toleration;
 import dev.cartograph.simulator.status.PodState;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -63,12 +63,10 @@ final class Reading {
         return PodRequests.of(json(pod.getSpec())).request();
     }
 
-    PodDemand demand(Pod pod) {
-        List<Toleration> tolerations = new ArrayList<>();
-        pod.getSpec().getTolerations().forEach(t -> tolerations.add(new Toleration(nz(t.getKey()),
-                t.getOperator() == null ? "Equal" : t.getOperator(), nz(t.getValue()), nz(t.getEffect()))));
-        Map<String, String> selector = pod.getSpec().getNodeSelector() == null ? Map.of() : pod.getSpec().getNodeSelector();
-        return new PodDemand(ref(pod), requests(pod), selector, tolerations);
+    /** A pending pod: its requests, and its node selector, required node affinity and tolerations read as the planner reads them. */
+    PendingPod pending(Pod pod) {
+        JsonNode spec = json(pod.getSpec());
+        return new PendingPod(ref(pod), PodRequests.of(spec).request(), NodeConstraints.of(spec));
     }
 
     static PodState state(Pod pod) {

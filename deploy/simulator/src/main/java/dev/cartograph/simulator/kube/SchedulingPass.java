@@ -1,9 +1,9 @@
 package dev.cartograph.simulator.kube;
 
 import dev.cartograph.interpreter.resources.ResourceList;
-import dev.cartograph.simulator.schedule.Decision;
+import dev.cartograph.simulator.schedule.ScheduleResult;
 import dev.cartograph.simulator.schedule.NodeInfo;
-import dev.cartograph.simulator.schedule.PodDemand;
+import dev.cartograph.simulator.schedule.PendingPod;
 import dev.cartograph.simulator.schedule.PodRef;
 import dev.cartograph.simulator.schedule.Request;
 import dev.cartograph.simulator.schedule.Scheduler;
@@ -43,13 +43,13 @@ final class SchedulingPass {
         if (requests.isEmpty()) {
             return;
         }
-        for (Decision d : Scheduler.schedule(nodes(), used(live), requests)) {
+        for (ScheduleResult d : Scheduler.schedule(nodes(), used(live), requests)) {
             Pod pod = live.get(d.pod());
             try {
-                if (d instanceof Decision.Bind b) {
+                if (d instanceof ScheduleResult.Bind b) {
                     live.put(d.pod(), pods.bind(pod, b.node(), now));
                     LOG.info("bound pod {} to node {}", d.pod(), b.node());
-                } else if (d instanceof Decision.Unschedulable u) {
+                } else if (d instanceof ScheduleResult.Unschedulable u) {
                     pods.pending(pod, u.message(), now).ifPresent(p -> {
                         live.put(d.pod(), p);
                         LOG.info("pod {} is unschedulable: {}", d.pod(), u.message());
@@ -69,18 +69,18 @@ final class SchedulingPass {
         a.plan().pods().forEach(p -> Optional.ofNullable(live.get(new PodRef(ns, p.name())))
                 .filter(pod -> Reading.controller(pod).map(o -> uid.equals(o.getUid())).orElse(false))
                 .ifPresent(pod -> owned.put(p.name(), pod)));
-        List<List<PodDemand>> gangs = new ArrayList<>();
+        List<List<PendingPod>> gangs = new ArrayList<>();
         for (List<String> gang : a.plan().gangs()) {
             if (!owned.keySet().containsAll(gang)) {
                 return Optional.empty();
             }
-            List<PodDemand> pending = gang.stream().map(owned::get).filter(SchedulingPass::pending).map(reading::demand).toList();
+            List<PendingPod> pending = gang.stream().map(owned::get).filter(SchedulingPass::pending).map(reading::pending).toList();
             if (!pending.isEmpty()) {
                 gangs.add(pending);
             }
         }
-        List<PodDemand> loose = a.plan().pods().stream().filter(p -> !a.plan().inAnyGang(p.name()))
-                .map(p -> owned.get(p.name())).filter(p -> p != null && pending(p)).map(reading::demand).toList();
+        List<PendingPod> loose = a.plan().pods().stream().filter(p -> !a.plan().inAnyGang(p.name()))
+                .map(p -> owned.get(p.name())).filter(p -> p != null && pending(p)).map(reading::pending).toList();
         return gangs.isEmpty() && loose.isEmpty() ? Optional.empty() : Optional.of(new Request(a.workload().describe(), gangs, loose));
     }
 

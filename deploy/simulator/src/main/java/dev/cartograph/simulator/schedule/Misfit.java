@@ -5,6 +5,7 @@ public enum Misfit {
     NOT_READY("node(s) were not ready"),
     UNSCHEDULABLE("node(s) were unschedulable"),
     NODE_SELECTOR("node(s) didn't match the pod's node selector"),
+    NODE_AFFINITY("node(s) didn't match the pod's required node affinity"),
     UNTOLERATED_TAINT("node(s) had untolerated taints"),
     INSUFFICIENT("node(s) had too little free");
 

@@ -11,28 +11,27 @@ final class NodeFit {
     }
 
     /** The first reason the node cannot take the pod, or empty when it can. */
-    static Optional<Misfit> misfit(NodeInfo node, ResourceList free, PodDemand pod) {
+    static Optional<Misfit> misfit(NodeInfo node, ResourceList free, PendingPod pod) {
         if (!node.ready()) {
             return Optional.of(Misfit.NOT_READY);
         }
         if (node.unschedulable()) {
             return Optional.of(Misfit.UNSCHEDULABLE);
         }
-        for (Map.Entry<String, String> e : pod.nodeSelector().entrySet()) {
-            if (!e.getValue().equals(node.labels().get(e.getKey()))) {
-                return Optional.of(Misfit.NODE_SELECTOR);
-            }
+        if (!pod.constraints().selects(node.labels())) {
+            return Optional.of(Misfit.NODE_SELECTOR);
         }
-        for (Taint taint : node.taints()) {
-            if (taint.repels() && pod.tolerations().stream().noneMatch(t -> t.tolerates(taint))) {
-                return Optional.of(Misfit.UNTOLERATED_TAINT);
-            }
+        if (!pod.constraints().affinityHolds(node.labels(), node.name())) {
+            return Optional.of(Misfit.NODE_AFFINITY);
+        }
+        if (pod.constraints().untolerated(node.taints()).isPresent()) {
+            return Optional.of(Misfit.UNTOLERATED_TAINT);
         }
         return pod.withSlot().fitsIn(free) ? Optional.empty() : Optional.of(Misfit.INSUFFICIENT);
     }
 
     /** The resources of which the pod asks more than {@code free} holds, e.g. {@code nvidia.com/gpu}. */
-    static java.util.List<String> lacking(ResourceList free, PodDemand pod) {
+    static java.util.List<String> lacking(ResourceList free, PendingPod pod) {
         return pod.withSlot().amounts().entrySet().stream()
                 .filter(e -> e.getValue().compareTo(free.get(e.getKey())) > 0)
                 .map(Map.Entry::getKey).toList();

@@ -1,6 +1,7 @@
 package dev.cartograph.simulator.schedule;
 
 import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.interpreter.scheduling.Taint;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;

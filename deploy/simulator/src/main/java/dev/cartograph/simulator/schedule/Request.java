@@ -8,7 +8,7 @@ import java.util.List;
  * take capacity before its minimum is placed). {@code label} names the workload in reasons.
  * Immutable.
  */
-public record Request(String label, List<List<PodDemand>> gangs, List<PodDemand> loose) {
+public record Request(String label, List<List<PendingPod>> gangs, List<PendingPod> loose) {
     public Request {
         gangs = gangs.stream().map(List::copyOf).toList();
         loose = List.copyOf(loose);

@@ -35,37 +35,37 @@ public final class Scheduler {
      *
      * @param used per node name, the requests (with one {@code pods} slot each) of the non-terminal pods bound there
      */
-    public static List<Decision> schedule(List<NodeInfo> nodes, Map<String, ResourceList> used, List<Request> requests) {
+    public static List<ScheduleResult> schedule(List<NodeInfo> nodes, Map<String, ResourceList> used, List<Request> requests) {
         Map<String, NodeInfo> byName = new TreeMap<>();
         nodes.forEach(n -> byName.put(n.name(), n));
         Map<String, ResourceList> free = new TreeMap<>();
         byName.forEach((name, n) -> free.put(name, n.allocatable().minus(used.getOrDefault(name, ResourceList.EMPTY))));
-        List<Decision> out = new ArrayList<>();
+        List<ScheduleResult> out = new ArrayList<>();
         for (Request request : requests) {
             boolean gangsBound = true;
             for (int g = 0; g < request.gangs().size(); g++) {
-                List<Decision> decisions = gang(request.label() + " gang " + g, request.gangs().get(g), byName, free);
-                gangsBound &= decisions.stream().allMatch(d -> d instanceof Decision.Bind);
+                List<ScheduleResult> decisions = gang(request.label() + " gang " + g, request.gangs().get(g), byName, free);
+                gangsBound &= decisions.stream().allMatch(d -> d instanceof ScheduleResult.Bind);
                 out.addAll(decisions);
             }
-            for (PodDemand pod : request.loose()) {
+            for (PendingPod pod : request.loose()) {
                 out.add(gangsBound ? single(pod, byName, free)
-                        : new Decision.Unschedulable(pod.pod(), "waiting for the gang of " + request.label() + " to be bound first"));
+                        : new ScheduleResult.Unschedulable(pod.pod(), "waiting for the gang of " + request.label() + " to be bound first"));
             }
         }
         return out;
     }
 
-    private static List<Decision> gang(String label, List<PodDemand> pods, Map<String, NodeInfo> nodes,
+    private static List<ScheduleResult> gang(String label, List<PendingPod> pods, Map<String, NodeInfo> nodes,
                                        Map<String, ResourceList> free) {
         Map<String, ResourceList> trial = new TreeMap<>(free);
-        List<Decision> binds = new ArrayList<>();
-        for (PodDemand pod : pods) {
-            Decision d = single(pod, nodes, trial);
-            if (d instanceof Decision.Unschedulable u) {
+        List<ScheduleResult> binds = new ArrayList<>();
+        for (PendingPod pod : pods) {
+            ScheduleResult d = single(pod, nodes, trial);
+            if (d instanceof ScheduleResult.Unschedulable u) {
                 String why = label + " needs all " + pods.size() + " pending pods bound at once; " + binds.size()
                         + " fit before " + pod.pod().name() + " did not: " + u.message();
-                return pods.stream().map(p -> (Decision) new Decision.Unschedulable(p.pod(), why)).toList();
+                return pods.stream().map(p -> (ScheduleResult) new ScheduleResult.Unschedulable(p.pod(), why)).toList();
             }
             binds.add(d);
         }
@@ -74,7 +74,7 @@ public final class Scheduler {
     }
 
     /** Binds one pod on {@code free} (updated on success) or says why no node takes it. */
-    private static Decision single(PodDemand pod, Map<String, NodeInfo> nodes, Map<String, ResourceList> free) {
+    private static ScheduleResult single(PendingPod pod, Map<String, NodeInfo> nodes, Map<String, ResourceList> free) {
         Map<Misfit, Integer> misfits = new EnumMap<>(Misfit.class);
         Map<String, BigDecimal> mostFree = new LinkedHashMap<>();
         Map<String, ResourceList> fitting = new TreeMap<>();
@@ -93,13 +93,13 @@ public final class Scheduler {
         Optional<Map.Entry<String, ResourceList>> best = fitting.entrySet().stream().min(TIGHTEST);
         if (best.isPresent()) {
             free.put(best.get().getKey(), best.get().getValue());
-            return new Decision.Bind(pod.pod(), best.get().getKey());
+            return new ScheduleResult.Bind(pod.pod(), best.get().getKey());
         }
-        return new Decision.Unschedulable(pod.pod(), explain(nodes.size(), misfits, mostFree, pod));
+        return new ScheduleResult.Unschedulable(pod.pod(), explain(nodes.size(), misfits, mostFree, pod));
     }
 
     /** {@code 0/2 nodes are available: 2 node(s) had too little free nvidia.com/gpu (needs 4, most free 3)}. */
-    private static String explain(int nodeCount, Map<Misfit, Integer> misfits, Map<String, BigDecimal> mostFree, PodDemand pod) {
+    private static String explain(int nodeCount, Map<Misfit, Integer> misfits, Map<String, BigDecimal> mostFree, PendingPod pod) {
         if (nodeCount == 0) {
             return "0/0 nodes are available: the cluster has no nodes";
         }
