@@ -40,6 +40,8 @@ class ArchitectureTest {
                     "dev.cartograph.agent.capacity..",
                     "dev.cartograph.agent.report..",
                     "dev.cartograph.broker.coordinate..")
+            .and()
+            .resideOutsideOfPackage("..kafka..") // a module's own Kafka adapter (protocol.kafka: the producer contract)
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage(concat(FABRIC8, KAFKA, MICRONAUT))
