@@ -10,10 +10,10 @@ import dev.cartograph.interpreter.Definitions;
 public final class Catalog {
     /** The classpath folder holding the definition files. */
     public static final String FOLDER = "cartograph-catalog";
+
     public static final String ORIGIN = "catalog";
 
-    private Catalog() {
-    }
+    private Catalog() {}
 
     /** Loads the catalog; problems (there should be none in a release) come with it. */
     public static Definitions.Loaded load() {
@@ -21,7 +21,8 @@ public final class Catalog {
     }
 
     /** Only the definitions of the kinds {@code wanted} accepts (the others are not compiled). */
-    public static Definitions.Loaded load(java.util.function.Predicate<dev.cartograph.interpreter.definition.GroupVersionKind> wanted) {
+    public static Definitions.Loaded load(
+            java.util.function.Predicate<dev.cartograph.interpreter.definition.GroupVersionKind> wanted) {
         return Definitions.loadClasspath(FOLDER, Catalog.class.getClassLoader(), ORIGIN, wanted);
     }
 }

@@ -26,8 +26,7 @@ import java.util.stream.Collectors;
  * Pure apart from {@code main}.
  */
 public final class CatalogDoc {
-    private CatalogDoc() {
-    }
+    private CatalogDoc() {}
 
     /** {@code CatalogDoc HEADER.md CONFLICTS.yaml OUTPUT.md}: writes the page when its content changed. */
     public static void main(String[] args) throws IOException {
@@ -53,7 +52,8 @@ public final class CatalogDoc {
             throw new IllegalStateException("the catalog has errors: " + loaded.problems());
         }
         List<WorkloadDefinition> defs = loaded.definitions().all().stream()
-                .sorted(Comparator.comparing((WorkloadDefinition d) -> d.kind().kind()).thenComparing(WorkloadDefinition::name))
+                .sorted(Comparator.comparing((WorkloadDefinition d) -> d.kind().kind())
+                        .thenComparing(WorkloadDefinition::name))
                 .toList();
         StringBuilder md = new StringBuilder(header.stripTrailing()).append("\n\n");
         md.append("<!-- Everything below is generated from catalog/src/main/resources/cartograph-catalog by the build"
@@ -62,51 +62,110 @@ public final class CatalogDoc {
         md.append("| kind | apiVersion | definition | components | gang | statuses mapped | suspend |\n");
         md.append("|---|---|---|---|---|---|---|\n");
         for (WorkloadDefinition d : defs) {
-            md.append("| ").append(d.kind().kind()).append(" | `").append(d.kind().apiVersion()).append("` | [`")
-                    .append(d.name()).append("`](#").append(d.name()).append(") | ")
-                    .append(d.components().stream().map(ComponentDefinition::name).collect(Collectors.joining(", ")))
-                    .append(" | ").append(d.podGroups().isEmpty() ? "none" : d.podGroups().stream().map(PodGroupDefinition::name)
+            md.append("| ")
+                    .append(d.kind().kind())
+                    .append(" | `")
+                    .append(d.kind().apiVersion())
+                    .append("` | [`")
+                    .append(d.name())
+                    .append("`](#")
+                    .append(d.name())
+                    .append(") | ")
+                    .append(d.components().stream()
+                            .map(ComponentDefinition::name)
                             .collect(Collectors.joining(", ")))
-                    .append(" | ").append(statuses(d)).append(" | ").append(d.suspend().isPresent() ? "yes" : "no").append(" |\n");
+                    .append(" | ")
+                    .append(
+                            d.podGroups().isEmpty()
+                                    ? "none"
+                                    : d.podGroups().stream()
+                                            .map(PodGroupDefinition::name)
+                                            .collect(Collectors.joining(", ")))
+                    .append(" | ")
+                    .append(statuses(d))
+                    .append(" | ")
+                    .append(d.suspend().isPresent() ? "yes" : "no")
+                    .append(" |\n");
         }
         for (WorkloadDefinition d : defs) {
             md.append("\n### ").append(d.name()).append("\n\n");
-            md.append("`").append(d.kind().apiVersion()).append(" ").append(d.kind().kind()).append("` — file `catalog/src/main/resources/cartograph-catalog/")
-                    .append(d.name()).append(".yaml`\n\n");
+            md.append("`")
+                    .append(d.kind().apiVersion())
+                    .append(" ")
+                    .append(d.kind().kind())
+                    .append("` — file `catalog/src/main/resources/cartograph-catalog/")
+                    .append(d.name())
+                    .append(".yaml`\n\n");
             md.append("| component | owner | pods from | replicas | min | max |\n|---|---|---|---|---|---|\n");
             for (ComponentDefinition c : d.components()) {
                 Optional<ScaleDefinition> s = c.scale();
-                md.append("| ").append(c.name()).append(c.instanceIdPath().map(p -> " (one per " + code(Optional.of(p)) + ")").orElse(""))
-                        .append(" | ").append(c.ownerRef().orElse("—"))
-                        .append(" | ").append(c.spec().map(CatalogDoc::spec).orElse("— (groups its children)"))
-                        .append(" | ").append(code(s.flatMap(ScaleDefinition::replicasPath)))
-                        .append(" | ").append(code(s.flatMap(ScaleDefinition::minReplicasPath)))
-                        .append(" | ").append(code(s.flatMap(ScaleDefinition::maxReplicasPath))).append(" |\n");
+                md.append("| ")
+                        .append(c.name())
+                        .append(c.instanceIdPath()
+                                .map(p -> " (one per " + code(Optional.of(p)) + ")")
+                                .orElse(""))
+                        .append(" | ")
+                        .append(c.ownerRef().orElse("—"))
+                        .append(" | ")
+                        .append(c.spec().map(CatalogDoc::spec).orElse("— (groups its children)"))
+                        .append(" | ")
+                        .append(code(s.flatMap(ScaleDefinition::replicasPath)))
+                        .append(" | ")
+                        .append(code(s.flatMap(ScaleDefinition::minReplicasPath)))
+                        .append(" | ")
+                        .append(code(s.flatMap(ScaleDefinition::maxReplicasPath)))
+                        .append(" |\n");
             }
             md.append("\nStatuses: ").append(statuses(d)).append(". Gang: ");
-            md.append(d.podGroups().isEmpty() ? "none (pods are independent)." : d.podGroups().stream()
-                    .map(g -> "`" + g.name() + "` of " + g.members().stream().map(m -> m.componentName()
-                            + (m.groupByKeyPaths().isEmpty() ? "" : " by " + m.groupByKeyPaths().stream()
-                                    .map(k -> "`" + k.source() + "`").collect(Collectors.joining(" + "))))
-                            .collect(Collectors.joining(", ")))
-                    .collect(Collectors.joining("; ")) + ".");
-            md.append(" Suspend: ").append(d.suspend().map(s -> s.suspendActions().stream()
-                    .map(a -> "`" + a.path().source() + " = " + a.value() + "`").collect(Collectors.joining(", "))).orElse("not supported"))
+            md.append(
+                    d.podGroups().isEmpty()
+                            ? "none (pods are independent)."
+                            : d.podGroups().stream()
+                                            .map(g -> "`" + g.name() + "` of "
+                                                    + g.members().stream()
+                                                            .map(m -> m.componentName()
+                                                                    + (m.groupByKeyPaths()
+                                                                                    .isEmpty()
+                                                                            ? ""
+                                                                            : " by "
+                                                                                    + m.groupByKeyPaths().stream()
+                                                                                            .map(k -> "`" + k.source()
+                                                                                                    + "`")
+                                                                                            .collect(Collectors.joining(
+                                                                                                    " + "))))
+                                                            .collect(Collectors.joining(", ")))
+                                            .collect(Collectors.joining("; "))
+                                    + ".");
+            md.append(" Suspend: ")
+                    .append(d.suspend()
+                            .map(s -> s.suspendActions().stream()
+                                    .map(a -> "`" + a.path().source() + " = " + a.value() + "`")
+                                    .collect(Collectors.joining(", ")))
+                            .orElse("not supported"))
                     .append(".\n");
         }
         md.append("\n## Recorded events no definition can reproduce\n\n")
-                .append("Conformance runs every STATE event of `../shared/recorded` against this catalog; these are the only ")
-                .append("exceptions, and the test fails if one stops applying.\n\n| recording | events | why |\n|---|---|---|\n");
+                .append(
+                        "Conformance runs every STATE event of `../shared/recorded` against this catalog; these are the only ")
+                .append(
+                        "exceptions, and the test fails if one stops applying.\n\n| recording | events | why |\n|---|---|---|\n");
         for (JsonNode c : conflicts) {
-            md.append("| `").append(c.path("file").asText()).append("` | ").append(c.path("events").toString())
-                    .append(" | ").append(c.path("why").asText().strip().replace("\n", " ")).append(" |\n");
+            md.append("| `")
+                    .append(c.path("file").asText())
+                    .append("` | ")
+                    .append(c.path("events").toString())
+                    .append(" | ")
+                    .append(c.path("why").asText().strip().replace("\n", " "))
+                    .append(" |\n");
         }
         return md.toString();
     }
 
     private static String statuses(WorkloadDefinition d) {
-        return List.of(Phase.values()).stream().filter(p -> d.status().mappings().containsKey(p))
-                .map(Phase::displayName).collect(Collectors.joining(", "));
+        return List.of(Phase.values()).stream()
+                .filter(p -> d.status().mappings().containsKey(p))
+                .map(Phase::displayName)
+                .collect(Collectors.joining(", "));
     }
 
     private static String spec(SpecDefinition spec) {
@@ -117,11 +176,15 @@ public final class CatalogDoc {
             return "pod spec " + code(Optional.of(p.podSpecPath()));
         }
         SpecDefinition.Fragmented f = (SpecDefinition.Fragmented) spec;
-        return "fragments: " + f.paths().keySet().stream().map(SpecDefinition.Fragment::key).sorted()
-                .collect(Collectors.joining(", "));
+        return "fragments: "
+                + f.paths().keySet().stream()
+                        .map(SpecDefinition.Fragment::key)
+                        .sorted()
+                        .collect(Collectors.joining(", "));
     }
 
     private static String code(Optional<JqExpression> e) {
-        return e.map(x -> "`" + x.source().replace("|", "\\|").replace("\n", " ") + "`").orElse("—");
+        return e.map(x -> "`" + x.source().replace("|", "\\|").replace("\n", " ") + "`")
+                .orElse("—");
     }
 }

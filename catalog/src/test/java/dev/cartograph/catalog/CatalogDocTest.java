@@ -18,14 +18,17 @@ class CatalogDocTest {
 
     @Test
     void pageListsEveryDefinitionAndEveryRecordedException() throws Exception {
-        String page = CatalogDoc.render(Files.readString(Path.of("src/doc/catalog-header.md"), StandardCharsets.UTF_8),
+        String page = CatalogDoc.render(
+                Files.readString(Path.of("src/doc/catalog-header.md"), StandardCharsets.UTF_8),
                 CatalogDoc.conflicts(Path.of("src/doc/recorded-conflicts.yaml")));
-        assertThat(page).contains("| JobSet | `jobset.x-k8s.io/v1alpha2` | [`jobset-x-k8s-io-jobset-v1alpha2`]")
+        assertThat(page)
+                .contains("| JobSet | `jobset.x-k8s.io/v1alpha2` | [`jobset-x-k8s-io-jobset-v1alpha2`]")
                 .contains("## Adding a kind (no Java)")
                 .contains("| `batch-job-v1/v1.34.0/completed.yaml` | [1] |");
         for (WorkloadDefinition d : Catalog.load().definitions().all()) {
             assertThat(page).contains("### " + d.name());
         }
-        assertThat(Files.readString(Path.of("../docs/catalog.md"), StandardCharsets.UTF_8)).isEqualTo(page);
+        assertThat(Files.readString(Path.of("../docs/catalog.md"), StandardCharsets.UTF_8))
+                .isEqualTo(page);
     }
 }

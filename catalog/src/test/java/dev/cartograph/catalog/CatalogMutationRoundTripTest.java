@@ -31,31 +31,39 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class CatalogMutationRoundTripTest {
     private static final String LABEL = "cartograph.dev/placement";
-    private static final PodPatch PATCH = PodPatch.EMPTY.withLabel(LABEL, "p-42").withSchedulerName("kai-scheduler");
+    private static final PodPatch PATCH =
+            PodPatch.EMPTY.withLabel(LABEL, "p-42").withSchedulerName("kai-scheduler");
 
     @TestFactory
     Stream<DynamicTest> patchReachesEveryTemplateAndChangesNothingElse() throws IOException {
         Path fixtures = SharedData.fixtures().orElse(null);
         assumeTrue(fixtures != null, SharedData.absent("fixtures"));
         Interpreter interpreter = Interpreter.of(Catalog.load().definitions());
-        return FixtureIndex.read(fixtures).stream().map(row -> DynamicTest.dynamicTest(row.file(), () -> {
-            JsonNode original;
-            try (InputStream in = Files.newInputStream(fixtures.resolve(row.file()))) {
-                original = Documents.read(in).get(0);
-            }
-            assumeTrue(interpreter.definitionFor(original).isPresent(), "no catalog definition for " + row.kind() + " yet");
-            JsonNode before = original.deepCopy();
-            Mutator.Result result = interpreter.patchPods(original, PATCH, Optional.empty());
-            assertThat(result.problems()).isEmpty();
-            assertThat(original).as("input untouched").isEqualTo(before);
-            Resolution r = interpreter.resolve(result.object());
-            for (InstanceView i : ((Resolution.Resolved) r).view().podInstances()) {
-                JsonNode template = i.podTemplate().orElseThrow();
-                assertThat(template.at("/metadata/labels").path(LABEL).asText()).as(i.id()).isEqualTo("p-42");
-                assertThat(template.at("/spec/schedulerName").asText()).as(i.id()).isEqualTo("kai-scheduler");
-            }
-            assertThat(undo(result.object(), before)).isEqualTo(before);
-        }));
+        return FixtureIndex.read(fixtures).stream()
+                .map(row -> DynamicTest.dynamicTest(row.file(), () -> {
+                    JsonNode original;
+                    try (InputStream in = Files.newInputStream(fixtures.resolve(row.file()))) {
+                        original = Documents.read(in).get(0);
+                    }
+                    assumeTrue(
+                            interpreter.definitionFor(original).isPresent(),
+                            "no catalog definition for " + row.kind() + " yet");
+                    JsonNode before = original.deepCopy();
+                    Mutator.Result result = interpreter.patchPods(original, PATCH, Optional.empty());
+                    assertThat(result.problems()).isEmpty();
+                    assertThat(original).as("input untouched").isEqualTo(before);
+                    Resolution r = interpreter.resolve(result.object());
+                    for (InstanceView i : ((Resolution.Resolved) r).view().podInstances()) {
+                        JsonNode template = i.podTemplate().orElseThrow();
+                        assertThat(template.at("/metadata/labels").path(LABEL).asText())
+                                .as(i.id())
+                                .isEqualTo("p-42");
+                        assertThat(template.at("/spec/schedulerName").asText())
+                                .as(i.id())
+                                .isEqualTo("kai-scheduler");
+                    }
+                    assertThat(undo(result.object(), before)).isEqualTo(before);
+                }));
     }
 
     /** Takes back the patch's label and scheduler name, and the maps it had to create, wherever they are. */

@@ -42,7 +42,8 @@ class CatalogRecordedConformanceTest {
         Definitions.Loaded loaded = Catalog.load();
         assertThat(loaded.problems()).as("catalog problems").isEmpty();
         assertThat(loaded.definitions().size()).isGreaterThanOrEqualTo(5);
-        assertThat(loaded.definitions().all()).allSatisfy(d -> assertThat(d.origin()).isEqualTo("catalog"));
+        assertThat(loaded.definitions().all())
+                .allSatisfy(d -> assertThat(d.origin()).isEqualTo("catalog"));
     }
 
     @TestFactory
@@ -53,30 +54,38 @@ class CatalogRecordedConformanceTest {
         Interpreter interpreter = Interpreter.of(catalog);
         Map<String, Set<Integer>> conflicts = conflicts();
         List<Recording> recordings = RecordedEvents.all(recorded);
-        return recordings.stream().map(rec -> DynamicTest.dynamicTest(rec.label(recorded), () -> {
-            assumeTrue(catalog.named(rec.definition()).isPresent(),
-                    "no catalog definition named " + rec.definition() + " yet");
-            List<String> mismatches = new ArrayList<>();
-            Set<Integer> failed = new TreeSet<>();
-            Set<Integer> allowed = conflicts.getOrDefault(rec.label(recorded), Set.of());
-            for (StateEvent e : rec.events()) {
-                Resolution r = interpreter.resolve(e.object());
-                assertThat(r).as("event %d", e.index()).isInstanceOf(Resolution.Resolved.class);
-                WorkloadView view = ((Resolution.Resolved) r).view();
-                assertThat(((Resolution.Resolved) r).problems().stream().filter(Problem::isError)).isEmpty();
-                boolean ok = new LinkedHashSet<>(view.status().phases()).equals(e.phases()) && view.phase() == e.state();
-                if (!ok) {
-                    failed.add(e.index());
-                    if (!allowed.contains(e.index())) {
-                        mismatches.add("event " + e.index() + ": recorded " + e.phases() + " -> " + e.state()
-                                + ", catalog gives " + view.status().phases() + " -> " + view.phase()
-                                + (view.status().errors().isEmpty() ? "" : " errors " + view.status().errors()));
+        return recordings.stream()
+                .map(rec -> DynamicTest.dynamicTest(rec.label(recorded), () -> {
+                    assumeTrue(
+                            catalog.named(rec.definition()).isPresent(),
+                            "no catalog definition named " + rec.definition() + " yet");
+                    List<String> mismatches = new ArrayList<>();
+                    Set<Integer> failed = new TreeSet<>();
+                    Set<Integer> allowed = conflicts.getOrDefault(rec.label(recorded), Set.of());
+                    for (StateEvent e : rec.events()) {
+                        Resolution r = interpreter.resolve(e.object());
+                        assertThat(r).as("event %d", e.index()).isInstanceOf(Resolution.Resolved.class);
+                        WorkloadView view = ((Resolution.Resolved) r).view();
+                        assertThat(((Resolution.Resolved) r).problems().stream().filter(Problem::isError))
+                                .isEmpty();
+                        boolean ok = new LinkedHashSet<>(view.status().phases()).equals(e.phases())
+                                && view.phase() == e.state();
+                        if (!ok) {
+                            failed.add(e.index());
+                            if (!allowed.contains(e.index())) {
+                                mismatches.add("event " + e.index() + ": recorded " + e.phases() + " -> " + e.state()
+                                        + ", catalog gives " + view.status().phases() + " -> " + view.phase()
+                                        + (view.status().errors().isEmpty()
+                                                ? ""
+                                                : " errors " + view.status().errors()));
+                            }
+                        }
                     }
-                }
-            }
-            assertThat(mismatches).as(rec.label(recorded)).isEmpty();
-            assertThat(failed).as("events listed in recorded-conflicts.yaml").containsExactlyInAnyOrderElementsOf(allowed);
-        }));
+                    assertThat(mismatches).as(rec.label(recorded)).isEmpty();
+                    assertThat(failed)
+                            .as("events listed in recorded-conflicts.yaml")
+                            .containsExactlyInAnyOrderElementsOf(allowed);
+                }));
     }
 
     static Map<String, Set<Integer>> conflicts() throws IOException {

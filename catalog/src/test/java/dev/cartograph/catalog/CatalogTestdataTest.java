@@ -58,21 +58,26 @@ class CatalogTestdataTest {
         Definitions catalog = Catalog.load().definitions();
         Interpreter interpreter = Interpreter.of(catalog);
         Path root = Path.of(CatalogTestdataTest.class.getResource("/testdata").toURI());
-        return catalog.all().stream().sorted(java.util.Comparator.comparing(WorkloadDefinition::name)).map(d -> {
-            Path dir = root.resolve(d.name());
-            List<Path> cases = cases(dir);
-            Set<Phase> shown = EnumSet.noneOf(Phase.class);
-            Stream<DynamicTest> tests = cases.stream().map(c -> DynamicTest.dynamicTest(c.getFileName().toString(),
-                    () -> shown.addAll(check(interpreter, d, c))));
-            DynamicTest coverage = DynamicTest.dynamicTest("cases show every mapped status", () -> {
-                assertThat(cases).as("testdata/%s has cases", d.name()).isNotEmpty();
-                for (Path c : cases) {
-                    shown.addAll(check(interpreter, d, c));
-                }
-                assertThat(shown).as("statuses shown by testdata/%s", d.name()).containsAll(d.status().mappings().keySet());
-            });
-            return DynamicContainer.dynamicContainer(d.name(), Stream.concat(tests, Stream.of(coverage)));
-        });
+        return catalog.all().stream()
+                .sorted(java.util.Comparator.comparing(WorkloadDefinition::name))
+                .map(d -> {
+                    Path dir = root.resolve(d.name());
+                    List<Path> cases = cases(dir);
+                    Set<Phase> shown = EnumSet.noneOf(Phase.class);
+                    Stream<DynamicTest> tests = cases.stream()
+                            .map(c -> DynamicTest.dynamicTest(
+                                    c.getFileName().toString(), () -> shown.addAll(check(interpreter, d, c))));
+                    DynamicTest coverage = DynamicTest.dynamicTest("cases show every mapped status", () -> {
+                        assertThat(cases).as("testdata/%s has cases", d.name()).isNotEmpty();
+                        for (Path c : cases) {
+                            shown.addAll(check(interpreter, d, c));
+                        }
+                        assertThat(shown)
+                                .as("statuses shown by testdata/%s", d.name())
+                                .containsAll(d.status().mappings().keySet());
+                    });
+                    return DynamicContainer.dynamicContainer(d.name(), Stream.concat(tests, Stream.of(coverage)));
+                });
     }
 
     private static List<Path> cases(Path dir) {
@@ -95,23 +100,40 @@ class CatalogTestdataTest {
         JsonNode expect = doc.path("expect");
         Resolution r = interpreter.resolve(doc.path("object"));
         assertThat(r).as(file.toString()).isInstanceOf(Resolution.Resolved.class);
-        assertThat(r.problems().stream().filter(Problem::isError)).as("problems").isEmpty();
+        assertThat(r.problems().stream().filter(Problem::isError))
+                .as("problems")
+                .isEmpty();
         WorkloadView view = ((Resolution.Resolved) r).view();
         assertThat(view.definition()).isEqualTo(d.name());
-        assertThat(view.phase().displayName()).as("phase").isEqualTo(expect.path("phase").asText());
+        assertThat(view.phase().displayName())
+                .as("phase")
+                .isEqualTo(expect.path("phase").asText());
         if (expect.has("phases")) {
             Set<String> phases = new LinkedHashSet<>();
             expect.path("phases").forEach(p -> phases.add(p.asText()));
-            assertThat(view.status().phases()).extracting(Phase::displayName).as("phases").containsExactlyInAnyOrderElementsOf(phases);
+            assertThat(view.status().phases())
+                    .extracting(Phase::displayName)
+                    .as("phases")
+                    .containsExactlyInAnyOrderElementsOf(phases);
         }
-        assertThat(view.totals().pods()).as("pods").isEqualTo(expect.path("pods").asLong(-1));
-        assertThat(view.totals().gpus()).as("gpus").isEqualTo(expect.path("gpus").asLong(-1));
+        assertThat(view.totals().pods())
+                .as("pods")
+                .isEqualTo(expect.path("pods").asLong(-1));
+        assertThat(view.totals().gpus())
+                .as("gpus")
+                .isEqualTo(expect.path("gpus").asLong(-1));
         if (expect.has("minMember")) {
-            assertThat(view.gang().minMember()).as("minMember").isEqualTo(expect.path("minMember").asLong());
+            assertThat(view.gang().minMember())
+                    .as("minMember")
+                    .isEqualTo(expect.path("minMember").asLong());
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = expect.path("components").fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it =
+                        expect.path("components").fields();
+                it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            assertThat(pods(view, e.getKey())).as("pods of %s", e.getKey()).isEqualTo(e.getValue().asLong());
+            assertThat(pods(view, e.getKey()))
+                    .as("pods of %s", e.getKey())
+                    .isEqualTo(e.getValue().asLong());
         }
         return EnumSet.copyOf(view.status().phases());
     }
@@ -120,7 +142,8 @@ class CatalogTestdataTest {
         String component = key.contains("/") ? key.substring(0, key.indexOf('/')) : key;
         String instance = key.contains("/") ? key.substring(key.indexOf('/') + 1) : null;
         long sum = 0;
-        for (ComponentView c : view.components().filter(c -> c.name().equals(component)).toList()) {
+        for (ComponentView c :
+                view.components().filter(c -> c.name().equals(component)).toList()) {
             for (InstanceView i : c.instances()) {
                 if (i.hasPods() && (instance == null || i.id().equals(instance))) {
                     sum += i.replicas().desired();

@@ -29,12 +29,17 @@ record FixtureIndex(String file, String kind, Map<String, Long> podsPerRole, lon
                 continue;
             }
             String[] cells = line.split("\\|", -1);
-            // | File | Kind | Source | Status? | Roles | Pods per role | GPUs/pod per role | Total GPUs | Phase | Notes |
+            // | File | Kind | Source | Status? | Roles | Pods per role | GPUs/pod per role | Total GPUs | Phase | Notes
+            // |
             if (cells.length < 11) {
                 continue;
             }
-            rows.add(new FixtureIndex(cells[1].strip(), cells[2].strip(), roles(cells[5].strip(), cells[6].strip()),
-                    Long.parseLong(cells[8].strip()), cells[9].strip()));
+            rows.add(new FixtureIndex(
+                    cells[1].strip(),
+                    cells[2].strip(),
+                    roles(cells[5].strip(), cells[6].strip()),
+                    Long.parseLong(cells[8].strip()),
+                    cells[9].strip()));
         }
         return rows;
     }

@@ -33,7 +33,8 @@ import java.util.stream.Stream;
  */
 public final class Definitions {
     /** The kind of a definition document, and of the cluster-scoped objects ({@code kartas.run.ai}) a cluster stores them as. */
-    public static final GroupVersionKind KARTA = GroupVersionKind.of(DefinitionParser.API_VERSION, DefinitionParser.KIND);
+    public static final GroupVersionKind KARTA =
+            GroupVersionKind.of(DefinitionParser.API_VERSION, DefinitionParser.KIND);
     /** The origin recorded on definitions read from a cluster's Karta objects. */
     public static final String CLUSTER_ORIGIN = "cluster";
 
@@ -87,9 +88,15 @@ public final class Definitions {
         Map<GroupVersionKind, WorkloadDefinition> map = new LinkedHashMap<>();
         List<Problem> problems = new ArrayList<>();
         for (JsonNode doc : documents) {
-            JsonNode k = doc.path("spec").path("structureDefinition").path("rootComponent").path("kind");
-            if (k.isObject() && !wanted.test(new GroupVersionKind(k.path("group").asText(""), k.path("version").asText(""),
-                    k.path("kind").asText("")))) {
+            JsonNode k = doc.path("spec")
+                    .path("structureDefinition")
+                    .path("rootComponent")
+                    .path("kind");
+            if (k.isObject()
+                    && !wanted.test(new GroupVersionKind(
+                            k.path("group").asText(""),
+                            k.path("version").asText(""),
+                            k.path("kind").asText("")))) {
                 continue;
             }
             DefinitionParser.Parsed parsed = DefinitionParser.parse(doc, origin, jq);
@@ -97,8 +104,11 @@ public final class Definitions {
             parsed.definition().ifPresent(d -> {
                 WorkloadDefinition previous = map.put(d.kind(), d);
                 if (previous != null) {
-                    problems.add(Problem.warning(d.name(), "spec.structureDefinition.rootComponent.kind",
-                            "defines " + d.kind() + " again; it replaces " + previous.name() + " from " + previous.origin()));
+                    problems.add(Problem.warning(
+                            d.name(),
+                            "spec.structureDefinition.rootComponent.kind",
+                            "defines " + d.kind() + " again; it replaces " + previous.name() + " from "
+                                    + previous.origin()));
                 }
             });
         }
@@ -114,8 +124,9 @@ public final class Definitions {
         try {
             return parse(Documents.read(in), origin, wanted);
         } catch (IOException | RuntimeException e) {
-            return new Loaded(EMPTY, List.of(Problem.error(origin, "", "cannot be read as YAML or JSON: "
-                    + firstLine(e.getMessage()))));
+            return new Loaded(
+                    EMPTY,
+                    List.of(Problem.error(origin, "", "cannot be read as YAML or JSON: " + firstLine(e.getMessage()))));
         }
     }
 
@@ -132,9 +143,13 @@ public final class Definitions {
         List<Path> files = new ArrayList<>();
         if (Files.isDirectory(path)) {
             try (Stream<Path> walk = Files.walk(path)) {
-                walk.filter(Files::isRegularFile).filter(Definitions::isDefinitionFile).sorted().forEach(files::add);
+                walk.filter(Files::isRegularFile)
+                        .filter(Definitions::isDefinitionFile)
+                        .sorted()
+                        .forEach(files::add);
             } catch (IOException e) {
-                return new Loaded(EMPTY, List.of(Problem.error(path.toString(), "", "cannot be listed: " + e.getMessage())));
+                return new Loaded(
+                        EMPTY, List.of(Problem.error(path.toString(), "", "cannot be listed: " + e.getMessage())));
             }
         } else {
             files.add(path);
@@ -162,7 +177,8 @@ public final class Definitions {
     }
 
     /** As {@link #loadClasspath(String, ClassLoader, String)}, keeping only the kinds {@code wanted} accepts. */
-    public static Loaded loadClasspath(String folder, ClassLoader classLoader, String origin, Predicate<GroupVersionKind> wanted) {
+    public static Loaded loadClasspath(
+            String folder, ClassLoader classLoader, String origin, Predicate<GroupVersionKind> wanted) {
         URL url = classLoader.getResource(folder);
         if (url == null) {
             return new Loaded(EMPTY, List.of(Problem.error(origin, "", "classpath folder " + folder + " not found")));
@@ -176,9 +192,12 @@ public final class Definitions {
             }
             return withOrigin(load(Path.of(uri), wanted), origin);
         } catch (IOException | URISyntaxException e) {
-            return new Loaded(EMPTY, List.of(Problem.error(origin, "", "cannot read classpath folder " + folder + ": " + e)));
+            return new Loaded(
+                    EMPTY, List.of(Problem.error(origin, "", "cannot read classpath folder " + folder + ": " + e)));
         } catch (UncheckedIOException e) {
-            return new Loaded(EMPTY, List.of(Problem.error(origin, "", "cannot read classpath folder " + folder + ": " + e.getCause())));
+            return new Loaded(
+                    EMPTY,
+                    List.of(Problem.error(origin, "", "cannot read classpath folder " + folder + ": " + e.getCause())));
         }
     }
 
@@ -197,8 +216,11 @@ public final class Definitions {
      */
     public Loaded overlaidBy(List<JsonNode> clusterKartas) {
         Loaded cluster = parse(clusterKartas, CLUSTER_ORIGIN);
-        List<Problem> problems = cluster.problems().stream().map(p -> p.isError()
-                ? Problem.error(p.subject(), p.field(), p.message() + " (cluster definition skipped)") : p).toList();
+        List<Problem> problems = cluster.problems().stream()
+                .map(p -> p.isError()
+                        ? Problem.error(p.subject(), p.field(), p.message() + " (cluster definition skipped)")
+                        : p)
+                .toList();
         return new Loaded(overriddenBy(cluster.definitions()), problems);
     }
 
@@ -209,8 +231,10 @@ public final class Definitions {
     /** Definitions of the same group and kind at other versions (to say what is known). */
     public List<WorkloadDefinition> otherVersions(GroupVersionKind kind) {
         return byKind.values().stream()
-                .filter(d -> d.kind().group().equals(kind.group()) && d.kind().kind().equals(kind.kind()))
-                .filter(d -> !d.kind().equals(kind)).toList();
+                .filter(d ->
+                        d.kind().group().equals(kind.group()) && d.kind().kind().equals(kind.kind()))
+                .filter(d -> !d.kind().equals(kind))
+                .toList();
     }
 
     public Optional<WorkloadDefinition> named(String name) {
@@ -226,7 +250,9 @@ public final class Definitions {
     }
 
     private static Loaded withOrigin(Loaded loaded, String origin) {
-        List<WorkloadDefinition> relabeled = loaded.definitions().all().stream().map(d -> d.withOrigin(origin)).toList();
+        List<WorkloadDefinition> relabeled = loaded.definitions().all().stream()
+                .map(d -> d.withOrigin(origin))
+                .toList();
         return new Loaded(of(relabeled), loaded.problems());
     }
 

@@ -29,8 +29,7 @@ public final class Documents {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_TEXT = 64 << 20;
 
-    private Documents() {
-    }
+    private Documents() {}
 
     /** Every object in the stream; blank documents are skipped. */
     public static List<JsonNode> read(InputStream in) throws IOException {
@@ -56,7 +55,9 @@ public final class Documents {
         }
         List<JsonNode> out = new ArrayList<>();
         for (JsonNode doc : docs) {
-            if (doc.isObject() && doc.path("kind").asText("").endsWith("List") && doc.path("items").isArray()) {
+            if (doc.isObject()
+                    && doc.path("kind").asText("").endsWith("List")
+                    && doc.path("items").isArray()) {
                 doc.get("items").forEach(out::add);
             } else if (doc != null && !doc.isNull() && !doc.isMissingNode()) {
                 out.add(doc);
@@ -78,8 +79,12 @@ public final class Documents {
         LoaderOptions options = new LoaderOptions();
         options.setCodePointLimit(MAX_TEXT);
         options.setAllowDuplicateKeys(false);
-        return new Yaml(new SafeConstructor(options), new Representer(new DumperOptions()), new DumperOptions(),
-                options, new TextTimestamps());
+        return new Yaml(
+                new SafeConstructor(options),
+                new Representer(new DumperOptions()),
+                new DumperOptions(),
+                options,
+                new TextTimestamps());
     }
 
     /** The default resolver, but timestamps stay strings, as they do in Kubernetes objects. */

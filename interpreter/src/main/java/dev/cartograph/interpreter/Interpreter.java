@@ -50,8 +50,12 @@ public final class Interpreter {
         GroupVersionKind kind = kindOf(object).orElseThrow();
         Optional<WorkloadDefinition> definition = definitions.find(kind);
         if (definition.isEmpty()) {
-            return new Resolution.NoDefinition(Resolver.identity(object), kind,
-                    definitions.otherVersions(kind).stream().map(d -> d.kind().apiVersion()).toList());
+            return new Resolution.NoDefinition(
+                    Resolver.identity(object),
+                    kind,
+                    definitions.otherVersions(kind).stream()
+                            .map(d -> d.kind().apiVersion())
+                            .toList());
         }
         return resolve(object, definition.get());
     }
@@ -64,11 +68,14 @@ public final class Interpreter {
         }
         try {
             Resolver.Outcome outcome = Resolver.resolve(definition, object);
-            return outcome.rejected() ? new Resolution.Invalid(outcome.problems())
+            return outcome.rejected()
+                    ? new Resolution.Invalid(outcome.problems())
                     : new Resolution.Resolved(outcome.view(), outcome.problems());
         } catch (RuntimeException e) {
             // a defect of ours, not the user's: still a value, with enough to report it
-            return new Resolution.Invalid(List.of(Problem.error(Resolver.identity(object).describe(), "",
+            return new Resolution.Invalid(List.of(Problem.error(
+                    Resolver.identity(object).describe(),
+                    "",
                     "internal error while interpreting (please report): " + e)));
         }
     }
@@ -86,14 +93,16 @@ public final class Interpreter {
         return withDefinition(object, d -> Mutator.suspend(d, object, false));
     }
 
-    private Mutator.Result withDefinition(JsonNode object, java.util.function.Function<WorkloadDefinition, Mutator.Result> f) {
+    private Mutator.Result withDefinition(
+            JsonNode object, java.util.function.Function<WorkloadDefinition, Mutator.Result> f) {
         Resolution r = checkObject(object).map(i -> (Resolution) i).orElse(null);
         if (r == null) {
             Optional<WorkloadDefinition> d = definitionFor(object);
             if (d.isPresent()) {
                 return f.apply(d.get());
             }
-            r = new Resolution.NoDefinition(Resolver.identity(object), kindOf(object).orElseThrow(), List.of());
+            r = new Resolution.NoDefinition(
+                    Resolver.identity(object), kindOf(object).orElseThrow(), List.of());
         }
         return new Mutator.Result(object, 0, r.problems());
     }
@@ -104,17 +113,21 @@ public final class Interpreter {
         }
         String apiVersion = object.path("apiVersion").asText("");
         String kind = object.path("kind").asText("");
-        return apiVersion.isEmpty() || kind.isEmpty() ? Optional.empty() : Optional.of(GroupVersionKind.of(apiVersion, kind));
+        return apiVersion.isEmpty() || kind.isEmpty()
+                ? Optional.empty()
+                : Optional.of(GroupVersionKind.of(apiVersion, kind));
     }
 
     private static Optional<Resolution.Invalid> checkObject(JsonNode object) {
         List<Problem> problems = new ArrayList<>();
         if (object == null || !object.isObject()) {
-            problems.add(Problem.error("input", "", "is not a Kubernetes object (expected a mapping with apiVersion and kind)"));
+            problems.add(Problem.error(
+                    "input", "", "is not a Kubernetes object (expected a mapping with apiVersion and kind)"));
             return Optional.of(new Resolution.Invalid(problems));
         }
         String subject = Resolver.identity(object).describe();
-        if (!object.path("apiVersion").isTextual() || object.path("apiVersion").asText().isEmpty()) {
+        if (!object.path("apiVersion").isTextual()
+                || object.path("apiVersion").asText().isEmpty()) {
             problems.add(Problem.error(subject, "apiVersion", "is required"));
         }
         if (!object.path("kind").isTextual() || object.path("kind").asText().isEmpty()) {

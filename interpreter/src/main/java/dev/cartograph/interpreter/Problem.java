@@ -12,7 +12,10 @@ import java.util.Objects;
  */
 public record Problem(String subject, String field, String message, Severity severity) {
 
-    public enum Severity { ERROR, WARNING }
+    public enum Severity {
+        ERROR,
+        WARNING
+    }
 
     public Problem {
         Objects.requireNonNull(subject, "subject");

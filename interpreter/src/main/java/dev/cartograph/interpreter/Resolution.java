@@ -28,8 +28,11 @@ public sealed interface Resolution {
 
         @Override
         public List<Problem> problems() {
-            String hint = knownVersions.isEmpty() ? "" : " (definitions exist for " + String.join(", ", knownVersions) + ")";
-            return List.of(Problem.error(identity.describe(), "apiVersion",
+            String hint =
+                    knownVersions.isEmpty() ? "" : " (definitions exist for " + String.join(", ", knownVersions) + ")";
+            return List.of(Problem.error(
+                    identity.describe(),
+                    "apiVersion",
                     "no definition for " + kind + hint + "; add one with --definitions or a Karta in the cluster"));
         }
     }

@@ -36,28 +36,35 @@ class ClusterOverlayTest {
             """;
 
     static List<JsonNode> yaml(String... docs) throws Exception {
-        return Documents.read(new ByteArrayInputStream(String.join("---\n", docs).getBytes(StandardCharsets.UTF_8)));
+        return Documents.read(
+                new ByteArrayInputStream(String.join("---\n", docs).getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
     void validClusterKartasOverrideTheCatalogPerKindAndInvalidOnesAreSkippedSayingSo() throws Exception {
-        Definitions catalog = Definitions.read(new ByteArrayInputStream(ResolveTest.DEFINITION.getBytes(StandardCharsets.UTF_8)),
-                "catalog").definitions();
+        Definitions catalog = Definitions.read(
+                        new ByteArrayInputStream(ResolveTest.DEFINITION.getBytes(StandardCharsets.UTF_8)), "catalog")
+                .definitions();
         GroupVersionKind trainer = GroupVersionKind.of("example.com/v1", "Trainer");
 
         Definitions.Loaded overlaid = catalog.overlaidBy(yaml(TRAINER, BROKEN));
 
-        assertThat(overlaid.definitions().find(trainer)).as("%s", overlaid.problems()).hasValueSatisfying(d -> assertThat(d.origin()).isEqualTo("cluster"));
+        assertThat(overlaid.definitions().find(trainer))
+                .as("%s", overlaid.problems())
+                .hasValueSatisfying(d -> assertThat(d.origin()).isEqualTo("cluster"));
         assertThat(overlaid.definitions().size()).isEqualTo(catalog.size() + 1);
-        assertThat(overlaid.problems()).isNotEmpty().filteredOn(Problem::isError)
+        assertThat(overlaid.problems())
+                .isNotEmpty()
+                .filteredOn(Problem::isError)
                 .allSatisfy(p -> assertThat(p.message()).endsWith("(cluster definition skipped)"));
         assertThat(catalog.find(trainer)).isEmpty(); // the catalog itself is not changed
     }
 
     @Test
     void noClusterKartasLeaveTheCatalog() {
-        Definitions catalog = Definitions.read(new ByteArrayInputStream(ResolveTest.DEFINITION.getBytes(StandardCharsets.UTF_8)),
-                "catalog").definitions();
+        Definitions catalog = Definitions.read(
+                        new ByteArrayInputStream(ResolveTest.DEFINITION.getBytes(StandardCharsets.UTF_8)), "catalog")
+                .definitions();
         Definitions.Loaded overlaid = catalog.overlaidBy(List.of());
         assertThat(overlaid.problems()).isEmpty();
         assertThat(overlaid.definitions().all()).containsExactlyElementsOf(catalog.all());

@@ -64,12 +64,22 @@ class DefinitionValidationTest {
     void reportsEveryProblemWithItsFieldPath() {
         Definitions.Loaded loaded = read(BROKEN);
         assertThat(loaded.definitions().size()).isZero();
-        List<String> errors = loaded.problems().stream().filter(Problem::isError).map(Problem::toString).toList();
-        assertThat(errors).anyMatch(e -> e.startsWith("broken: spec.structureDefinition.rootComponent.statusDefinition: is required"));
+        List<String> errors = loaded.problems().stream()
+                .filter(Problem::isError)
+                .map(Problem::toString)
+                .toList();
+        assertThat(errors)
+                .anyMatch(e ->
+                        e.startsWith("broken: spec.structureDefinition.rootComponent.statusDefinition: is required"));
         assertThat(errors).anyMatch(e -> e.contains("rootComponent.ownerRef: the root component cannot have an owner"));
         assertThat(errors).anyMatch(e -> e.contains("childComponents[0].specDefinition: must have exactly one of"));
-        assertThat(errors).anyMatch(e -> e.contains("childComponents[2].scaleDefinition.replicasPath: jq expression does not compile"));
-        assertThat(errors).anyMatch(e -> e.contains("childComponents[2].podSelector.componentInstanceSelector: is required when instanceIdPath is set"));
+        assertThat(errors)
+                .anyMatch(e ->
+                        e.contains("childComponents[2].scaleDefinition.replicasPath: jq expression does not compile"));
+        assertThat(errors)
+                .anyMatch(
+                        e -> e.contains(
+                                "childComponents[2].podSelector.componentInstanceSelector: is required when instanceIdPath is set"));
         assertThat(errors).anyMatch(e -> e.contains("component name 'c' is used more than once"));
         assertThat(errors).anyMatch(e -> e.contains("names component 'missing', which does not exist"));
         assertThat(errors).anyMatch(e -> e.contains("is its own ancestor"));
@@ -87,17 +97,22 @@ class DefinitionValidationTest {
                     progressing: [{byPhase: Starting}]
                 """));
         assertThat(loaded.hasErrors()).isFalse();
-        assertThat(loaded.problems()).extracting(Problem::toString)
-                .contains("warning: old: spec.structureDefinition.rootComponent.statusDefinition.statusMappings.pending: is an older name; read as 'initializing'");
+        assertThat(loaded.problems())
+                .extracting(Problem::toString)
+                .contains(
+                        "warning: old: spec.structureDefinition.rootComponent.statusDefinition.statusMappings.pending: is an older name; read as 'initializing'");
         var def = loaded.definitions().named("old").orElseThrow();
-        assertThat(def.status().mappings().get(dev.cartograph.interpreter.view.Phase.INITIALIZING)).hasSize(2);
+        assertThat(def.status().mappings().get(dev.cartograph.interpreter.view.Phase.INITIALIZING))
+                .hasSize(2);
     }
 
     @Test
     void notAKartaAndUnreadableTextAreReportedNotThrown() {
-        assertThat(read("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n").problems()).extracting(Problem::toString)
+        assertThat(read("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n").problems())
+                .extracting(Problem::toString)
                 .anyMatch(p -> p.contains("not a Workload Map definition"));
-        assertThat(read("{ this is : not: yaml").problems()).extracting(Problem::toString)
+        assertThat(read("{ this is : not: yaml").problems())
+                .extracting(Problem::toString)
                 .anyMatch(p -> p.contains("cannot be read as YAML or JSON"));
     }
 
@@ -111,7 +126,8 @@ class DefinitionValidationTest {
                   suspendActions: [{path: .spec.suspend, value: "yes please"}]
                   resumeActions: [{path: .spec.suspend, value: "false"}]
                 """));
-        assertThat(loaded.problems()).extracting(Problem::toString)
+        assertThat(loaded.problems())
+                .extracting(Problem::toString)
                 .anyMatch(p -> p.contains("statusMappings.sleeping: is not a status"))
                 .anyMatch(p -> p.contains("suspendActions[0].value: must be JSON text"));
     }

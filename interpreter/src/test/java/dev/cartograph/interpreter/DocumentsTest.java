@@ -17,7 +17,8 @@ class DocumentsTest {
 
     @Test
     void readsSeveralDocumentsAndUnwrapsLists() throws Exception {
-        assertThat(read("a: 1\n---\n---\nkind: List\nitems: [{b: 2}, {c: 3}]\n")).hasSize(3);
+        assertThat(read("a: 1\n---\n---\nkind: List\nitems: [{b: 2}, {c: 3}]\n"))
+                .hasSize(3);
     }
 
     @Test
@@ -37,9 +38,24 @@ class DocumentsTest {
         StringBuilder bomb = new StringBuilder("a: &a [x, x, x, x, x, x, x, x, x]\n");
         for (char c = 'b'; c <= 'k'; c++) {
             char p = (char) (c - 1);
-            bomb.append(c).append(": &").append(c).append(" [*").append(p).append(", *").append(p).append(", *").append(p)
-                    .append(", *").append(p).append(", *").append(p).append(", *").append(p).append("]\n");
+            bomb.append(c)
+                    .append(": &")
+                    .append(c)
+                    .append(" [*")
+                    .append(p)
+                    .append(", *")
+                    .append(p)
+                    .append(", *")
+                    .append(p)
+                    .append(", *")
+                    .append(p)
+                    .append(", *")
+                    .append(p)
+                    .append(", *")
+                    .append(p)
+                    .append("]\n");
         }
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> read(bomb.toString())).isInstanceOf(java.io.IOException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> read(bomb.toString()))
+                .isInstanceOf(java.io.IOException.class);
     }
 }

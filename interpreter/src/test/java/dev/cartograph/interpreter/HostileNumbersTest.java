@@ -42,8 +42,8 @@ class HostileNumbersTest {
                     scaleDefinition: {replicasPath: .spec.pytorchReplicaSpecs.Worker.replicas // 1}
             """;
 
-    private static final String WORKER_REPLICAS = "definition pytorchjob-test "
-            + "spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath";
+    private static final String WORKER_REPLICAS =
+            "definition pytorchjob-test " + "spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath";
     private static final String WORKER_CONTAINER = "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0]";
 
     /** A job of one master and {@code workerReplicas} workers, each asking for {@code workerResources}. */
@@ -116,16 +116,19 @@ class HostileNumbersTest {
     @Test
     void replicaCountsThatAreNotCountsAreProblemsNamingTheObjectField() throws IOException {
         String[][] cases = {
-                {"-1", "negative"},
-                {"'3'", "not a number"},
-                {"1.5", "not a whole number"},
-                {"1e12", "more than the ceiling of 1000000"},
-                {"true", "not a number"},
+            {"-1", "negative"},
+            {"'3'", "not a number"},
+            {"1.5", "not a whole number"},
+            {"1e12", "more than the ceiling of 1000000"},
+            {"true", "not a number"},
         };
         for (String[] c : cases) {
             Problem p = invalidWithOneProblem(job(c[0], "{limits: {nvidia.com/gpu: 1}}"));
             assertThat(p.field()).as(c[0]).isEqualTo(WORKER_REPLICAS);
-            assertThat(p.message()).as(c[0]).startsWith("is not a replica count").contains(c[1])
+            assertThat(p.message())
+                    .as(c[0])
+                    .startsWith("is not a replica count")
+                    .contains(c[1])
                     .contains("spec.pytorchReplicaSpecs.Worker.replicas");
         }
     }
@@ -136,11 +139,13 @@ class HostileNumbersTest {
                 .replace("replicas: 1\n", "replicas: 2.5\n");
         Resolution r = resolve(object);
         assertThat(r).isInstanceOf(Resolution.Invalid.class);
-        assertThat(r.problems()).extracting(Problem::field).containsExactlyInAnyOrder(
-                "definition pytorchjob-test spec.structureDefinition.childComponents[0].scaleDefinition.replicasPath",
-                WORKER_REPLICAS,
-                WORKER_CONTAINER + ".resources.limits[\"nvidia.com/gpu\"]",
-                WORKER_CONTAINER + ".resources.limits.memory");
+        assertThat(r.problems())
+                .extracting(Problem::field)
+                .containsExactlyInAnyOrder(
+                        "definition pytorchjob-test spec.structureDefinition.childComponents[0].scaleDefinition.replicasPath",
+                        WORKER_REPLICAS,
+                        WORKER_CONTAINER + ".resources.limits[\"nvidia.com/gpu\"]",
+                        WORKER_CONTAINER + ".resources.limits.memory");
     }
 
     @Test
@@ -169,19 +174,26 @@ class HostileNumbersTest {
                   worker: {spec: {containers: [{name: w}]}}
                 """));
         assertThat(r).isInstanceOf(Resolution.Invalid.class);
-        assertThat(r.problems()).extracting(Problem::toString)
+        assertThat(r.problems())
+                .extracting(Problem::toString)
                 .anyMatch(p -> p.contains("childComponents[2].scaleDefinition.replicasPath") && p.contains("ceiling"));
     }
 
     @Test
     void conversionsOfAmountsBeyondALongSaturateInsteadOfThrowing() {
-        ResourceList absurd = new ResourceList(Map.of(ResourceList.GPU, new BigDecimal("1e19"),
-                ResourceList.CPU, new BigDecimal("1e17"), ResourceList.MEMORY, new BigDecimal("-1e19")));
+        ResourceList absurd = new ResourceList(Map.of(
+                ResourceList.GPU,
+                new BigDecimal("1e19"),
+                ResourceList.CPU,
+                new BigDecimal("1e17"),
+                ResourceList.MEMORY,
+                new BigDecimal("-1e19")));
         assertThat(absurd.gpus()).isEqualTo(Long.MAX_VALUE);
         assertThat(absurd.cpuMillis()).isEqualTo(Long.MAX_VALUE); // 1e20 millicores
         assertThat(absurd.memoryBytes()).isEqualTo(Long.MIN_VALUE);
         // a nanocore rounds up to one millicore, as Kubernetes does
-        assertThat(new ResourceList(Map.of(ResourceList.CPU, new BigDecimal("1e-9"))).cpuMillis()).isEqualTo(1);
+        assertThat(new ResourceList(Map.of(ResourceList.CPU, new BigDecimal("1e-9"))).cpuMillis())
+                .isEqualTo(1);
     }
 
     @Test
@@ -193,7 +205,8 @@ class HostileNumbersTest {
         assertThat(Quantity.parse("1" + "0".repeat(130))).isEmpty(); // 131 characters
         // sums of the most precise quantities still print as quantities (what agents send the broker)
         BigDecimal fine = Quantity.parse("123456789012345678." + "1".repeat(64)).orElseThrow();
-        assertThat(Quantity.parse(Quantity.format(fine.add(fine).add(fine)))).contains(fine.multiply(BigDecimal.valueOf(3)));
+        assertThat(Quantity.parse(Quantity.format(fine.add(fine).add(fine))))
+                .contains(fine.multiply(BigDecimal.valueOf(3)));
         assertThat(Quantity.parse("1e19")).contains(new BigDecimal("1e19"));
         assertThat(Quantity.parse("1Ei")).contains(BigDecimal.valueOf(1L << 60));
     }

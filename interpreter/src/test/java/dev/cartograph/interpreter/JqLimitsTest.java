@@ -24,7 +24,8 @@ class JqLimitsTest {
 
     @Test
     void endlessGeneratorsStopAtTheTimeBudget() {
-        assertThat(run("reduce range(1e12) as $x (0; . + 1)").error()).hasValueSatisfying(m -> assertThat(m).contains("time budget"));
+        assertThat(run("reduce range(1e12) as $x (0; . + 1)").error())
+                .hasValueSatisfying(m -> assertThat(m).contains("time budget"));
         assertThat(run("[range(1e12)] | length").error()).isPresent();
     }
 
@@ -43,8 +44,10 @@ class JqLimitsTest {
 
     @Test
     void outputIsBounded() {
-        assertThat(run("range(5000)").error()).hasValueSatisfying(m -> assertThat(m).contains("more than 1000 results"));
-        // the time budget now covers the reduction inside add too: give it room, so that the string bound is what stops it
+        assertThat(run("range(5000)").error())
+                .hasValueSatisfying(m -> assertThat(m).contains("more than 1000 results"));
+        // the time budget now covers the reduction inside add too: give it room, so that the string bound is what stops
+        // it
         Jq roomy = Jq.withLimits(new JqLimits(Duration.ofSeconds(10), 1000, 10_000));
         JqExpression longString = ((Jq.Compiled.Ok) roomy.compile("[range(20000)] | map(\"x\") | add")).expression();
         assertThat(longString.evaluate(JsonNodeFactory.instance.objectNode()).error())
@@ -56,14 +59,19 @@ class JqLimitsTest {
         for (String impure : new String[] {"now", "env", "$ENV", "input", "[inputs]", "debug", "input_filename"}) {
             Jq.Compiled c = jq.compile(impure);
             boolean failsSomewhere = c instanceof Jq.Compiled.Failed
-                    || !((Jq.Compiled.Ok) c).expression().evaluate(JsonNodeFactory.instance.nullNode()).ok();
+                    || !((Jq.Compiled.Ok) c)
+                            .expression()
+                            .evaluate(JsonNodeFactory.instance.nullNode())
+                            .ok();
             assertThat(failsSomewhere).as(impure).isTrue();
         }
     }
 
     @Test
     void ordinaryExpressionsWork() {
-        assertThat(run("[1,2,3] | map(. * 2) | add").values()).extracting(Object::toString).containsExactly("12");
+        assertThat(run("[1,2,3] | map(. * 2) | add").values())
+                .extracting(Object::toString)
+                .containsExactly("12");
         assertThat(run(".a // \"dflt\"").values()).extracting(n -> n.asText()).containsExactly("dflt");
     }
 }

@@ -16,9 +16,11 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class MutationTest {
 
-    private static final PodPatch PATCH = PodPatch.EMPTY.withLabel("cartograph.dev/placement", "p-1")
+    private static final PodPatch PATCH = PodPatch.EMPTY
+            .withLabel("cartograph.dev/placement", "p-1")
             .withSchedulerName("kai-scheduler")
-            .withToleration(JsonNodeFactory.instance.objectNode().put("key", "gpu").put("operator", "Exists"))
+            .withToleration(
+                    JsonNodeFactory.instance.objectNode().put("key", "gpu").put("operator", "Exists"))
             .withNodeSelector("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3");
 
     @Test
@@ -29,24 +31,34 @@ class MutationTest {
         assertThat(result.problems()).isEmpty();
         assertThat(result.changed()).isEqualTo(4); // leader, worker, two pools
         JsonNode patched = result.object();
-        for (String at : new String[] {"/spec/leader", "/spec/worker", "/spec/pools/0/template", "/spec/pools/1/template"}) {
-            assertThat(patched.at(at + "/metadata/labels/cartograph.dev~1placement").asText()).as(at).isEqualTo("p-1");
+        for (String at :
+                new String[] {"/spec/leader", "/spec/worker", "/spec/pools/0/template", "/spec/pools/1/template"}) {
+            assertThat(patched.at(at + "/metadata/labels/cartograph.dev~1placement")
+                            .asText())
+                    .as(at)
+                    .isEqualTo("p-1");
             assertThat(patched.at(at + "/spec/schedulerName").asText()).isEqualTo("kai-scheduler");
             assertThat(patched.at(at + "/spec/tolerations/0/key").asText()).isEqualTo("gpu");
         }
         assertThat(patched.at("/spec/leader/metadata/labels/team").asText()).isEqualTo("llm");
         // undo exactly what the patch added: the rest must equal the original, byte for byte in JSON
         assertThat(undo(patched)).isEqualTo(original);
-        assertThat(original.at("/spec/leader/spec/schedulerName").isMissingNode()).isTrue(); // input untouched
+        assertThat(original.at("/spec/leader/spec/schedulerName").isMissingNode())
+                .isTrue(); // input untouched
     }
 
     @Test
     void patchesOneComponentOnly() throws IOException {
-        Mutator.Result result = ResolveTest.interpreter().patchPods(ResolveTest.yaml(POOLS_WITH_LABELS), PATCH, Optional.of("worker"));
+        Mutator.Result result =
+                ResolveTest.interpreter().patchPods(ResolveTest.yaml(POOLS_WITH_LABELS), PATCH, Optional.of("worker"));
         assertThat(result.changed()).isEqualTo(1);
-        assertThat(result.object().at("/spec/leader/spec/schedulerName").isMissingNode()).isTrue();
-        assertThat(ResolveTest.interpreter().patchPods(ResolveTest.yaml(POOLS_WITH_LABELS), PATCH, Optional.of("nope"))
-                .problems()).extracting(Problem::toString).anyMatch(p -> p.contains("has no component 'nope'"));
+        assertThat(result.object().at("/spec/leader/spec/schedulerName").isMissingNode())
+                .isTrue();
+        assertThat(ResolveTest.interpreter()
+                        .patchPods(ResolveTest.yaml(POOLS_WITH_LABELS), PATCH, Optional.of("nope"))
+                        .problems())
+                .extracting(Problem::toString)
+                .anyMatch(p -> p.contains("has no component 'nope'"));
     }
 
     @Test
@@ -58,7 +70,8 @@ class MutationTest {
 
     private static JsonNode undo(JsonNode patched) {
         JsonNode copy = patched.deepCopy();
-        for (String at : new String[] {"/spec/leader", "/spec/worker", "/spec/pools/0/template", "/spec/pools/1/template"}) {
+        for (String at :
+                new String[] {"/spec/leader", "/spec/worker", "/spec/pools/0/template", "/spec/pools/1/template"}) {
             ObjectNode template = (ObjectNode) copy.at(at);
             ObjectNode labels = (ObjectNode) template.at("/metadata/labels");
             labels.remove("cartograph.dev/placement");

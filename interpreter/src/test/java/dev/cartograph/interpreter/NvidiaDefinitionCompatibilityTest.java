@@ -43,12 +43,17 @@ class NvidiaDefinitionCompatibilityTest {
         Path dir = definitionsDir();
         List<Path> files;
         try (Stream<Path> list = Files.list(dir)) {
-            files = list.filter(p -> p.toString().endsWith(".yaml") && !p.getFileName().toString().contains("crd")).sorted().toList();
+            files = list.filter(p -> p.toString().endsWith(".yaml")
+                            && !p.getFileName().toString().contains("crd"))
+                    .sorted()
+                    .toList();
         }
         assertThat(files).hasSizeGreaterThanOrEqualTo(18);
         for (Path file : files) {
             Definitions.Loaded loaded = Definitions.load(file);
-            assertThat(loaded.problems().stream().filter(Problem::isError)).as(file.toString()).isEmpty();
+            assertThat(loaded.problems().stream().filter(Problem::isError))
+                    .as(file.toString())
+                    .isEmpty();
             assertThat(loaded.definitions().size()).as(file.toString()).isEqualTo(1);
         }
     }
@@ -62,33 +67,40 @@ class NvidiaDefinitionCompatibilityTest {
         List<Recording> recordings = RecordedEvents.all(recorded);
         Map<String, Set<Integer>> drift = drift();
         assertThat(recordings).hasSizeGreaterThanOrEqualTo(63);
-        return recordings.stream().map(rec -> DynamicTest.dynamicTest(rec.label(recorded), () -> {
-            assertThat(rec.events()).isNotEmpty();
-            List<String> mismatches = new ArrayList<>();
-            Set<Integer> expectedDrift = drift.getOrDefault(rec.label(recorded), Set.of());
-            Set<Integer> drifted = new TreeSet<>();
-            for (StateEvent e : rec.events()) {
-                Resolution r = interpreter.resolve(e.object());
-                assertThat(r).as("event %d of %s", e.index(), rec.file()).isInstanceOf(Resolution.Resolved.class);
-                WorkloadView view = ((Resolution.Resolved) r).view();
-                assertThat(view.definition()).isEqualTo(rec.definition());
-                boolean matches = new LinkedHashSet<>(view.status().phases()).equals(e.phases()) && view.phase() == e.state();
-                if (!matches) {
-                    drifted.add(e.index());
-                }
-                if (!matches && !expectedDrift.contains(e.index())) {
-                    mismatches.add("event " + e.index() + ": expected " + e.phases() + " -> " + e.state() + ", got "
-                            + view.status().phases() + " -> " + view.phase() + " errors " + view.status().errors());
-                }
-            }
-            assertThat(mismatches).as(rec.file().toString()).isEmpty();
-            assertThat(drifted).as("events listed as definition drift in nvidia-definition-drift.yaml")
-                    .containsExactlyInAnyOrderElementsOf(expectedDrift);
-        }));
+        return recordings.stream()
+                .map(rec -> DynamicTest.dynamicTest(rec.label(recorded), () -> {
+                    assertThat(rec.events()).isNotEmpty();
+                    List<String> mismatches = new ArrayList<>();
+                    Set<Integer> expectedDrift = drift.getOrDefault(rec.label(recorded), Set.of());
+                    Set<Integer> drifted = new TreeSet<>();
+                    for (StateEvent e : rec.events()) {
+                        Resolution r = interpreter.resolve(e.object());
+                        assertThat(r)
+                                .as("event %d of %s", e.index(), rec.file())
+                                .isInstanceOf(Resolution.Resolved.class);
+                        WorkloadView view = ((Resolution.Resolved) r).view();
+                        assertThat(view.definition()).isEqualTo(rec.definition());
+                        boolean matches = new LinkedHashSet<>(view.status().phases()).equals(e.phases())
+                                && view.phase() == e.state();
+                        if (!matches) {
+                            drifted.add(e.index());
+                        }
+                        if (!matches && !expectedDrift.contains(e.index())) {
+                            mismatches.add("event " + e.index() + ": expected " + e.phases() + " -> " + e.state()
+                                    + ", got " + view.status().phases() + " -> " + view.phase() + " errors "
+                                    + view.status().errors());
+                        }
+                    }
+                    assertThat(mismatches).as(rec.file().toString()).isEmpty();
+                    assertThat(drifted)
+                            .as("events listed as definition drift in nvidia-definition-drift.yaml")
+                            .containsExactlyInAnyOrderElementsOf(expectedDrift);
+                }));
     }
 
     private static Map<String, Set<Integer>> drift() throws IOException {
-        return RecordedEvents.exceptions(NvidiaDefinitionCompatibilityTest.class, "/nvidia-definition-drift.yaml", "drift");
+        return RecordedEvents.exceptions(
+                NvidiaDefinitionCompatibilityTest.class, "/nvidia-definition-drift.yaml", "drift");
     }
 
     @Test

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Timeout;
 class ResolveTest {
 
     static JsonNode yaml(String text) throws IOException {
-        return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).get(0);
+        return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)))
+                .get(0);
     }
 
     /** A made-up kind: groups of one leader and N workers, plus a list of named pools. */
@@ -108,7 +109,8 @@ class ResolveTest {
     @Test
     void instanceIdsZipWithArrayPathsByIndexAndMinimumsApply() throws IOException {
         WorkloadView v = view(POOLS);
-        var pool = v.components().filter(c -> c.name().equals("pool")).findFirst().orElseThrow();
+        var pool =
+                v.components().filter(c -> c.name().equals("pool")).findFirst().orElseThrow();
         assertThat(pool.instances()).extracting(InstanceView::id).containsExactly("small", "big");
         assertThat(pool.instances().get(0).replicas().min()).isEqualTo(2); // no minReplicas: min = replicas
         assertThat(pool.instances().get(1).replicas().min()).isEqualTo(2);
@@ -120,23 +122,35 @@ class ResolveTest {
     void mismatchedLengthsAreReportedNotZeroed() throws IOException {
         String object = POOLS.replace("- {name: small, replicas: 2,", "- {name: small, replicas: [2, 3],")
                 .replace("replicasPath: '.spec.pools[].replicas'", "x");
-        Definitions.Loaded loaded = DefinitionValidationTest.read(DEFINITION
-                .replace("replicasPath: '.spec.pools[].replicas'", "replicasPath: '.spec.pools[].replicas | if type == \"array\" then .[] else . end'"));
+        Definitions.Loaded loaded = DefinitionValidationTest.read(DEFINITION.replace(
+                "replicasPath: '.spec.pools[].replicas'",
+                "replicasPath: '.spec.pools[].replicas | if type == \"array\" then .[] else . end'"));
         Resolution r = Interpreter.of(loaded.definitions()).resolve(yaml(object));
-        assertThat(r.problems()).extracting(Problem::toString)
-                .anyMatch(p -> p.contains("childComponents[3].scaleDefinition.replicasPath: yields 3 values for 2 instances"));
+        assertThat(r.problems())
+                .extracting(Problem::toString)
+                .anyMatch(p ->
+                        p.contains("childComponents[3].scaleDefinition.replicasPath: yields 3 values for 2 instances"));
         WorkloadView v = ((Resolution.Resolved) r).view();
-        assertThat(v.components().filter(c -> c.name().equals("pool")).findFirst().orElseThrow().instances()).isEmpty();
+        assertThat(v.components()
+                        .filter(c -> c.name().equals("pool"))
+                        .findFirst()
+                        .orElseThrow()
+                        .instances())
+                .isEmpty();
         assertThat(v.totals().pods()).isEqualTo(12); // the rest of the view still stands
     }
 
     @Test
     void malformedObjectsAreValuesNotExceptions() throws IOException {
         assertThat(interpreter().resolve(yaml("[1, 2]"))).isInstanceOf(Resolution.Invalid.class);
-        assertThat(interpreter().resolve(yaml("kind: Pools\nmetadata: {name: x}"))).isInstanceOf(Resolution.Invalid.class);
+        assertThat(interpreter().resolve(yaml("kind: Pools\nmetadata: {name: x}")))
+                .isInstanceOf(Resolution.Invalid.class);
         Resolution r = interpreter().resolve(yaml(POOLS.replace("groups: 3", "groups: three")));
-        assertThat(r.problems()).extracting(Problem::toString)
-                .anyMatch(p -> p.startsWith("Pools ns/p: definition example-pools spec.structureDefinition.childComponents[0].scaleDefinition.replicasPath: is not a replica count"));
+        assertThat(r.problems())
+                .extracting(Problem::toString)
+                .anyMatch(
+                        p -> p.startsWith(
+                                "Pools ns/p: definition example-pools spec.structureDefinition.childComponents[0].scaleDefinition.replicasPath: is not a replica count"));
         assertThat(interpreter().resolve(yaml("apiVersion: v9\nkind: Nope\nmetadata: {name: n}")))
                 .isInstanceOf(Resolution.NoDefinition.class);
     }

@@ -23,24 +23,31 @@ import java.util.concurrent.TimeUnit;
  * API, so the same file measures older revisions of the interpreter too.
  */
 public final class ResolveThroughputBenchmark {
-    private ResolveThroughputBenchmark() {
-    }
+    private ResolveThroughputBenchmark() {}
 
     public static void main(String[] args) throws IOException {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
-        Path recorded = SharedData.recorded().orElseThrow(() -> new IllegalStateException(SharedData.absent("recorded")));
-        Interpreter interpreter = Interpreter.of(Definitions.load(recorded.resolve("_definitions")).definitions());
+        Path recorded =
+                SharedData.recorded().orElseThrow(() -> new IllegalStateException(SharedData.absent("recorded")));
+        Interpreter interpreter = Interpreter.of(
+                Definitions.load(recorded.resolve("_definitions")).definitions());
         List<JsonNode> objects = new ArrayList<>();
         for (RecordedEvents.Recording r : RecordedEvents.all(recorded)) {
             r.events().forEach(e -> objects.add(e.object()));
         }
-        List<WorkloadDefinition> definitions = objects.stream().map(o -> interpreter.definitionFor(o).orElseThrow()).toList();
+        List<WorkloadDefinition> definitions = objects.stream()
+                .map(o -> interpreter.definitionFor(o).orElseThrow())
+                .toList();
         measure("describe (full view)", () -> objects.forEach(interpreter::resolve), objects.size(), seconds);
-        measure("status only", () -> {
-            for (int i = 0; i < objects.size(); i++) {
-                StatusEvaluator.evaluate(definitions.get(i).status(), objects.get(i));
-            }
-        }, objects.size(), seconds);
+        measure(
+                "status only",
+                () -> {
+                    for (int i = 0; i < objects.size(); i++) {
+                        StatusEvaluator.evaluate(definitions.get(i).status(), objects.get(i));
+                    }
+                },
+                objects.size(),
+                seconds);
     }
 
     private static void measure(String what, Runnable pass, int objects, int seconds) {
@@ -53,8 +60,10 @@ public final class ResolveThroughputBenchmark {
             rounds[i] = round(pass, objects, seconds);
         }
         Arrays.sort(rounds);
-        System.out.printf("%s: %,.0f objects per CPU second, median of 5 rounds (%d recorded objects; best %,.0f);"
-                + " %,.0f bytes allocated per object%n", what, rounds[2], objects, rounds[4], allocatedPerObject(pass, objects));
+        System.out.printf(
+                "%s: %,.0f objects per CPU second, median of 5 rounds (%d recorded objects; best %,.0f);"
+                        + " %,.0f bytes allocated per object%n",
+                what, rounds[2], objects, rounds[4], allocatedPerObject(pass, objects));
     }
 
     /** Heap allocated by one pass, per object: deterministic, so comparable however loaded the machine is. */

@@ -40,8 +40,9 @@ class UsageExampleTest {
         assertThat(resolved.view().phase().displayName()).isEqualTo("Undefined");
 
         // 4. Rewrite every pod template, shape-blind.
-        JsonNode patched = interpreter.patchPods(objects.get(0), PodPatch.EMPTY.withSchedulerName("kai-scheduler"),
-                Optional.empty()).object();
+        JsonNode patched = interpreter
+                .patchPods(objects.get(0), PodPatch.EMPTY.withSchedulerName("kai-scheduler"), Optional.empty())
+                .object();
         assertThat(patched.at("/spec/worker/spec/schedulerName").asText()).isEqualTo("kai-scheduler");
     }
 

@@ -11,8 +11,15 @@ import java.util.Objects;
  * agent start and {@code sequence} rises with every record of that incarnation, so the broker can
  * drop stale records. Immutable.
  */
-public record ClusterSummary(String cluster, Map<String, String> labels, String agentVersion, String incarnation,
-                             long sequence, Instant heartbeat, List<NodeState> nodes, List<PlacementReport> placements) {
+public record ClusterSummary(
+        String cluster,
+        Map<String, String> labels,
+        String agentVersion,
+        String incarnation,
+        long sequence,
+        Instant heartbeat,
+        List<NodeState> nodes,
+        List<PlacementReport> placements) {
 
     public ClusterSummary {
         Objects.requireNonNull(cluster, "cluster");

@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /** What came of a command, as the agent reports it on the event stream (key = placement id). Immutable. */
-public record CommandResult(String cluster, String placementId, long epoch, String command, Outcome outcome, String reason,
-                            Instant at) {
+public record CommandResult(
+        String cluster, String placementId, long epoch, String command, Outcome outcome, String reason, Instant at) {
 
     /** The fixed vocabulary of outcomes. */
     public enum Outcome {

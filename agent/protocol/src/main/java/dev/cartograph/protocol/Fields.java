@@ -13,8 +13,7 @@ import java.util.TreeMap;
 
 /** Reading and writing the fields records share; a missing or malformed field is a {@link Bad}. */
 final class Fields {
-    private Fields() {
-    }
+    private Fields() {}
 
     /** A field that is missing or malformed; decoding turns it into {@link Decoded.Failed}. */
     static final class Bad extends RuntimeException {
@@ -54,7 +53,9 @@ final class Fields {
 
     static Map<String, String> strings(JsonNode n, String field) {
         Map<String, String> out = new LinkedHashMap<>();
-        n.path(field).fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        n.path(field)
+                .fields()
+                .forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
         return out;
     }
 
@@ -66,9 +67,13 @@ final class Fields {
 
     static ResourceList resources(JsonNode n, String field) {
         TreeMap<String, BigDecimal> amounts = new TreeMap<>();
-        n.path(field).fields().forEachRemaining(e -> amounts.put(e.getKey(), Quantity.parse(e.getValue().asText())
-                .orElseThrow(() -> new Bad("field '" + field + "." + e.getKey() + "': '" + e.getValue().asText()
-                        + "' is not a Kubernetes quantity"))));
+        n.path(field)
+                .fields()
+                .forEachRemaining(e -> amounts.put(
+                        e.getKey(),
+                        Quantity.parse(e.getValue().asText())
+                                .orElseThrow(() -> new Bad("field '" + field + "." + e.getKey() + "': '"
+                                        + e.getValue().asText() + "' is not a Kubernetes quantity"))));
         return new ResourceList(amounts);
     }
 
@@ -78,9 +83,11 @@ final class Fields {
      */
     static ResourceList boundedResources(JsonNode n, String field, String where) {
         ResourceList list = resources(n, field);
-        list.amounts().forEach((k, v) -> dev.cartograph.interpreter.resources.Ceilings.checkPerPod(k, v).ifPresent(why -> {
-            throw new Bad(where + " " + field + "." + k + " = " + Quantity.format(v) + " " + why);
-        }));
+        list.amounts()
+                .forEach((k, v) -> dev.cartograph.interpreter.resources.Ceilings.checkPerPod(k, v)
+                        .ifPresent(why -> {
+                            throw new Bad(where + " " + field + "." + k + " = " + Quantity.format(v) + " " + why);
+                        }));
         return list;
     }
 

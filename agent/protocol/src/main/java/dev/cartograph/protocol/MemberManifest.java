@@ -19,19 +19,29 @@ import java.util.Set;
  */
 public final class MemberManifest {
     /** The broker's keys a member copy carries: where it may run and how it ranks. */
-    public static final Set<String> FORWARDED = Set.of(MetadataKeys.CLUSTER_SELECTOR_ANNOTATION, MetadataKeys.PRIORITY_ANNOTATION);
+    public static final Set<String> FORWARDED =
+            Set.of(MetadataKeys.CLUSTER_SELECTOR_ANNOTATION, MetadataKeys.PRIORITY_ANNOTATION);
 
-    private static final List<String> SERVER_SET = List.of("uid", "resourceVersion", "creationTimestamp", "generation",
-            "managedFields", "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences", "selfLink", "finalizers");
+    private static final List<String> SERVER_SET = List.of(
+            "uid",
+            "resourceVersion",
+            "creationTimestamp",
+            "generation",
+            "managedFields",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds",
+            "ownerReferences",
+            "selfLink",
+            "finalizers");
     private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
     /** What a Job's API server adds to its selector when it generates it ({@code controller-uid} is the pre-1.27 name). */
-    private static final List<String> GENERATED_SELECTOR = List.of("batch.kubernetes.io/controller-uid", "controller-uid");
+    private static final List<String> GENERATED_SELECTOR =
+            List.of("batch.kubernetes.io/controller-uid", "controller-uid");
     /** What it adds to the pod template's labels alongside. */
-    private static final List<String> GENERATED_TEMPLATE_LABELS = List.of("batch.kubernetes.io/controller-uid", "controller-uid",
-            "batch.kubernetes.io/job-name", "job-name");
+    private static final List<String> GENERATED_TEMPLATE_LABELS =
+            List.of("batch.kubernetes.io/controller-uid", "controller-uid", "batch.kubernetes.io/job-name", "job-name");
 
-    private MemberManifest() {
-    }
+    private MemberManifest() {}
 
     /**
      * The member copy of {@code object}: a new tree; {@code object} is not changed. Applying it to its
@@ -75,7 +85,8 @@ public final class MemberManifest {
     }
 
     private static boolean isJob(JsonNode o) {
-        return "batch/v1".equals(o.path("apiVersion").asText()) && "Job".equals(o.path("kind").asText());
+        return "batch/v1".equals(o.path("apiVersion").asText())
+                && "Job".equals(o.path("kind").asText());
     }
 
     /** The member's API server generates its own selector and template labels from the new object's uid. */

@@ -36,6 +36,5 @@ public final class MetadataKeys {
     /** Member label: the placement a copy was created for, so an agent finds it again after a restart. */
     public static final String PLACEMENT_ID_LABEL = PREFIX + "placement-id";
 
-    private MetadataKeys() {
-    }
+    private MetadataKeys() {}
 }

@@ -11,8 +11,14 @@ import java.util.Objects;
  * taints, readiness, cordon, and per resource what it offers ({@code allocatable}) and what
  * non-terminal pods bound to it request ({@code allocated}). Immutable.
  */
-public record NodeState(String name, Map<String, String> labels, List<Taint> taints, boolean ready, boolean schedulable,
-                        ResourceList allocatable, ResourceList allocated) {
+public record NodeState(
+        String name,
+        Map<String, String> labels,
+        List<Taint> taints,
+        boolean ready,
+        boolean schedulable,
+        ResourceList allocatable,
+        ResourceList allocated) {
 
     public static final String GPU_PRODUCT = "nvidia.com/gpu.product";
 

@@ -20,12 +20,31 @@ import java.util.Optional;
  *                 the lease; 0 without leader election): which leader decided what, when reading the
  *                 topic's history
  */
-public record PlacementRecord(String uid, Target target, Optional<String> cluster, long epoch, State state, String reason,
-                              Map<String, ResourceList> reserved, int priority, Instant submitted, Instant at, long term) {
+public record PlacementRecord(
+        String uid,
+        Target target,
+        Optional<String> cluster,
+        long epoch,
+        State state,
+        String reason,
+        Map<String, ResourceList> reserved,
+        int priority,
+        Instant submitted,
+        Instant at,
+        long term) {
 
     /** A record not yet stamped with a leader term (the broker stamps it when it writes it). */
-    public PlacementRecord(String uid, Target target, Optional<String> cluster, long epoch, State state, String reason,
-                           Map<String, ResourceList> reserved, int priority, Instant submitted, Instant at) {
+    public PlacementRecord(
+            String uid,
+            Target target,
+            Optional<String> cluster,
+            long epoch,
+            State state,
+            String reason,
+            Map<String, ResourceList> reserved,
+            int priority,
+            Instant submitted,
+            Instant at) {
         this(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, 0);
     }
 
@@ -69,8 +88,13 @@ public record PlacementRecord(String uid, Target target, Optional<String> cluste
         Objects.requireNonNull(at, "at");
     }
 
-    public PlacementRecord with(Optional<String> cluster, long epoch, State state, String reason, Map<String, ResourceList> reserved,
-                                Instant at) {
+    public PlacementRecord with(
+            Optional<String> cluster,
+            long epoch,
+            State state,
+            String reason,
+            Map<String, ResourceList> reserved,
+            Instant at) {
         return new PlacementRecord(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term);
     }
 

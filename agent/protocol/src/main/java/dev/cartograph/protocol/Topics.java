@@ -15,7 +15,8 @@ public record Topics(String prefix) {
     public Topics {
         Objects.requireNonNull(prefix, "prefix");
         if (!LEGAL.matcher(prefix).matches()) {
-            throw new IllegalArgumentException("topic prefix '" + prefix + "' may use only letters, digits, '.', '_' and '-'");
+            throw new IllegalArgumentException(
+                    "topic prefix '" + prefix + "' may use only letters, digits, '.', '_' and '-'");
         }
     }
 

@@ -28,10 +28,11 @@ public final class Wire {
     public static final int SCHEMA = 1;
     /** Per-node labels that would make every node's shape unique; carried on the node entry. */
     static final String HOSTNAME = "kubernetes.io/hostname";
-    private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-    private Wire() {
-    }
+    private static final ObjectMapper JSON =
+            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private Wire() {}
 
     // ---- cluster summaries
 
@@ -39,7 +40,9 @@ public final class Wire {
         ObjectNode o = header("cluster");
         o.put("cluster", s.cluster());
         Fields.strings(o, "labels", s.labels());
-        o.put("agentVersion", s.agentVersion()).put("incarnation", s.incarnation()).put("sequence", s.sequence())
+        o.put("agentVersion", s.agentVersion())
+                .put("incarnation", s.incarnation())
+                .put("sequence", s.sequence())
                 .put("heartbeat", s.heartbeat().toString());
         Map<String, Integer> shapeIndex = new LinkedHashMap<>();
         ArrayNode shapes = JSON.createArrayNode();
@@ -71,7 +74,11 @@ public final class Wire {
         o.set("shapes", shapes);
         ArrayNode placements = o.putArray("placements");
         for (PlacementReport p : s.placements()) {
-            ObjectNode e = placements.addObject().put("id", p.placementId()).put("epoch", p.epoch()).put("pendingPods", p.pendingPods());
+            ObjectNode e = placements
+                    .addObject()
+                    .put("id", p.placementId())
+                    .put("epoch", p.epoch())
+                    .put("pendingPods", p.pendingPods());
             Fields.resources(e, "pendingDemand", p.pendingDemand());
         }
         return bytes(o);
@@ -91,21 +98,37 @@ public final class Wire {
                 JsonNode shape = shapes.get(index);
                 Map<String, String> labels = new LinkedHashMap<>(Fields.strings(shape, "labels"));
                 labels.put(HOSTNAME, Fields.textOr(n, "hostname", name));
-                nodes.add(new NodeState(name, labels, taints(shape), n.path("ready").asBoolean(true),
-                        n.path("schedulable").asBoolean(true), Fields.boundedResources(shape, "allocatable", "node '" + name + "'"),
+                nodes.add(new NodeState(
+                        name,
+                        labels,
+                        taints(shape),
+                        n.path("ready").asBoolean(true),
+                        n.path("schedulable").asBoolean(true),
+                        Fields.boundedResources(shape, "allocatable", "node '" + name + "'"),
                         Fields.boundedResources(n, "allocated", "node '" + name + "'")));
             }
             List<PlacementReport> placements = new ArrayList<>();
             for (JsonNode p : o.path("placements")) {
                 long pending = p.path("pendingPods").asLong(0);
                 if (pending < 0 || pending > dev.cartograph.interpreter.resources.Ceilings.MAX_REPLICAS) {
-                    throw new Fields.Bad("placement '" + p.path("id").asText() + "' pendingPods = " + pending + " is out of range");
+                    throw new Fields.Bad(
+                            "placement '" + p.path("id").asText() + "' pendingPods = " + pending + " is out of range");
                 }
-                placements.add(new PlacementReport(Fields.text(p, "id"), Fields.number(p, "epoch"), (int) pending,
+                placements.add(new PlacementReport(
+                        Fields.text(p, "id"),
+                        Fields.number(p, "epoch"),
+                        (int) pending,
                         Fields.resources(p, "pendingDemand")));
             }
-            return new ClusterSummary(Fields.text(o, "cluster"), Fields.strings(o, "labels"), Fields.textOr(o, "agentVersion", ""),
-                    Fields.text(o, "incarnation"), Fields.number(o, "sequence"), Fields.instant(o, "heartbeat"), nodes, placements);
+            return new ClusterSummary(
+                    Fields.text(o, "cluster"),
+                    Fields.strings(o, "labels"),
+                    Fields.textOr(o, "agentVersion", ""),
+                    Fields.text(o, "incarnation"),
+                    Fields.number(o, "sequence"),
+                    Fields.instant(o, "heartbeat"),
+                    nodes,
+                    placements);
         });
     }
 
@@ -115,15 +138,20 @@ public final class Wire {
         labels.remove(HOSTNAME);
         Fields.strings(shape, "labels", labels);
         ArrayNode taints = shape.putArray("taints");
-        n.taints().forEach(t -> taints.addObject().put("key", t.key()).put("value", t.value()).put("effect", t.effect()));
+        n.taints()
+                .forEach(t -> taints.addObject()
+                        .put("key", t.key())
+                        .put("value", t.value())
+                        .put("effect", t.effect()));
         Fields.resources(shape, "allocatable", n.allocatable());
         return shape;
     }
 
     private static List<Taint> taints(JsonNode owner) {
         List<Taint> out = new ArrayList<>();
-        owner.path("taints").forEach(t -> out.add(new Taint(Fields.text(t, "key"), Fields.textOr(t, "value", ""),
-                Fields.textOr(t, "effect", ""))));
+        owner.path("taints")
+                .forEach(t -> out.add(new Taint(
+                        Fields.text(t, "key"), Fields.textOr(t, "value", ""), Fields.textOr(t, "effect", ""))));
         return out;
     }
 
@@ -146,7 +174,11 @@ public final class Wire {
                 ObjectNode no = nodes.addObject().put("name", n.name());
                 Fields.strings(no, "labels", n.labels());
                 ArrayNode taints = no.putArray("taints");
-                n.taints().forEach(t -> taints.addObject().put("key", t.key()).put("value", t.value()).put("effect", t.effect()));
+                n.taints()
+                        .forEach(t -> taints.addObject()
+                                .put("key", t.key())
+                                .put("value", t.value())
+                                .put("effect", t.effect()));
                 no.put("ready", n.ready()).put("schedulable", n.schedulable());
                 Fields.resources(no, "allocatable", n.allocatable());
                 Fields.resources(no, "allocated", n.allocated());
@@ -165,10 +197,20 @@ public final class Wire {
             for (JsonNode c : o.path("clusters")) {
                 List<NodeState> nodes = new ArrayList<>();
                 for (JsonNode n : c.path("nodes")) {
-                    nodes.add(new NodeState(Fields.text(n, "name"), Fields.strings(n, "labels"), taints(n), n.path("ready").asBoolean(true),
-                            n.path("schedulable").asBoolean(true), Fields.resources(n, "allocatable"), Fields.resources(n, "allocated")));
+                    nodes.add(new NodeState(
+                            Fields.text(n, "name"),
+                            Fields.strings(n, "labels"),
+                            taints(n),
+                            n.path("ready").asBoolean(true),
+                            n.path("schedulable").asBoolean(true),
+                            Fields.resources(n, "allocatable"),
+                            Fields.resources(n, "allocated")));
                 }
-                out.add(new ClusterState(Fields.text(c, "name"), Fields.strings(c, "labels"), c.path("ready").asBoolean(true), nodes));
+                out.add(new ClusterState(
+                        Fields.text(c, "name"),
+                        Fields.strings(c, "labels"),
+                        c.path("ready").asBoolean(true),
+                        nodes));
             }
             return new Decoded.Ok<>(out);
         } catch (IOException | Fields.Bad | IllegalArgumentException | NullPointerException e) {
@@ -181,9 +223,15 @@ public final class Wire {
     public static byte[] encode(WorkloadSummary w) {
         ObjectNode o = header("workload");
         WorkloadKey k = w.key();
-        o.put("cluster", k.cluster()).put("namespace", k.namespace()).put("group", k.group()).put("kind", k.kind())
-                .put("name", k.name()).put("apiVersion", w.apiVersion()).put("incarnation", w.incarnation())
-                .put("sequence", w.sequence()).put("observed", w.observed().toString());
+        o.put("cluster", k.cluster())
+                .put("namespace", k.namespace())
+                .put("group", k.group())
+                .put("kind", k.kind())
+                .put("name", k.name())
+                .put("apiVersion", w.apiVersion())
+                .put("incarnation", w.incarnation())
+                .put("sequence", w.sequence())
+                .put("observed", w.observed().toString());
         w.placementId().ifPresent(p -> o.put("placementId", p));
         o.put("phase", w.phase());
         ArrayNode phases = o.putArray("phases");
@@ -192,8 +240,11 @@ public final class Wire {
         Fields.resources(o, "resources", w.resources());
         ArrayNode roles = o.putArray("roles");
         for (WorkloadSummary.Role r : w.roles()) {
-            ObjectNode ro = roles.addObject().put("component", r.component()).put("instance", r.instance())
-                    .put("desired", r.desired()).put("min", r.min());
+            ObjectNode ro = roles.addObject()
+                    .put("component", r.component())
+                    .put("instance", r.instance())
+                    .put("desired", r.desired())
+                    .put("min", r.min());
             r.max().ifPresent(m -> ro.put("max", m));
             Fields.resources(ro, "perPod", r.perPod());
         }
@@ -209,15 +260,33 @@ public final class Wire {
             o.path("phases").forEach(p -> phases.add(p.asText()));
             List<WorkloadSummary.Role> roles = new ArrayList<>();
             for (JsonNode r : o.path("roles")) {
-                roles.add(new WorkloadSummary.Role(Fields.text(r, "component"), Fields.text(r, "instance"), Fields.number(r, "desired"),
-                        Fields.number(r, "min"), r.has("max") ? Optional.of(r.get("max").asLong()) : Optional.empty(),
+                roles.add(new WorkloadSummary.Role(
+                        Fields.text(r, "component"),
+                        Fields.text(r, "instance"),
+                        Fields.number(r, "desired"),
+                        Fields.number(r, "min"),
+                        r.has("max") ? Optional.of(r.get("max").asLong()) : Optional.empty(),
                         Fields.resources(r, "perPod")));
             }
-            WorkloadKey key = new WorkloadKey(Fields.text(o, "cluster"), Fields.textOr(o, "namespace", ""), Fields.textOr(o, "group", ""),
-                    Fields.text(o, "kind"), Fields.text(o, "name"));
-            return new WorkloadSummary(key, Fields.text(o, "apiVersion"), Fields.text(o, "incarnation"), Fields.number(o, "sequence"),
-                    Fields.instant(o, "observed"), Optional.ofNullable(o.path("placementId").textValue()), Fields.text(o, "phase"),
-                    phases, Fields.number(o, "pods"), Fields.resources(o, "resources"), o.path("minMember").asLong(0), roles,
+            WorkloadKey key = new WorkloadKey(
+                    Fields.text(o, "cluster"),
+                    Fields.textOr(o, "namespace", ""),
+                    Fields.textOr(o, "group", ""),
+                    Fields.text(o, "kind"),
+                    Fields.text(o, "name"));
+            return new WorkloadSummary(
+                    key,
+                    Fields.text(o, "apiVersion"),
+                    Fields.text(o, "incarnation"),
+                    Fields.number(o, "sequence"),
+                    Fields.instant(o, "observed"),
+                    Optional.ofNullable(o.path("placementId").textValue()),
+                    Fields.text(o, "phase"),
+                    phases,
+                    Fields.number(o, "pods"),
+                    Fields.resources(o, "resources"),
+                    o.path("minMember").asLong(0),
+                    roles,
                     o.path("status"));
         });
     }
@@ -226,7 +295,9 @@ public final class Wire {
 
     public static byte[] encode(Command c) {
         ObjectNode o = header(c instanceof Command.Apply ? "apply" : "delete");
-        o.put("placementId", c.placementId()).put("epoch", c.epoch()).put("issued", c.issued().toString());
+        o.put("placementId", c.placementId())
+                .put("epoch", c.epoch())
+                .put("issued", c.issued().toString());
         if (c instanceof Command.Apply apply) {
             o.set("manifest", apply.manifest());
         }
@@ -242,12 +313,18 @@ public final class Wire {
                     if (!n.path("manifest").isObject()) {
                         throw new Fields.Bad("field 'manifest' is missing or not an object");
                     }
-                    return new Command.Apply(Fields.text(n, "placementId"), Fields.number(n, "epoch"), Fields.instant(n, "issued"),
+                    return new Command.Apply(
+                            Fields.text(n, "placementId"),
+                            Fields.number(n, "epoch"),
+                            Fields.instant(n, "issued"),
                             n.get("manifest"));
                 });
             }
-            return decode(value, "delete", n -> new Command.Delete(Fields.text(n, "placementId"), Fields.number(n, "epoch"),
-                    Fields.instant(n, "issued")));
+            return decode(
+                    value,
+                    "delete",
+                    n -> new Command.Delete(
+                            Fields.text(n, "placementId"), Fields.number(n, "epoch"), Fields.instant(n, "issued")));
         } catch (IOException e) {
             return new Decoded.Failed<>("not JSON: " + firstLine(e.getMessage()));
         }
@@ -255,8 +332,13 @@ public final class Wire {
 
     public static byte[] encode(CommandResult r) {
         ObjectNode o = header("result");
-        o.put("cluster", r.cluster()).put("placementId", r.placementId()).put("epoch", r.epoch()).put("command", r.command())
-                .put("outcome", r.outcome().name()).put("reason", r.reason()).put("at", r.at().toString());
+        o.put("cluster", r.cluster())
+                .put("placementId", r.placementId())
+                .put("epoch", r.epoch())
+                .put("command", r.command())
+                .put("outcome", r.outcome().name())
+                .put("reason", r.reason())
+                .put("at", r.at().toString());
         return bytes(o);
     }
 
@@ -266,10 +348,17 @@ public final class Wire {
             try {
                 outcome = CommandResult.Outcome.valueOf(Fields.text(o, "outcome"));
             } catch (IllegalArgumentException e) {
-                throw new Fields.Bad("field 'outcome' is not one of " + java.util.Arrays.toString(CommandResult.Outcome.values()));
+                throw new Fields.Bad(
+                        "field 'outcome' is not one of " + java.util.Arrays.toString(CommandResult.Outcome.values()));
             }
-            return new CommandResult(Fields.text(o, "cluster"), Fields.text(o, "placementId"), Fields.number(o, "epoch"),
-                    Fields.text(o, "command"), outcome, Fields.textOr(o, "reason", ""), Fields.instant(o, "at"));
+            return new CommandResult(
+                    Fields.text(o, "cluster"),
+                    Fields.text(o, "placementId"),
+                    Fields.number(o, "epoch"),
+                    Fields.text(o, "command"),
+                    outcome,
+                    Fields.textOr(o, "reason", ""),
+                    Fields.instant(o, "at"));
         });
     }
 
@@ -278,13 +367,19 @@ public final class Wire {
     public static byte[] encode(PlacementRecord p) {
         ObjectNode o = header("placement");
         o.put("uid", p.uid());
-        o.putObject("target").put("namespace", p.target().namespace()).put("apiVersion", p.target().apiVersion())
-                .put("kind", p.target().kind()).put("name", p.target().name());
+        o.putObject("target")
+                .put("namespace", p.target().namespace())
+                .put("apiVersion", p.target().apiVersion())
+                .put("kind", p.target().kind())
+                .put("name", p.target().name());
         p.cluster().ifPresent(c -> o.put("cluster", c));
         o.put("epoch", p.epoch()).put("state", p.state().name()).put("reason", p.reason());
         ObjectNode reserved = o.putObject("reserved");
         new java.util.TreeMap<>(p.reserved()).forEach((node, amount) -> Fields.resources(reserved, node, amount));
-        o.put("priority", p.priority()).put("submitted", p.submitted().toString()).put("at", p.at().toString()).put("term", p.term());
+        o.put("priority", p.priority())
+                .put("submitted", p.submitted().toString())
+                .put("at", p.at().toString())
+                .put("term", p.term());
         return bytes(o);
     }
 
@@ -295,14 +390,28 @@ public final class Wire {
             try {
                 state = PlacementRecord.State.valueOf(Fields.text(o, "state"));
             } catch (IllegalArgumentException e) {
-                throw new Fields.Bad("field 'state' is not one of " + java.util.Arrays.toString(PlacementRecord.State.values()));
+                throw new Fields.Bad(
+                        "field 'state' is not one of " + java.util.Arrays.toString(PlacementRecord.State.values()));
             }
             Map<String, dev.cartograph.interpreter.resources.ResourceList> reserved = new LinkedHashMap<>();
-            o.path("reserved").fieldNames().forEachRemaining(node -> reserved.put(node, Fields.resources(o.path("reserved"), node)));
-            return new PlacementRecord(Fields.text(o, "uid"), new PlacementRecord.Target(Fields.textOr(t, "namespace", ""),
-                    Fields.text(t, "apiVersion"), Fields.text(t, "kind"), Fields.text(t, "name")),
-                    Optional.ofNullable(o.path("cluster").textValue()), Fields.number(o, "epoch"), state, Fields.textOr(o, "reason", ""),
-                    reserved, (int) o.path("priority").asLong(0), Fields.instant(o, "submitted"), Fields.instant(o, "at"),
+            o.path("reserved")
+                    .fieldNames()
+                    .forEachRemaining(node -> reserved.put(node, Fields.resources(o.path("reserved"), node)));
+            return new PlacementRecord(
+                    Fields.text(o, "uid"),
+                    new PlacementRecord.Target(
+                            Fields.textOr(t, "namespace", ""),
+                            Fields.text(t, "apiVersion"),
+                            Fields.text(t, "kind"),
+                            Fields.text(t, "name")),
+                    Optional.ofNullable(o.path("cluster").textValue()),
+                    Fields.number(o, "epoch"),
+                    state,
+                    Fields.textOr(o, "reason", ""),
+                    reserved,
+                    (int) o.path("priority").asLong(0),
+                    Fields.instant(o, "submitted"),
+                    Fields.instant(o, "at"),
                     o.path("term").asLong(0));
         });
     }

@@ -23,6 +23,7 @@ public record WorkloadKey(String cluster, String namespace, String group, String
         }
         String[] p = key.split("/", -1);
         return p.length == 5 && !p[0].isEmpty() && !p[3].isEmpty() && !p[4].isEmpty()
-                ? java.util.Optional.of(new WorkloadKey(p[0], p[1], p[2], p[3], p[4])) : java.util.Optional.empty();
+                ? java.util.Optional.of(new WorkloadKey(p[0], p[1], p[2], p[3], p[4]))
+                : java.util.Optional.empty();
     }
 }

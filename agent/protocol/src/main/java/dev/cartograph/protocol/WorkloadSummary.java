@@ -14,9 +14,20 @@ import java.util.Optional;
  * placement id when the broker placed it and the object's raw status (the broker mirrors it onto the
  * hub object). Immutable.
  */
-public record WorkloadSummary(WorkloadKey key, String apiVersion, String incarnation, long sequence, Instant observed,
-                              Optional<String> placementId, String phase, List<String> phases, long pods,
-                              ResourceList resources, long minMember, List<Role> roles, JsonNode status) {
+public record WorkloadSummary(
+        WorkloadKey key,
+        String apiVersion,
+        String incarnation,
+        long sequence,
+        Instant observed,
+        Optional<String> placementId,
+        String phase,
+        List<String> phases,
+        long pods,
+        ResourceList resources,
+        long minMember,
+        List<Role> roles,
+        JsonNode status) {
 
     public WorkloadSummary {
         Objects.requireNonNull(key, "key");
@@ -28,11 +39,14 @@ public record WorkloadSummary(WorkloadKey key, String apiVersion, String incarna
         phases = List.copyOf(phases);
         Objects.requireNonNull(resources, "resources");
         roles = List.copyOf(roles);
-        status = status == null || status.isMissingNode() || status.isNull() ? NullNode.getInstance() : status.deepCopy();
+        status = status == null || status.isMissingNode() || status.isNull()
+                ? NullNode.getInstance()
+                : status.deepCopy();
     }
 
     /** Phases of a workload its member has not started yet (nothing of it has run). */
-    public static final java.util.Set<String> NOT_STARTED = java.util.Set.of("Undefined", "Initializing", "Pending", "");
+    public static final java.util.Set<String> NOT_STARTED =
+            java.util.Set.of("Undefined", "Initializing", "Pending", "");
 
     /**
      * Whether its member has started it (any phase past {@link #NOT_STARTED}). The broker re-places a
@@ -50,7 +64,8 @@ public record WorkloadSummary(WorkloadKey key, String apiVersion, String incarna
     }
 
     /** Pods of one component instance: counts, and what each pod requests. */
-    public record Role(String component, String instance, long desired, long min, Optional<Long> max, ResourceList perPod) {
+    public record Role(
+            String component, String instance, long desired, long min, Optional<Long> max, ResourceList perPod) {
         public Role {
             Objects.requireNonNull(component, "component");
             Objects.requireNonNull(instance, "instance");

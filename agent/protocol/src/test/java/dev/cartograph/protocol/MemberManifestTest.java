@@ -68,7 +68,8 @@ class MemberManifestTest {
             """;
 
     static JsonNode yaml(String text) throws Exception {
-        return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).get(0);
+        return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)))
+                .get(0);
     }
 
     @Test
@@ -76,7 +77,8 @@ class MemberManifestTest {
         JsonNode hub = yaml(HUB_JOB);
         JsonNode member = MemberManifest.of(hub, MemberManifest.FORWARDED);
 
-        assertThat(member.path("metadata").fieldNames()).toIterable()
+        assertThat(member.path("metadata").fieldNames())
+                .toIterable()
                 .containsExactlyInAnyOrder("labels", "annotations", "name", "namespace");
         assertThat(member.has("status")).isFalse();
         assertThat(member.at("/metadata/labels")).isEqualTo(yaml("""
@@ -179,12 +181,15 @@ class MemberManifestTest {
                 spec: {replicas: 1}
                 """), MemberManifest.FORWARDED);
 
-        assertThat(member.path("metadata").fieldNames()).toIterable().containsExactlyInAnyOrder("name", "namespace", "labels");
+        assertThat(member.path("metadata").fieldNames())
+                .toIterable()
+                .containsExactlyInAnyOrder("name", "namespace", "labels");
     }
 
     @Test
     void somethingThatIsNotAnObjectIsRefused() {
         assertThatThrownBy(() -> MemberManifest.of(JsonNodeFactory.instance.arrayNode(), Set.of()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ARRAY");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ARRAY");
     }
 }

@@ -23,6 +23,7 @@ class MetadataKeysTest {
 
     @Test
     void aMemberCopyCarriesOnlyTheKeysThatSayWhereItMayRunAndHowItRanks() {
-        assertThat(MemberManifest.FORWARDED).containsExactlyInAnyOrder("cartograph.dev/cluster-selector", "cartograph.dev/priority");
+        assertThat(MemberManifest.FORWARDED)
+                .containsExactlyInAnyOrder("cartograph.dev/cluster-selector", "cartograph.dev/priority");
     }
 }

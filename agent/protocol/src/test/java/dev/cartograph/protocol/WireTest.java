@@ -29,24 +29,68 @@ class WireTest {
     }
 
     static NodeState h100(String name, int gpusUsed, boolean ready, boolean schedulable, String zone) {
-        return new NodeState(name, Map.of("kubernetes.io/hostname", name, NodeState.GPU_PRODUCT, "NVIDIA-H100-80GB-HBM3",
-                "nvidia.com/gpu.count", "8", "nvidia.com/gpu.memory", "81559", "topology.kubernetes.io/zone", zone,
-                "node.kubernetes.io/instance-type", "p5.48xlarge"),
-                List.of(new Taint("nvidia.com/gpu", "present", "NoSchedule")), ready, schedulable,
-                res("cpu", "192", "memory", "2048Gi", "nvidia.com/gpu", "8", "pods", "110", "ephemeral-storage", "3500Gi"),
-                gpusUsed == 0 ? ResourceList.EMPTY : res("cpu", String.valueOf(gpusUsed * 20) + "500m", "memory", gpusUsed * 200 + "Gi",
-                        "nvidia.com/gpu", String.valueOf(gpusUsed), "pods", String.valueOf(gpusUsed + 3)));
+        return new NodeState(
+                name,
+                Map.of(
+                        "kubernetes.io/hostname",
+                        name,
+                        NodeState.GPU_PRODUCT,
+                        "NVIDIA-H100-80GB-HBM3",
+                        "nvidia.com/gpu.count",
+                        "8",
+                        "nvidia.com/gpu.memory",
+                        "81559",
+                        "topology.kubernetes.io/zone",
+                        zone,
+                        "node.kubernetes.io/instance-type",
+                        "p5.48xlarge"),
+                List.of(new Taint("nvidia.com/gpu", "present", "NoSchedule")),
+                ready,
+                schedulable,
+                res(
+                        "cpu",
+                        "192",
+                        "memory",
+                        "2048Gi",
+                        "nvidia.com/gpu",
+                        "8",
+                        "pods",
+                        "110",
+                        "ephemeral-storage",
+                        "3500Gi"),
+                gpusUsed == 0
+                        ? ResourceList.EMPTY
+                        : res(
+                                "cpu",
+                                String.valueOf(gpusUsed * 20) + "500m",
+                                "memory",
+                                gpusUsed * 200 + "Gi",
+                                "nvidia.com/gpu",
+                                String.valueOf(gpusUsed),
+                                "pods",
+                                String.valueOf(gpusUsed + 3)));
     }
 
     @Test
     void clusterSummaryRoundTripsNodeForNode() {
-        ClusterSummary s = new ClusterSummary("gpu-east", Map.of("region", "us-east"), "0.1.0", "inc-1", 7, T,
-                List.of(h100("n1", 8, true, true, "a"), h100("n2", 0, false, true, "a"), h100("n3", 3, true, false, "b")),
+        ClusterSummary s = new ClusterSummary(
+                "gpu-east",
+                Map.of("region", "us-east"),
+                "0.1.0",
+                "inc-1",
+                7,
+                T,
+                List.of(
+                        h100("n1", 8, true, true, "a"),
+                        h100("n2", 0, false, true, "a"),
+                        h100("n3", 3, true, false, "b")),
                 List.of(new PlacementReport("p-1", 2, 1, res("nvidia.com/gpu", "4"))));
         Decoded<ClusterSummary> back = Wire.decodeCluster(Wire.encode(s));
         assertThat(back).isEqualTo(new Decoded.Ok<>(s));
         // two zones: two shapes, whatever the allocation
-        assertThat(new String(Wire.encode(s), StandardCharsets.UTF_8)).contains("\"shape\":1").doesNotContain("\"shape\":2");
+        assertThat(new String(Wire.encode(s), StandardCharsets.UTF_8))
+                .contains("\"shape\":1")
+                .doesNotContain("\"shape\":2");
     }
 
     @Test
@@ -54,87 +98,157 @@ class WireTest {
         List<NodeState> nodes = new ArrayList<>();
         String[] zones = {"us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d"};
         for (int i = 0; i < 5000; i++) {
-            nodes.add(h100(String.format("ip-10-%d-%d-%d.ec2.internal", i / 65536, (i / 256) % 256, i % 256), i % 9,
-                    i % 97 != 0, i % 113 != 0, zones[i % zones.length]));
+            nodes.add(h100(
+                    String.format("ip-10-%d-%d-%d.ec2.internal", i / 65536, (i / 256) % 256, i % 256),
+                    i % 9,
+                    i % 97 != 0,
+                    i % 113 != 0,
+                    zones[i % zones.length]));
         }
         List<PlacementReport> placements = new ArrayList<>();
         for (int i = 0; i < 2000; i++) {
-            placements.add(new PlacementReport("00000000-0000-0000-0000-" + String.format("%012d", i), 1, i % 3, res("nvidia.com/gpu", "8")));
+            placements.add(new PlacementReport(
+                    "00000000-0000-0000-0000-" + String.format("%012d", i), 1, i % 3, res("nvidia.com/gpu", "8")));
         }
         ClusterSummary s = new ClusterSummary("big", Map.of(), "0.1.0", "inc", 1, T, nodes, placements);
         byte[] bytes = Wire.encode(s);
-        assertThat(bytes.length).as("encoded size of 5,000 nodes and 2,000 placements").isLessThan(1024 * 1024);
+        assertThat(bytes.length)
+                .as("encoded size of 5,000 nodes and 2,000 placements")
+                .isLessThan(1024 * 1024);
         assertThat(Wire.decodeCluster(bytes)).isEqualTo(new Decoded.Ok<>(s));
     }
 
     @Test
     void unknownFieldsAreIgnoredAndBadRecordsSayWhy() {
-        String future = "{\"schema\":1,\"type\":\"result\",\"cluster\":\"a\",\"placementId\":\"p\",\"epoch\":1,\"command\":\"apply\","
-                + "\"outcome\":\"APPLIED\",\"at\":\"2026-12-02T12:00:00Z\",\"addedLater\":{\"x\":1}}";
+        String future =
+                "{\"schema\":1,\"type\":\"result\",\"cluster\":\"a\",\"placementId\":\"p\",\"epoch\":1,\"command\":\"apply\","
+                        + "\"outcome\":\"APPLIED\",\"at\":\"2026-12-02T12:00:00Z\",\"addedLater\":{\"x\":1}}";
         assertThat(Wire.decodeResult(future.getBytes(StandardCharsets.UTF_8))).isInstanceOf(Decoded.Ok.class);
         assertThat(Wire.decodeResult("{\"schema\":2,\"type\":\"result\"}".getBytes(StandardCharsets.UTF_8)))
                 .isEqualTo(new Decoded.Failed<>("schema 2 is not supported (this build reads schema 1 to 1)"));
-        assertThat(Wire.decodeCluster("not json".getBytes(StandardCharsets.UTF_8))).isInstanceOf(Decoded.Failed.class);
-        assertThat(Wire.decodeCluster("{\"schema\":1,\"type\":\"cluster\",\"cluster\":\"a\"}".getBytes(StandardCharsets.UTF_8)))
+        assertThat(Wire.decodeCluster("not json".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(Decoded.Failed.class);
+        assertThat(Wire.decodeCluster(
+                        "{\"schema\":1,\"type\":\"cluster\",\"cluster\":\"a\"}".getBytes(StandardCharsets.UTF_8)))
                 .isEqualTo(new Decoded.Failed<>("field 'incarnation' is missing or not text"));
         assertThat(Wire.decodeCluster(null)).isInstanceOf(Decoded.Failed.class);
-        assertThat(Wire.decodeCommand("{\"schema\":1,\"type\":\"apply\",\"placementId\":\"p\",\"epoch\":1,\"issued\":\"2026-12-02T12:00:00Z\"}"
-                .getBytes(StandardCharsets.UTF_8))).isEqualTo(new Decoded.Failed<>("field 'manifest' is missing or not an object"));
+        assertThat(Wire.decodeCommand(
+                        "{\"schema\":1,\"type\":\"apply\",\"placementId\":\"p\",\"epoch\":1,\"issued\":\"2026-12-02T12:00:00Z\"}"
+                                .getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(new Decoded.Failed<>("field 'manifest' is missing or not an object"));
     }
 
     @Test
     void aSummaryThatDecodesButCarriesAbsurdNumbersIsRefusedNamingTheNodeAndField() {
-        ClusterSummary s = new ClusterSummary("gpu-east", Map.of(), "0.1.0", "inc", 1, T, List.of(new NodeState("n1", Map.of(), List.of(), true,
-                true, res("nvidia.com/gpu", "8"), res("nvidia.com/gpu", "2"))), List.of(new PlacementReport("p-1", 1, 0, res())));
+        ClusterSummary s = new ClusterSummary(
+                "gpu-east",
+                Map.of(),
+                "0.1.0",
+                "inc",
+                1,
+                T,
+                List.of(new NodeState(
+                        "n1", Map.of(), List.of(), true, true, res("nvidia.com/gpu", "8"), res("nvidia.com/gpu", "2"))),
+                List.of(new PlacementReport("p-1", 1, 0, res())));
         String json = new String(Wire.encode(s), StandardCharsets.UTF_8);
         assertThat(Wire.decodeCluster(json.replace("\"8\"", "\"1e30\"").getBytes(StandardCharsets.UTF_8)))
-                .isEqualTo(new Decoded.Failed<ClusterSummary>("node 'n1' allocatable.nvidia.com/gpu = 1000000000000000000000000000000 is larger than the ceiling of 1048576 per pod"));
+                .isEqualTo(
+                        new Decoded.Failed<ClusterSummary>(
+                                "node 'n1' allocatable.nvidia.com/gpu = 1000000000000000000000000000000 is larger than the ceiling of 1048576 per pod"));
         assertThat(Wire.decodeCluster(json.replace("\"2\"", "\"-2\"").getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(Decoded.Failed.class);
-        assertThat(Wire.decodeCluster(json.replace("\"pendingPods\":0", "\"pendingPods\":-5").getBytes(StandardCharsets.UTF_8)))
+        assertThat(Wire.decodeCluster(
+                        json.replace("\"pendingPods\":0", "\"pendingPods\":-5").getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(Decoded.Failed.class);
         assertThat(Wire.decodeCluster(json.getBytes(StandardCharsets.UTF_8))).isInstanceOf(Decoded.Ok.class);
     }
 
     @Test
     void placementsRoundTripAndBadStatesAreNamed() {
-        PlacementRecord p = new PlacementRecord("uid-1", new PlacementRecord.Target("ml", "kubeflow.org/v1", "PyTorchJob", "ft"),
-                Optional.of("gpu-east"), 2, PlacementRecord.State.PLACED, "", Map.of("n1", res("nvidia.com/gpu", "8"),
-                "n2", res("nvidia.com/gpu", "4", "cpu", "2.5")), 100, T, T.plusSeconds(1));
+        PlacementRecord p = new PlacementRecord(
+                "uid-1",
+                new PlacementRecord.Target("ml", "kubeflow.org/v1", "PyTorchJob", "ft"),
+                Optional.of("gpu-east"),
+                2,
+                PlacementRecord.State.PLACED,
+                "",
+                Map.of("n1", res("nvidia.com/gpu", "8"), "n2", res("nvidia.com/gpu", "4", "cpu", "2.5")),
+                100,
+                T,
+                T.plusSeconds(1));
         assertThat(Wire.decodePlacement(Wire.encode(p))).isEqualTo(new Decoded.Ok<>(p));
         PlacementRecord queued = p.with(Optional.empty(), 0, PlacementRecord.State.QUEUED, "fits nowhere", Map.of(), T);
         assertThat(Wire.decodePlacement(Wire.encode(queued))).isEqualTo(new Decoded.Ok<>(queued));
-        byte[] bad = new String(Wire.encode(p), StandardCharsets.UTF_8).replace("PLACED", "LOST").getBytes(StandardCharsets.UTF_8);
+        byte[] bad = new String(Wire.encode(p), StandardCharsets.UTF_8)
+                .replace("PLACED", "LOST")
+                .getBytes(StandardCharsets.UTF_8);
         assertThat(Wire.decodePlacement(bad)).isInstanceOf(Decoded.Failed.class);
-        assertThat(((Decoded.Failed<PlacementRecord>) Wire.decodePlacement(bad)).reason()).contains("field 'state'");
+        assertThat(((Decoded.Failed<PlacementRecord>) Wire.decodePlacement(bad)).reason())
+                .contains("field 'state'");
     }
 
     @Test
     void workloadsCommandsAndResultsRoundTrip() {
-        WorkloadSummary w = new WorkloadSummary(new WorkloadKey("gpu-east", "ml", "kubeflow.org", "PyTorchJob", "ft"), "kubeflow.org/v1",
-                "inc", 3, T, Optional.of("p-9"), "Running", List.of("Running", "Initializing"), 4, res("nvidia.com/gpu", "32"), 4,
-                List.of(new WorkloadSummary.Role("worker", "worker", 3, 2, Optional.of(4L), res("nvidia.com/gpu", "8", "cpu", "32"))),
-                JsonNodeFactory.instance.objectNode().set("conditions", JsonNodeFactory.instance.arrayNode()
-                        .add(JsonNodeFactory.instance.objectNode().put("type", "Running").put("status", "True"))));
+        WorkloadSummary w = new WorkloadSummary(
+                new WorkloadKey("gpu-east", "ml", "kubeflow.org", "PyTorchJob", "ft"),
+                "kubeflow.org/v1",
+                "inc",
+                3,
+                T,
+                Optional.of("p-9"),
+                "Running",
+                List.of("Running", "Initializing"),
+                4,
+                res("nvidia.com/gpu", "32"),
+                4,
+                List.of(new WorkloadSummary.Role(
+                        "worker", "worker", 3, 2, Optional.of(4L), res("nvidia.com/gpu", "8", "cpu", "32"))),
+                JsonNodeFactory.instance
+                        .objectNode()
+                        .set(
+                                "conditions",
+                                JsonNodeFactory.instance
+                                        .arrayNode()
+                                        .add(JsonNodeFactory.instance
+                                                .objectNode()
+                                                .put("type", "Running")
+                                                .put("status", "True"))));
         assertThat(Wire.decodeWorkload(Wire.encode(w))).isEqualTo(new Decoded.Ok<>(w));
-        assertThat(((Decoded.Ok<WorkloadSummary>) Wire.decodeWorkload(Wire.encode(w))).value().status().path("conditions").get(0)
-                .path("type").asText()).isEqualTo("Running");
+        assertThat(((Decoded.Ok<WorkloadSummary>) Wire.decodeWorkload(Wire.encode(w)))
+                        .value()
+                        .status()
+                        .path("conditions")
+                        .get(0)
+                        .path("type")
+                        .asText())
+                .isEqualTo("Running");
         assertThat(WorkloadKey.parse(w.key().kafkaKey())).contains(w.key());
 
-        Command.Apply apply = new Command.Apply("p-9", 2, T, JsonNodeFactory.instance.objectNode().put("kind", "PyTorchJob"));
+        Command.Apply apply = new Command.Apply(
+                "p-9", 2, T, JsonNodeFactory.instance.objectNode().put("kind", "PyTorchJob"));
         assertThat(Wire.decodeCommand(Wire.encode(apply))).isEqualTo(new Decoded.Ok<>(apply));
         Command.Delete delete = new Command.Delete("p-9", 3, T);
         assertThat(Wire.decodeCommand(Wire.encode(delete))).isEqualTo(new Decoded.Ok<>(delete));
-        CommandResult r = new CommandResult("gpu-east", "p-9", 2, "apply", CommandResult.Outcome.REJECTED, "namespace kube-system is not allowed", T);
+        CommandResult r = new CommandResult(
+                "gpu-east",
+                "p-9",
+                2,
+                "apply",
+                CommandResult.Outcome.REJECTED,
+                "namespace kube-system is not allowed",
+                T);
         assertThat(Wire.decodeResult(Wire.encode(r))).isEqualTo(new Decoded.Ok<>(r));
     }
 
     @Test
     void fleetSnapshotIsTheExpandedForm() {
-        ClusterState c = new ClusterState("gpu-east", Map.of("tier", "prod"), true, List.of(h100("n1", 4, true, true, "a")));
+        ClusterState c =
+                new ClusterState("gpu-east", Map.of("tier", "prod"), true, List.of(h100("n1", 4, true, true, "a")));
         byte[] bytes = Wire.encodeFleet(List.of(c));
-        assertThat(new String(bytes, StandardCharsets.UTF_8)).startsWith("{\"clusters\":[{\"name\":\"gpu-east\"")
-                .contains("\"allocatable\":{").contains("\"taints\":[{\"key\":\"nvidia.com/gpu\"");
+        assertThat(new String(bytes, StandardCharsets.UTF_8))
+                .startsWith("{\"clusters\":[{\"name\":\"gpu-east\"")
+                .contains("\"allocatable\":{")
+                .contains("\"taints\":[{\"key\":\"nvidia.com/gpu\"");
         assertThat(Wire.decodeFleet(bytes)).isEqualTo(new Decoded.Ok<>(List.of(c)));
     }
 
@@ -143,6 +257,7 @@ class WireTest {
         Topics t = new Topics("cartograph");
         assertThat(t.commands("gpu-east")).isEqualTo("cartograph.commands.gpu-east");
         assertThat(t.clusters()).isEqualTo("cartograph.clusters");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.commands("a/b")).hasMessageContaining("cannot name a topic");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.commands("a/b"))
+                .hasMessageContaining("cannot name a topic");
     }
 }

@@ -61,9 +61,12 @@ public final class AgentRuntime implements AutoCloseable {
     private final AtomicBoolean capacityDirty = new AtomicBoolean(true);
     private final Set<ClusterCache.Change.Workload> dirtyWorkloads = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Instant> lastClusterRecord = new AtomicReference<>(Instant.EPOCH);
-    private final ScheduledExecutorService publishing = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "agent-publish"));
+    private final ScheduledExecutorService publishing =
+            Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "agent-publish"));
     /** Its own thread: a producer blocked on an unreachable Kafka must not hold fencing up. */
-    private final ScheduledExecutorService fencing = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "agent-fence"));
+    private final ScheduledExecutorService fencing =
+            Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "agent-fence"));
+
     private SelfFence fence;
     private Publisher publisher;
     private KubeApplier applier;
@@ -80,7 +83,11 @@ public final class AgentRuntime implements AutoCloseable {
         this.client = client;
         this.clock = clock;
         this.interpreter = Interpreter.of(definitions);
-        this.reporter = new Reporter(settings.cluster(), settings.labels(), VERSION, UUID.randomUUID().toString());
+        this.reporter = new Reporter(
+                settings.cluster(),
+                settings.labels(),
+                VERSION,
+                UUID.randomUUID().toString());
         this.topics = new Topics(settings.topicPrefix());
         this.policy = new ApplyPolicy(definitions, settings.allowedNamespaces(), ApplyPolicy.SYSTEM_NAMESPACES);
         this.cache = new ClusterCache(client, definitions, change -> {
@@ -105,8 +112,13 @@ public final class AgentRuntime implements AutoCloseable {
         publisher = new Publisher(settings.kafka(), topics);
         applier = new KubeApplier(client, cache::plural, settings.createNamespaces(), Duration.ofMillis(200), 4);
         String topic = topics.commands(settings.cluster());
-        commands = new CommandLoop(settings.cluster(), () -> CommandSource.kafka(settings.kafka(), topic, settings.cluster()), publisher,
-                this::handle, Backoff.DEFAULT, clock);
+        commands = new CommandLoop(
+                settings.cluster(),
+                () -> CommandSource.kafka(settings.kafka(), topic, settings.cluster()),
+                publisher,
+                this::handle,
+                Backoff.DEFAULT,
+                clock);
         commandThread = new Thread(commands, "agent-commands");
         commandThread.start();
         long every = settings.publishInterval().toMillis();
@@ -142,8 +154,7 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     /** Whether the agent serves, and in words why not (or what its command loop is doing). */
-    public record Health(boolean up, String reason) {
-    }
+    public record Health(boolean up, String reason) {}
 
     public Health health() {
         if (commands == null || commandThread == null) {
@@ -156,8 +167,10 @@ public final class AgentRuntime implements AutoCloseable {
         // measured from start until the first acknowledgement: a summary sent but not acknowledged counts for nothing
         Duration unacknowledged = Duration.between(fence.lastDelivered(), clock.instant());
         if (unacknowledged.compareTo(settings.heartbeatInterval().multipliedBy(2)) >= 0) {
-            return new Health(false, "Kafka has acknowledged no cluster summary for " + unacknowledged.toSeconds() + "s"
-                    + (fence.fencing() ? "; self-fenced: copies the broker re-places were deleted here" : ""));
+            return new Health(
+                    false,
+                    "Kafka has acknowledged no cluster summary for " + unacknowledged.toSeconds() + "s"
+                            + (fence.fencing() ? "; self-fenced: copies the broker re-places were deleted here" : ""));
         }
         return new Health(true, "commands: " + loop.state() + ", " + loop.detail());
     }
@@ -172,15 +185,21 @@ public final class AgentRuntime implements AutoCloseable {
 
     private void publish() {
         Instant now = clock.instant();
-        boolean heartbeatDue = Duration.between(lastClusterRecord.get(), now).compareTo(settings.heartbeatInterval()) >= 0;
-        // no heartbeat from an agent that no longer reads commands: the broker must see this cluster go quiet, not Ready
+        boolean heartbeatDue =
+                Duration.between(lastClusterRecord.get(), now).compareTo(settings.heartbeatInterval()) >= 0;
+        // no heartbeat from an agent that no longer reads commands: the broker must see this cluster go quiet, not
+        // Ready
         boolean serving = commands == null || !commands.status().ended();
         if (serving && (capacityDirty.getAndSet(false) || heartbeatDue)) {
             List<JsonNode> workloads = cache.workloads();
             List<JsonNode> pods = cache.pods();
-            List<JsonNode> placed = workloads.stream().filter(o -> Ownership.placementId(o).isPresent()).toList();
+            List<JsonNode> placed = workloads.stream()
+                    .filter(o -> Ownership.placementId(o).isPresent())
+                    .toList();
             Map<String, String> ownerOf = owners(workloads, pods);
-            publisher.cluster(reporter.cluster(interpreter, cache.nodes(), pods, placed, object -> podsOf(object, pods, ownerOf), now),
+            publisher.cluster(
+                    reporter.cluster(
+                            interpreter, cache.nodes(), pods, placed, object -> podsOf(object, pods, ownerOf), now),
                     () -> fence.delivered(now));
             lastClusterRecord.set(now);
         }
@@ -189,17 +208,20 @@ public final class AgentRuntime implements AutoCloseable {
         for (ClusterCache.Change.Workload w : batch) {
             Optional<JsonNode> object = cache.workload(w.kind(), w.namespace(), w.name());
             if (object.isPresent()) {
-                reporter.workload(interpreter, object.get(), now).ifPresent(s -> publisher.workload(s,
-                        () -> s.placementId().ifPresent(id -> fence.delivered(id, s.started()))));
+                reporter.workload(interpreter, object.get(), now)
+                        .ifPresent(s -> publisher.workload(
+                                s, () -> s.placementId().ifPresent(id -> fence.delivered(id, s.started()))));
             } else {
-                publisher.workloadDeleted(reporter.key(tombstoneOf(w)), () -> { });
+                publisher.workloadDeleted(reporter.key(tombstoneOf(w)), () -> {});
             }
         }
         publisher.flush();
     }
 
     private static JsonNode tombstoneOf(ClusterCache.Change.Workload w) {
-        var o = dev.cartograph.interpreter.Documents.json().createObjectNode().put("apiVersion", w.kind().apiVersion())
+        var o = dev.cartograph.interpreter.Documents.json()
+                .createObjectNode()
+                .put("apiVersion", w.kind().apiVersion())
                 .put("kind", w.kind().kind());
         o.putObject("metadata").put("namespace", w.namespace()).put("name", w.name());
         return o;
@@ -211,8 +233,11 @@ public final class AgentRuntime implements AutoCloseable {
         for (List<JsonNode> list : List.of(workloads, pods)) {
             for (JsonNode o : list) {
                 for (JsonNode ref : o.path("metadata").path("ownerReferences")) {
-                    if (ref.path("controller").asBoolean(false) || o.path("metadata").path("ownerReferences").size() == 1) {
-                        out.put(o.path("metadata").path("uid").asText(), ref.path("uid").asText());
+                    if (ref.path("controller").asBoolean(false)
+                            || o.path("metadata").path("ownerReferences").size() == 1) {
+                        out.put(
+                                o.path("metadata").path("uid").asText(),
+                                ref.path("uid").asText());
                     }
                 }
             }
@@ -245,40 +270,64 @@ public final class AgentRuntime implements AutoCloseable {
 
     /** One command: find what this agent created for the placement, decide, act, report. */
     CommandResult handle(Command command) {
-        Optional<JsonNode> existing = cache.workloads().stream().filter(o -> Ownership.ownedBy(o, command.placementId())).findFirst();
+        Optional<JsonNode> existing = cache.workloads().stream()
+                .filter(o -> Ownership.ownedBy(o, command.placementId()))
+                .findFirst();
         if (existing.isEmpty()) {
             // the cache may not have seen this agent's own last write: read what the command (or the last apply) names
-            Optional<JsonNode> named = command instanceof Command.Apply apply ? Optional.of(apply.manifest())
+            Optional<JsonNode> named = command instanceof Command.Apply apply
+                    ? Optional.of(apply.manifest())
                     : Optional.ofNullable(lastApplied.get(command.placementId()));
             existing = named.flatMap(this::live).filter(o -> Ownership.ownedBy(o, command.placementId()));
         }
-        existing.filter(o -> command instanceof Command.Delete).ifPresent(o -> { // the command loop clears these
-            MDC.put("kind", o.path("kind").asText());
-            MDC.put("namespace", o.path("metadata").path("namespace").asText());
-            MDC.put("name", o.path("metadata").path("name").asText());
-        });
+        existing.filter(o -> command instanceof Command.Delete)
+                .ifPresent(
+                        o -> { // the command loop clears these
+                            MDC.put("kind", o.path("kind").asText());
+                            MDC.put(
+                                    "namespace",
+                                    o.path("metadata").path("namespace").asText());
+                            MDC.put("name", o.path("metadata").path("name").asText());
+                        });
         ApplyPolicy.Decision decision = policy.decide(command, existing);
         KubeApplier.Outcome outcome = applier.carryOut(decision);
         capacityDirty.set(true);
         // an apply that timed out (RETRY) or failed may still have created the copy: remember it all the same
-        if (command instanceof Command.Apply apply && outcome.outcome() != CommandResult.Outcome.REJECTED
+        if (command instanceof Command.Apply apply
+                && outcome.outcome() != CommandResult.Outcome.REJECTED
                 && outcome.outcome() != CommandResult.Outcome.STALE) {
             lastApplied.put(command.placementId(), identity(apply.manifest()));
         } else if (command instanceof Command.Delete && outcome.outcome() == CommandResult.Outcome.DELETED) {
             lastApplied.remove(command.placementId());
         }
-        boolean done = outcome.outcome() != CommandResult.Outcome.RETRY && outcome.outcome() != CommandResult.Outcome.FAILED;
-        (done ? LOG.atInfo() : LOG.atWarn()).log("{} {} epoch {}: {} ({})", command instanceof Command.Apply ? "apply" : "delete",
-                command.placementId(), command.epoch(), outcome.outcome(), outcome.reason());
-        return new CommandResult(settings.cluster(), command.placementId(), command.epoch(),
-                command instanceof Command.Apply ? "apply" : "delete", outcome.outcome(), outcome.reason(), clock.instant());
+        boolean done =
+                outcome.outcome() != CommandResult.Outcome.RETRY && outcome.outcome() != CommandResult.Outcome.FAILED;
+        (done ? LOG.atInfo() : LOG.atWarn())
+                .log(
+                        "{} {} epoch {}: {} ({})",
+                        command instanceof Command.Apply ? "apply" : "delete",
+                        command.placementId(),
+                        command.epoch(),
+                        outcome.outcome(),
+                        outcome.reason());
+        return new CommandResult(
+                settings.cluster(),
+                command.placementId(),
+                command.epoch(),
+                command instanceof Command.Apply ? "apply" : "delete",
+                outcome.outcome(),
+                outcome.reason(),
+                clock.instant());
     }
 
     /** What names an object (apiVersion, kind, namespace, name): enough to read it back. */
     private static JsonNode identity(JsonNode manifest) {
-        var o = dev.cartograph.interpreter.Documents.json().createObjectNode().put("apiVersion", manifest.path("apiVersion").asText())
+        var o = dev.cartograph.interpreter.Documents.json()
+                .createObjectNode()
+                .put("apiVersion", manifest.path("apiVersion").asText())
                 .put("kind", manifest.path("kind").asText());
-        o.putObject("metadata").put("namespace", manifest.path("metadata").path("namespace").asText())
+        o.putObject("metadata")
+                .put("namespace", manifest.path("metadata").path("namespace").asText())
                 .put("name", manifest.path("metadata").path("name").asText());
         return o;
     }

@@ -43,14 +43,16 @@ class AgentApplicationIT {
                 current-context: m
                 """.formatted(client.getConfiguration().getMasterUrl()));
         try (LocalKafka kafka = startKafka();
-             EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, Map.of(
-                     "micronaut.server.port", "-1",
-                     "cartograph.agent.cluster", "app-test",
-                     "cartograph.agent.bootstrap-servers", kafka.bootstrapServers(),
-                     "cartograph.agent.kubeconfig", kubeconfig.toString(),
-                     "cartograph.agent.publish-interval", "200ms",
-                     "cartograph.agent.heartbeat-interval", "1s"));
-             HttpClient http = HttpClient.create(server.getURL())) {
+                EmbeddedServer server = ApplicationContext.run(
+                        EmbeddedServer.class,
+                        Map.of(
+                                "micronaut.server.port", "-1",
+                                "cartograph.agent.cluster", "app-test",
+                                "cartograph.agent.bootstrap-servers", kafka.bootstrapServers(),
+                                "cartograph.agent.kubeconfig", kubeconfig.toString(),
+                                "cartograph.agent.publish-interval", "200ms",
+                                "cartograph.agent.heartbeat-interval", "1s"));
+                HttpClient http = HttpClient.create(server.getURL())) {
             Eventually.asserted(Duration.ofSeconds(30), () -> {
                 String body;
                 try {
@@ -58,9 +60,14 @@ class AgentApplicationIT {
                 } catch (RuntimeException e) {
                     throw new AssertionError(e);
                 }
-                assertThat(body).contains("\"status\":\"UP\"").contains("command topic cartograph.commands.app-test does not exist yet");
+                assertThat(body)
+                        .contains("\"status\":\"UP\"")
+                        .contains("command topic cartograph.commands.app-test does not exist yet");
             });
-            assertThat(server.getApplicationContext().getBean(AgentRuntime.class).incarnation()).isNotBlank();
+            assertThat(server.getApplicationContext()
+                            .getBean(AgentRuntime.class)
+                            .incarnation())
+                    .isNotBlank();
         }
     }
 

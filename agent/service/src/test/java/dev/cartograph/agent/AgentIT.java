@@ -86,7 +86,8 @@ class AgentIT {
     void cluster() throws Exception {
         cluster = "member-" + Long.toHexString(System.nanoTime());
         topics = new Topics("it" + Long.toHexString(System.nanoTime()));
-        kafka.createTopics(topics.clusters(), topics.workloads(), topics.events(), topics.commands(cluster)); // as the broker does
+        kafka.createTopics(
+                topics.clusters(), topics.workloads(), topics.events(), topics.commands(cluster)); // as the broker does
         create("""
                 apiVersion: v1
                 kind: Node
@@ -110,8 +111,15 @@ class AgentIT {
     }
 
     AgentRuntime startAgent() {
-        AgentSettings settings = new AgentSettings(cluster, Map.of("region", "test"), topics.prefix(),
-                Map.of("bootstrap.servers", kafka.bootstrapServers()), Duration.ofMillis(200), Duration.ofSeconds(1), Set.of(), true);
+        AgentSettings settings = new AgentSettings(
+                cluster,
+                Map.of("region", "test"),
+                topics.prefix(),
+                Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                Duration.ofMillis(200),
+                Duration.ofSeconds(1),
+                Set.of(),
+                true);
         AgentRuntime a = new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC());
         a.start();
         return a;
@@ -128,20 +136,44 @@ class AgentIT {
         Thread.sleep(2500); // nothing changes: heartbeats still arrive, with rising sequence numbers
         List<ClusterSummary> later = new ArrayList<>(clusters.subList(before, clusters.size()));
         assertThat(later).hasSizeGreaterThanOrEqualTo(2);
-        assertThat(later.get(later.size() - 1).sequence()).isGreaterThan(later.get(0).sequence());
+        assertThat(later.get(later.size() - 1).sequence())
+                .isGreaterThan(later.get(0).sequence());
         assertThat(later).allSatisfy(s -> assertThat(s.incarnation()).isEqualTo(agent.incarnation()));
     }
 
     @Test
     void aCrdAddedLaterIsWatchedAndItsWorkloadsSummarized() throws Exception {
-        client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
-                .withNewMetadata().withName("jobsets.jobset.x-k8s.io").endMetadata()
-                .withNewSpec().withGroup("jobset.x-k8s.io").withScope("Namespaced")
-                .withVersions(new CustomResourceDefinitionVersionBuilder().withName("v1alpha2").withServed(true).withStorage(true).build())
-                .withNewNames().withKind("JobSet").withPlural("jobsets").withSingular("jobset").endNames().endSpec().build()).create();
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .resource(new CustomResourceDefinitionBuilder()
+                        .withNewMetadata()
+                        .withName("jobsets.jobset.x-k8s.io")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withGroup("jobset.x-k8s.io")
+                        .withScope("Namespaced")
+                        .withVersions(new CustomResourceDefinitionVersionBuilder()
+                                .withName("v1alpha2")
+                                .withServed(true)
+                                .withStorage(true)
+                                .build())
+                        .withNewNames()
+                        .withKind("JobSet")
+                        .withPlural("jobsets")
+                        .withSingular("jobset")
+                        .endNames()
+                        .endSpec()
+                        .build())
+                .create();
         Thread.sleep(1000);
-        var ctx = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder().withGroup("jobset.x-k8s.io")
-                .withVersion("v1alpha2").withKind("JobSet").withPlural("jobsets").withNamespaced(true).build();
+        var ctx = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                .withGroup("jobset.x-k8s.io")
+                .withVersion("v1alpha2")
+                .withKind("JobSet")
+                .withPlural("jobsets")
+                .withNamespaced(true)
+                .build();
         JsonNode jobset = yaml("""
                 apiVersion: jobset.x-k8s.io/v1alpha2
                 kind: JobSet
@@ -154,8 +186,11 @@ class AgentIT {
                 """);
         Eventually.asserted(Duration.ofSeconds(30), () -> {
             try {
-                client.genericKubernetesResources(ctx).inNamespace("ml").resource(Documents.json().treeToValue(jobset,
-                        io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).createOr(r -> r.update());
+                client.genericKubernetesResources(ctx)
+                        .inNamespace("ml")
+                        .resource(Documents.json()
+                                .treeToValue(jobset, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class))
+                        .createOr(r -> r.update());
             } catch (Exception e) {
                 throw new AssertionError(e);
             }
@@ -180,15 +215,19 @@ class AgentIT {
         send(new Command.Apply("p-1", 2, t, job)); // redelivery
         sendRaw("p-x", "{\"not\": \"a command\"".getBytes(StandardCharsets.UTF_8)); // poison
         send(new Command.Apply("p-1", 1, t, job)); // older epoch
-        send(new Command.Apply("p-2", 1, t, yaml(Documents.json().writeValueAsString(job).replace("team-x", "kube-system"))));
-        send(new Command.Apply("p-3", 1, t, yaml("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: ml}\n")));
+        send(new Command.Apply(
+                "p-2", 1, t, yaml(Documents.json().writeValueAsString(job).replace("team-x", "kube-system"))));
+        send(new Command.Apply(
+                "p-3", 1, t, yaml("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: ml}\n")));
         Eventually.until(Duration.ofSeconds(30), () -> results.size() >= 5);
-        assertThat(results).extracting(CommandResult::placementId, CommandResult::outcome).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("p-1", CommandResult.Outcome.APPLIED),
-                org.assertj.core.groups.Tuple.tuple("p-1", CommandResult.Outcome.APPLIED),
-                org.assertj.core.groups.Tuple.tuple("p-1", CommandResult.Outcome.STALE),
-                org.assertj.core.groups.Tuple.tuple("p-2", CommandResult.Outcome.REJECTED),
-                org.assertj.core.groups.Tuple.tuple("p-3", CommandResult.Outcome.REJECTED));
+        assertThat(results)
+                .extracting(CommandResult::placementId, CommandResult::outcome)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("p-1", CommandResult.Outcome.APPLIED),
+                        org.assertj.core.groups.Tuple.tuple("p-1", CommandResult.Outcome.APPLIED),
+                        org.assertj.core.groups.Tuple.tuple("p-1", CommandResult.Outcome.STALE),
+                        org.assertj.core.groups.Tuple.tuple("p-2", CommandResult.Outcome.REJECTED),
+                        org.assertj.core.groups.Tuple.tuple("p-3", CommandResult.Outcome.REJECTED));
         assertThat(agent.poisonCommands()).isEqualTo(1);
         List<Job> jobs = client.batch().v1().jobs().inNamespace("team-x").list().getItems();
         assertThat(jobs).singleElement().satisfies(j -> {
@@ -197,8 +236,11 @@ class AgentIT {
         });
         assertThat(client.namespaces().withName("team-x").get()).isNotNull(); // created on demand
         // a summary reports the placement with its epoch
-        Eventually.until(Duration.ofSeconds(30), () -> !clusters.isEmpty()
-                && clusters.get(clusters.size() - 1).placements().stream().anyMatch(p -> p.placementId().equals("p-1") && p.epoch() == 2));
+        Eventually.until(
+                Duration.ofSeconds(30),
+                () -> !clusters.isEmpty()
+                        && clusters.get(clusters.size() - 1).placements().stream()
+                                .anyMatch(p -> p.placementId().equals("p-1") && p.epoch() == 2));
 
         // restart: commands already handled are not applied again; the new one is
         agent.close();
@@ -209,13 +251,26 @@ class AgentIT {
         Thread.sleep(1500);
         assertThat(results).hasSize(6);
         assertThat(results.get(5).outcome()).isEqualTo(CommandResult.Outcome.DELETED);
-        Eventually.until(Duration.ofSeconds(10), () -> client.batch().v1().jobs().inNamespace("team-x").list().getItems().isEmpty());
+        Eventually.until(
+                Duration.ofSeconds(10),
+                () -> client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace("team-x")
+                        .list()
+                        .getItems()
+                        .isEmpty());
     }
 
     @Test
     void aKartaAddedWhileRunningLetsTheAgentApplyAndSummarizeANewKind() throws Exception {
-        var trainers = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder().withGroup("example.com")
-                .withVersion("v1").withKind("Trainer").withPlural("trainers").withNamespaced(true).build();
+        var trainers = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                .withGroup("example.com")
+                .withVersion("v1")
+                .withKind("Trainer")
+                .withPlural("trainers")
+                .withNamespaced(true)
+                .build();
         JsonNode trainer = yaml("""
                 apiVersion: example.com/v1
                 kind: Trainer
@@ -225,12 +280,16 @@ class AgentIT {
         crd("example.com", "Trainer", "trainers", "Namespaced");
         send(new Command.Apply("p-t", 1, Instant.now(), trainer));
         Eventually.until(Duration.ofSeconds(30), () -> !results.isEmpty());
-        assertThat(results.get(0).outcome()).isEqualTo(CommandResult.Outcome.REJECTED); // no definition for the kind yet
+        assertThat(results.get(0).outcome())
+                .isEqualTo(CommandResult.Outcome.REJECTED); // no definition for the kind yet
 
         crd("run.ai", "Karta", "kartas", "Cluster");
-        client.genericKubernetesResources(dev.cartograph.kube.Kartas.KARTAS).resource(Documents.json().convertValue(
-                yaml(Files.readString(Path.of("../../deploy/examples/trainer-karta.yaml"))),
-                io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+        client.genericKubernetesResources(dev.cartograph.kube.Kartas.KARTAS)
+                .resource(Documents.json()
+                        .convertValue(
+                                yaml(Files.readString(Path.of("../../deploy/examples/trainer-karta.yaml"))),
+                                io.fabric8.kubernetes.api.model.GenericKubernetesResource.class))
+                .create();
         Eventually.asserted(Duration.ofSeconds(30), () -> {
             try {
                 send(new Command.Apply("p-t", 1, Instant.now(), trainer));
@@ -245,38 +304,59 @@ class AgentIT {
             }
             assertThat(results.get(results.size() - 1).outcome()).isEqualTo(CommandResult.Outcome.APPLIED);
         });
-        assertThat(client.genericKubernetesResources(trainers).inNamespace("ml").list().getItems()).hasSize(1);
+        assertThat(client.genericKubernetesResources(trainers)
+                        .inNamespace("ml")
+                        .list()
+                        .getItems())
+                .hasSize(1);
         // and it is summarized with the Karta's reading: 2 pods x 4 GPUs (by hand)
-        Eventually.asserted(Duration.ofSeconds(30), () -> assertThat(workloads).anySatisfy(w -> {
-            assertThat(w.key().kind()).isEqualTo("Trainer");
-            assertThat(w.pods()).isEqualTo(2);
-            assertThat(w.resources().gpus()).isEqualTo(8);
-        }));
+        Eventually.asserted(
+                Duration.ofSeconds(30),
+                () -> assertThat(workloads).anySatisfy(w -> {
+                    assertThat(w.key().kind()).isEqualTo("Trainer");
+                    assertThat(w.pods()).isEqualTo(2);
+                    assertThat(w.resources().gpus()).isEqualTo(8);
+                }));
     }
 
     @Test
     void anAgentThatCannotReadCommandsIsDownSaysWhyAndSendsNoMoreHeartbeats() throws Exception {
         String other = "down-" + Long.toHexString(System.nanoTime());
-        AgentSettings settings = new AgentSettings(other, Map.of(), topics.prefix(), Map.of("bootstrap.servers", kafka.bootstrapServers(),
-                "group.protocol", "not-a-protocol"), Duration.ofMillis(200), Duration.ofSeconds(1), Set.of(), true); // the consumer refuses it
-        try (AgentRuntime down = new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC())) {
+        AgentSettings settings = new AgentSettings(
+                other,
+                Map.of(),
+                topics.prefix(),
+                Map.of("bootstrap.servers", kafka.bootstrapServers(), "group.protocol", "not-a-protocol"),
+                Duration.ofMillis(200),
+                Duration.ofSeconds(1),
+                Set.of(),
+                true); // the consumer refuses it
+        try (AgentRuntime down =
+                new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC())) {
             down.start();
             // down at first for want of a summary; wait for the command loop's own reason
-            Eventually.until(Duration.ofSeconds(30), () -> down.health().reason().startsWith("commands are not read"),
+            Eventually.until(
+                    Duration.ofSeconds(30),
+                    () -> down.health().reason().startsWith("commands are not read"),
                     () -> "health " + down.health());
-            assertThat(down.health().reason()).startsWith("commands are not read: stopped: Kafka refuses this agent")
+            assertThat(down.health().reason())
+                    .startsWith("commands are not read: stopped: Kafka refuses this agent")
                     .contains("group.protocol");
             assertThat(down.healthy()).isFalse();
-            long before = clusters.stream().filter(c -> c.cluster().equals(other)).count();
+            long before =
+                    clusters.stream().filter(c -> c.cluster().equals(other)).count();
             Thread.sleep(2500); // past two heartbeat intervals
-            assertThat(clusters.stream().filter(c -> c.cluster().equals(other)).count()).isEqualTo(before);
+            assertThat(clusters.stream().filter(c -> c.cluster().equals(other)).count())
+                    .isEqualTo(before);
         }
         assertThat(agent.healthy()).isTrue(); // the other agent, on the same Kafka, serves
     }
 
     /** A Job as the agent creates it for a placement (its labels and epoch), or a local one when {@code placement} is empty. */
     void job(String name, String placement) throws Exception {
-        String labels = placement.isEmpty() ? "{}" : "{cartograph.dev/placement-id: " + placement + ", app.kubernetes.io/managed-by: cartograph-agent}";
+        String labels = placement.isEmpty()
+                ? "{}"
+                : "{cartograph.dev/placement-id: " + placement + ", app.kubernetes.io/managed-by: cartograph-agent}";
         create("""
                 apiVersion: batch/v1
                 kind: Job
@@ -286,8 +366,15 @@ class AgentIT {
     }
 
     AgentRuntime fencingAgent(String bootstrap) {
-        AgentSettings settings = new AgentSettings(cluster, Map.of(), topics.prefix(), Map.of("bootstrap.servers", bootstrap,
-                "max.block.ms", "2000"), Duration.ofMillis(200), Duration.ofSeconds(1), Set.of(), true,
+        AgentSettings settings = new AgentSettings(
+                cluster,
+                Map.of(),
+                topics.prefix(),
+                Map.of("bootstrap.servers", bootstrap, "max.block.ms", "2000"),
+                Duration.ofMillis(200),
+                Duration.ofSeconds(1),
+                Set.of(),
+                true,
                 new SelfFence.Settings(Optional.of(Duration.ofSeconds(3)), false));
         AgentRuntime a = new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC());
         a.start();
@@ -305,10 +392,27 @@ class AgentIT {
             closed = s.getLocalPort(); // nothing listens there once closed
         }
         try (AgentRuntime cut = fencingAgent("127.0.0.1:" + closed)) {
-            Eventually.until(Duration.ofSeconds(30), () -> client.batch().v1().jobs().inNamespace("ml").withName("placed").get() == null,
+            Eventually.until(
+                    Duration.ofSeconds(30),
+                    () -> client.batch()
+                                    .v1()
+                                    .jobs()
+                                    .inNamespace("ml")
+                                    .withName("placed")
+                                    .get()
+                            == null,
                     () -> "placed copy still there; health " + cut.health());
-            assertThat(client.batch().v1().jobs().inNamespace("ml").withName("local").get()).isNotNull();
-            Eventually.until(Duration.ofSeconds(10), () -> cut.health().reason().contains("self-fenced"), () -> "health " + cut.health());
+            assertThat(client.batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace("ml")
+                            .withName("local")
+                            .get())
+                    .isNotNull();
+            Eventually.until(
+                    Duration.ofSeconds(10),
+                    () -> cut.health().reason().contains("self-fenced"),
+                    () -> "health " + cut.health());
             assertThat(cut.health().up()).isFalse();
         }
     }
@@ -319,7 +423,9 @@ class AgentIT {
         send(new Command.Delete("p-none", 1, Instant.now())); // the first agent holds the partition: it answers
         Eventually.until(Duration.ofSeconds(30), () -> !results.isEmpty());
         try (AgentRuntime second = startAgent()) { // same cluster, same static member id
-            Eventually.until(Duration.ofSeconds(30), () -> agent.health().reason().contains("another agent for " + cluster),
+            Eventually.until(
+                    Duration.ofSeconds(30),
+                    () -> agent.health().reason().contains("another agent for " + cluster),
                     () -> "first agent: " + agent.health());
             assertThat(agent.healthy()).isFalse();
             int before = results.size();
@@ -339,18 +445,41 @@ class AgentIT {
         try (AgentRuntime reached = fencingAgent(kafka.bootstrapServers())) {
             Eventually.until(Duration.ofSeconds(30), reached::healthy, () -> "health " + reached.health());
             Thread.sleep(6000); // twice the fence time
-            assertThat(client.batch().v1().jobs().inNamespace("ml").withName("placed").get()).isNotNull();
+            assertThat(client.batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace("ml")
+                            .withName("placed")
+                            .get())
+                    .isNotNull();
             assertThat(reached.healthy()).isTrue();
         }
     }
 
     void crd(String group, String kind, String plural, String scope) {
-        client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
-                .withNewMetadata().withName(plural + "." + group).endMetadata()
-                .withNewSpec().withGroup(group).withScope(scope)
-                .withVersions(new CustomResourceDefinitionVersionBuilder().withName(group.equals("run.ai") ? "v1alpha1" : "v1")
-                        .withServed(true).withStorage(true).build())
-                .withNewNames().withKind(kind).withPlural(plural).withSingular(kind.toLowerCase()).endNames().endSpec().build()).create();
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .resource(new CustomResourceDefinitionBuilder()
+                        .withNewMetadata()
+                        .withName(plural + "." + group)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withGroup(group)
+                        .withScope(scope)
+                        .withVersions(new CustomResourceDefinitionVersionBuilder()
+                                .withName(group.equals("run.ai") ? "v1alpha1" : "v1")
+                                .withServed(true)
+                                .withStorage(true)
+                                .build())
+                        .withNewNames()
+                        .withKind(kind)
+                        .withPlural(plural)
+                        .withSingular(kind.toLowerCase())
+                        .endNames()
+                        .endSpec()
+                        .build())
+                .create();
     }
 
     // ---- helpers
@@ -359,8 +488,12 @@ class AgentIT {
         if (clusters.isEmpty()) {
             return -1;
         }
-        return clusters.get(clusters.size() - 1).nodes().stream().filter(n -> n.name().equals(node)).findFirst()
-                .map(NodeState::allocated).map(r -> r.gpus()).orElse(-1L);
+        return clusters.get(clusters.size() - 1).nodes().stream()
+                .filter(n -> n.name().equals(node))
+                .findFirst()
+                .map(NodeState::allocated)
+                .map(r -> r.gpus())
+                .orElse(-1L);
     }
 
     void send(Command c) throws Exception {
@@ -368,50 +501,81 @@ class AgentIT {
     }
 
     void sendRaw(String key, byte[] value) throws Exception {
-        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers()),
-                new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(
+                Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
             p.send(new ProducerRecord<>(topics.commands(cluster), key, value)).get();
         }
     }
 
     void readAll() {
         reading = true;
-        reader = new Thread(() -> {
-            try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
-                    "group.id", "it-" + System.nanoTime(), "auto.offset.reset", "earliest"), new StringDeserializer(), new ByteArrayDeserializer())) {
-                c.subscribe(List.of(topics.clusters(), topics.workloads(), topics.events()));
-                while (reading) {
-                    for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
-                        if (r.value() == null) {
-                            continue;
-                        }
-                        if (r.topic().equals(topics.clusters()) && Wire.decodeCluster(r.value()) instanceof Decoded.Ok<ClusterSummary> ok) {
-                            clusters.add(ok.value());
-                        } else if (r.topic().equals(topics.workloads()) && Wire.decodeWorkload(r.value()) instanceof Decoded.Ok<WorkloadSummary> ok) {
-                            workloads.add(ok.value());
-                        } else if (r.topic().equals(topics.events()) && Wire.decodeResult(r.value()) instanceof Decoded.Ok<CommandResult> ok) {
-                            results.add(ok.value());
+        reader = new Thread(
+                () -> {
+                    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(
+                            Map.of(
+                                    "bootstrap.servers",
+                                    kafka.bootstrapServers(),
+                                    "group.id",
+                                    "it-" + System.nanoTime(),
+                                    "auto.offset.reset",
+                                    "earliest"),
+                            new StringDeserializer(),
+                            new ByteArrayDeserializer())) {
+                        c.subscribe(List.of(topics.clusters(), topics.workloads(), topics.events()));
+                        while (reading) {
+                            for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
+                                if (r.value() == null) {
+                                    continue;
+                                }
+                                if (r.topic().equals(topics.clusters())
+                                        && Wire.decodeCluster(r.value()) instanceof Decoded.Ok<ClusterSummary> ok) {
+                                    clusters.add(ok.value());
+                                } else if (r.topic().equals(topics.workloads())
+                                        && Wire.decodeWorkload(r.value()) instanceof Decoded.Ok<WorkloadSummary> ok) {
+                                    workloads.add(ok.value());
+                                } else if (r.topic().equals(topics.events())
+                                        && Wire.decodeResult(r.value()) instanceof Decoded.Ok<CommandResult> ok) {
+                                    results.add(ok.value());
+                                }
+                            }
                         }
                     }
-                }
-            }
-        }, "it-reader");
+                },
+                "it-reader");
         reader.start();
     }
 
     void create(String text) throws Exception {
-        client.resource(new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).create();
+        client.resource(new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
+                .create();
     }
 
     static JsonNode yaml(String text) throws Exception {
-        return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).get(0);
+        return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)))
+                .get(0);
     }
 
     static Pod pod(String name, String node, int gpus) {
-        return new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName(name).withNamespace("ml").endMetadata()
-                .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("x").withNewResources()
-                .addToLimits("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity(String.valueOf(gpus))).endResources()
-                .endContainer().endSpec().withNewStatus().withPhase("Running").endStatus().build();
+        return new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("ml")
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .addNewContainer()
+                .withName("c")
+                .withImage("x")
+                .withNewResources()
+                .addToLimits("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity(String.valueOf(gpus)))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .withPhase("Running")
+                .endStatus()
+                .build();
     }
-
 }

@@ -46,25 +46,69 @@ class AgentScaleBenchmark {
         String[] zones = {"a", "b", "c", "d"};
         for (int i = 0; i < NODES; i++) {
             int n = i;
-            pool.submit(() -> client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-" + n)
-                    .addToLabels(Map.of("kubernetes.io/hostname", "node-" + n, "nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3",
-                            "nvidia.com/gpu.count", "8", "topology.kubernetes.io/zone", zones[n % 4]))
-                    .endMetadata().withNewStatus().addToAllocatable(Map.of("cpu", new Quantity("192"), "memory", new Quantity("2Ti"),
-                            "nvidia.com/gpu", new Quantity("8"), "pods", new Quantity("110")))
-                    .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build()).create());
+            pool.submit(() -> client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName("node-" + n)
+                            .addToLabels(Map.of(
+                                    "kubernetes.io/hostname",
+                                    "node-" + n,
+                                    "nvidia.com/gpu.product",
+                                    "NVIDIA-H100-80GB-HBM3",
+                                    "nvidia.com/gpu.count",
+                                    "8",
+                                    "topology.kubernetes.io/zone",
+                                    zones[n % 4]))
+                            .endMetadata()
+                            .withNewStatus()
+                            .addToAllocatable(Map.of(
+                                    "cpu",
+                                    new Quantity("192"),
+                                    "memory",
+                                    new Quantity("2Ti"),
+                                    "nvidia.com/gpu",
+                                    new Quantity("8"),
+                                    "pods",
+                                    new Quantity("110")))
+                            .addNewCondition()
+                            .withType("Ready")
+                            .withStatus("True")
+                            .endCondition()
+                            .endStatus()
+                            .build())
+                    .create());
         }
         for (int i = 0; i < PODS; i++) {
             int p = i;
-            pool.submit(() -> client.pods().inNamespace("ns-" + (p % 50)).resource(new PodBuilder().withNewMetadata().withName("pod-" + p)
-                    .addToLabels("app", "bench-" + (p % 500)).endMetadata().withNewSpec().withNodeName("node-" + (p % NODES))
-                    .addNewContainer().withName("c").withImage("x").withNewResources()
-                    .addToRequests(Map.of("cpu", new Quantity("2"), "memory", new Quantity("16Gi")))
-                    .addToLimits("nvidia.com/gpu", new Quantity(p % 10 == 0 ? "1" : "0")).endResources().endContainer().endSpec()
-                    .withNewStatus().withPhase("Running").endStatus().build()).create());
+            pool.submit(() -> client.pods()
+                    .inNamespace("ns-" + (p % 50))
+                    .resource(new PodBuilder()
+                            .withNewMetadata()
+                            .withName("pod-" + p)
+                            .addToLabels("app", "bench-" + (p % 500))
+                            .endMetadata()
+                            .withNewSpec()
+                            .withNodeName("node-" + (p % NODES))
+                            .addNewContainer()
+                            .withName("c")
+                            .withImage("x")
+                            .withNewResources()
+                            .addToRequests(Map.of("cpu", new Quantity("2"), "memory", new Quantity("16Gi")))
+                            .addToLimits("nvidia.com/gpu", new Quantity(p % 10 == 0 ? "1" : "0"))
+                            .endResources()
+                            .endContainer()
+                            .endSpec()
+                            .withNewStatus()
+                            .withPhase("Running")
+                            .endStatus()
+                            .build())
+                    .create());
         }
         pool.shutdown();
         pool.awaitTermination(30, TimeUnit.MINUTES);
-        System.out.printf("built %d nodes and %d pods in the mock server in %.1f s%n", NODES, PODS, (System.nanoTime() - t0) / 1e9);
+        System.out.printf(
+                "built %d nodes and %d pods in the mock server in %.1f s%n",
+                NODES, PODS, (System.nanoTime() - t0) / 1e9);
 
         var memory = ManagementFactory.getMemoryMXBean();
         System.gc();
@@ -72,13 +116,30 @@ class AgentScaleBenchmark {
         try (LocalKafka kafka = LocalKafka.start(Files.createTempDirectory("bench-kafka"))) {
             Topics topics = new Topics("bench");
             kafka.createTopics(topics.clusters(), topics.workloads(), topics.events(), topics.commands("bench"));
-            AgentSettings settings = new AgentSettings("bench", Map.of(), "bench", Map.of("bootstrap.servers", kafka.bootstrapServers(),
-                    "max.request.size", "1048576"), Duration.ofSeconds(1), Duration.ofSeconds(5), Set.of(), false);
+            AgentSettings settings = new AgentSettings(
+                    "bench",
+                    Map.of(),
+                    "bench",
+                    Map.of("bootstrap.servers", kafka.bootstrapServers(), "max.request.size", "1048576"),
+                    Duration.ofSeconds(1),
+                    Duration.ofSeconds(5),
+                    Set.of(),
+                    false);
             long start = System.nanoTime();
-            try (AgentRuntime agent = new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC());
-                 KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
-                         "group.id", "bench", "auto.offset.reset", "earliest", "max.partition.fetch.bytes", "4194304"),
-                         new StringDeserializer(), new ByteArrayDeserializer())) {
+            try (AgentRuntime agent =
+                            new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC());
+                    KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                            Map.of(
+                                    "bootstrap.servers",
+                                    kafka.bootstrapServers(),
+                                    "group.id",
+                                    "bench",
+                                    "auto.offset.reset",
+                                    "earliest",
+                                    "max.partition.fetch.bytes",
+                                    "4194304"),
+                            new StringDeserializer(),
+                            new ByteArrayDeserializer())) {
                 agent.start();
                 long informersSynced = System.nanoTime();
                 consumer.subscribe(List.of(topics.clusters()));
@@ -86,7 +147,8 @@ class AgentScaleBenchmark {
                 int size = 0;
                 while (full == null && System.nanoTime() - start < TimeUnit.MINUTES.toNanos(5)) {
                     for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                        if (Wire.decodeCluster(r.value()) instanceof Decoded.Ok<ClusterSummary> ok && ok.value().nodes().size() == NODES) {
+                        if (Wire.decodeCluster(r.value()) instanceof Decoded.Ok<ClusterSummary> ok
+                                && ok.value().nodes().size() == NODES) {
                             full = ok.value();
                             size = r.value().length;
                         }
@@ -95,12 +157,20 @@ class AgentScaleBenchmark {
                 long firstSummary = System.nanoTime();
                 System.gc();
                 long heapAfter = memory.getHeapMemoryUsage().getUsed();
-                long gpus = full == null ? -1 : full.nodes().stream().mapToLong(n -> n.allocated().gpus()).sum();
-                System.out.printf("informers synced in %.1f s; first full summary after %.1f s%n",
+                long gpus = full == null
+                        ? -1
+                        : full.nodes().stream()
+                                .mapToLong(n -> n.allocated().gpus())
+                                .sum();
+                System.out.printf(
+                        "informers synced in %.1f s; first full summary after %.1f s%n",
                         (informersSynced - start) / 1e9, (firstSummary - start) / 1e9);
-                System.out.printf("summary record: %,d bytes for %d nodes (limit 1,048,576); allocated GPUs %d (expected %d)%n",
+                System.out.printf(
+                        "summary record: %,d bytes for %d nodes (limit 1,048,576); allocated GPUs %d (expected %d)%n",
                         size, full == null ? 0 : full.nodes().size(), gpus, (PODS + 9) / 10);
-                System.out.printf("agent heap (live, after GC, informer caches included): %,d MiB%n", (heapAfter - heapBefore) >> 20);
+                System.out.printf(
+                        "agent heap (live, after GC, informer caches included): %,d MiB%n",
+                        (heapAfter - heapBefore) >> 20);
             }
         }
     }

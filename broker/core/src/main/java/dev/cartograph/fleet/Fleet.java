@@ -20,13 +20,17 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class Fleet {
     /** Whether a summary was taken or ignored as older than what is held. */
-    public enum Outcome { ACCEPTED, STALE }
+    public enum Outcome {
+        ACCEPTED,
+        STALE
+    }
 
     private final Map<String, ClusterSummary> clusters = new HashMap<>();
     private final Map<String, Reservation> reservations = new HashMap<>();
     private final Map<String, Instant> received = new HashMap<>();
     /** Per cluster, each node's position in its newest summary, by name (built once per summary, used by every planning view). */
     private final Map<String, Map<String, Integer>> nodeIndex = new HashMap<>();
+
     private final AtomicReference<FleetSnapshot> published = new AtomicReference<>(FleetSnapshot.EMPTY);
 
     public FleetSnapshot snapshot() {
@@ -51,8 +55,10 @@ public final class Fleet {
      */
     public Outcome accept(ClusterSummary s, Instant receivedAt) {
         ClusterSummary held = clusters.get(s.cluster());
-        if (held != null && (held.incarnation().equals(s.incarnation()) ? s.sequence() <= held.sequence()
-                : !s.heartbeat().isAfter(held.heartbeat()))) {
+        if (held != null
+                && (held.incarnation().equals(s.incarnation())
+                        ? s.sequence() <= held.sequence()
+                        : !s.heartbeat().isAfter(held.heartbeat()))) {
             return Outcome.STALE;
         }
         clusters.put(s.cluster(), s);
@@ -85,7 +91,8 @@ public final class Fleet {
      * {@code decision} on its own cluster) to the placement's reservation, now held at {@code epoch}
      * (the change's): only a summary from after the agent applied the change releases it.
      */
-    public Reservation extend(String placementId, String cluster, long epoch, Decision.Placed decision, List<PodDemand> added) {
+    public Reservation extend(
+            String placementId, String cluster, long epoch, Decision.Placed decision, List<PodDemand> added) {
         Map<String, ResourceList> perNode = new HashMap<>(perNode(decision, added));
         Reservation held = reservations.get(placementId);
         if (held != null && held.cluster().equals(cluster)) {
@@ -100,8 +107,11 @@ public final class Fleet {
     private static Map<String, ResourceList> perNode(Decision.Placed decision, List<PodDemand> demand) {
         Map<String, ResourceList> perNode = new HashMap<>();
         for (Decision.Assignment a : decision.assignments()) {
-            PodDemand d = demand.stream().filter(x -> x.component().equals(a.component()) && x.instance().equals(a.instance()))
-                    .findFirst().orElseThrow(() -> new IllegalArgumentException("assignment for unknown " + a.component()));
+            PodDemand d = demand.stream()
+                    .filter(x ->
+                            x.component().equals(a.component()) && x.instance().equals(a.instance()))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("assignment for unknown " + a.component()));
             perNode.merge(a.node(), d.perPod(), ResourceList::plus);
         }
         return perNode;

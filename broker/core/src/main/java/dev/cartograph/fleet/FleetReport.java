@@ -25,8 +25,14 @@ public record FleetReport(List<ClusterReport> clusters) {
     }
 
     /** One cluster: readiness by heartbeat, and one row per GPU model (nodes without GPUs under model ""). */
-    public record ClusterReport(String name, Map<String, String> labels, boolean ready, Instant heartbeat, int nodes,
-                                List<ModelReport> models, int pending) {
+    public record ClusterReport(
+            String name,
+            Map<String, String> labels,
+            boolean ready,
+            Instant heartbeat,
+            int nodes,
+            List<ModelReport> models,
+            int pending) {
         public ClusterReport {
             labels = Map.copyOf(labels);
             models = List.copyOf(models);
@@ -41,13 +47,14 @@ public record FleetReport(List<ClusterReport> clusters) {
         }
     }
 
-    public record ModelReport(String model, int nodes, long total, long allocated, long reserved, long free, long largestFreeBlock) {
-    }
+    public record ModelReport(
+            String model, int nodes, long total, long allocated, long reserved, long free, long largestFreeBlock) {}
 
     /**
      * @param pendingByCluster gangs placed on a cluster whose pods are not all running yet (shown as pending)
      */
-    public static FleetReport of(FleetSnapshot snapshot, Instant now, Duration heartbeatTimeout, Map<String, Integer> pendingByCluster) {
+    public static FleetReport of(
+            FleetSnapshot snapshot, Instant now, Duration heartbeatTimeout, Map<String, Integer> pendingByCluster) {
         Map<String, Map<String, ResourceList>> reserved = new HashMap<>();
         for (Reservation r : snapshot.reservations().values()) {
             Map<String, ResourceList> nodes = reserved.computeIfAbsent(r.cluster(), k -> new HashMap<>());
@@ -61,7 +68,9 @@ public record FleetReport(List<ClusterReport> clusters) {
             for (NodeState n : s.nodes()) {
                 long total = n.allocatable().gpus();
                 long allocated = n.allocated().gpus();
-                long booked = clusterReserved.getOrDefault(n.name(), ResourceList.EMPTY).gpus();
+                long booked = clusterReserved
+                        .getOrDefault(n.name(), ResourceList.EMPTY)
+                        .gpus();
                 long free = ready && n.ready() && n.schedulable() ? Math.max(0, total - allocated - booked) : 0;
                 long[] row = rows.computeIfAbsent(n.gpuProduct(), k -> new long[6]);
                 row[0]++;
@@ -73,7 +82,13 @@ public record FleetReport(List<ClusterReport> clusters) {
             }
             List<ModelReport> models = new ArrayList<>();
             rows.forEach((model, r) -> models.add(new ModelReport(model, (int) r[0], r[1], r[2], r[3], r[4], r[5])));
-            out.add(new ClusterReport(s.cluster(), s.labels(), ready, s.heartbeat(), s.nodes().size(), models,
+            out.add(new ClusterReport(
+                    s.cluster(),
+                    s.labels(),
+                    ready,
+                    s.heartbeat(),
+                    s.nodes().size(),
+                    models,
                     pendingByCluster.getOrDefault(s.cluster(), 0)));
         }
         out.sort(Comparator.comparing(ClusterReport::name));

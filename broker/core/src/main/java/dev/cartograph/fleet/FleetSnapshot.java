@@ -15,8 +15,11 @@ import java.util.Map;
  * open reservation. Readers share it without locks; the one writer ({@link Fleet}) publishes a new
  * snapshot after each change.
  */
-public record FleetSnapshot(Map<String, ClusterSummary> clusters, Map<String, Reservation> reservations, Map<String, Instant> received,
-                            Map<String, Map<String, Integer>> nodeIndex) {
+public record FleetSnapshot(
+        Map<String, ClusterSummary> clusters,
+        Map<String, Reservation> reservations,
+        Map<String, Instant> received,
+        Map<String, Map<String, Integer>> nodeIndex) {
     public static final FleetSnapshot EMPTY = new FleetSnapshot(Map.of(), Map.of(), Map.of(), Map.of());
 
     /**
@@ -34,7 +37,9 @@ public record FleetSnapshot(Map<String, ClusterSummary> clusters, Map<String, Re
     /** A cluster is ready while its newest summary was received less than {@code timeout} ago (by the reader's clock). */
     public boolean ready(String cluster, Instant now, Duration timeout) {
         Instant at = received.get(cluster);
-        return at != null && clusters.containsKey(cluster) && Duration.between(at, now).compareTo(timeout) <= 0;
+        return at != null
+                && clusters.containsKey(cluster)
+                && Duration.between(at, now).compareTo(timeout) <= 0;
     }
 
     /**
@@ -45,14 +50,16 @@ public record FleetSnapshot(Map<String, ClusterSummary> clusters, Map<String, Re
     public List<ClusterState> forPlanning(Instant now, Duration heartbeatTimeout) {
         Map<String, Map<String, ResourceList>> reservedByCluster = new java.util.HashMap<>();
         for (Reservation r : reservations.values()) {
-            Map<String, ResourceList> nodes = reservedByCluster.computeIfAbsent(r.cluster(), k -> new java.util.HashMap<>());
+            Map<String, ResourceList> nodes =
+                    reservedByCluster.computeIfAbsent(r.cluster(), k -> new java.util.HashMap<>());
             r.perNode().forEach((node, amount) -> nodes.merge(node, amount, ResourceList::plus));
         }
         List<ClusterState> out = new ArrayList<>();
         for (ClusterSummary s : clusters.values()) {
             Map<String, ResourceList> reserved = reservedByCluster.getOrDefault(s.cluster(), Map.of());
             Map<String, Integer> index = nodeIndex.get(s.cluster());
-            List<NodeState> nodes = index == null ? ReservedCapacity.apply(s.nodes(), reserved)
+            List<NodeState> nodes = index == null
+                    ? ReservedCapacity.apply(s.nodes(), reserved)
                     : ReservedCapacity.apply(s.nodes(), index, reserved);
             out.add(new ClusterState(s.cluster(), s.labels(), ready(s.cluster(), now, heartbeatTimeout), nodes));
         }

@@ -21,8 +21,7 @@ import java.util.TreeMap;
  * unless something is displaced. Pure and thread-safe.
  */
 final class ReservedCapacity {
-    private ReservedCapacity() {
-    }
+    private ReservedCapacity() {}
 
     /** The nodes with each reservation's demand added to their allocation. */
     static List<NodeState> apply(List<NodeState> nodes, Map<String, ResourceList> reservedPerNode) {
@@ -34,13 +33,13 @@ final class ReservedCapacity {
     }
 
     /** As {@link #apply(List, Map)}, with the nodes' positions by name already known. */
-    static List<NodeState> apply(List<NodeState> nodes, Map<String, Integer> index, Map<String, ResourceList> reservedPerNode) {
+    static List<NodeState> apply(
+            List<NodeState> nodes, Map<String, Integer> index, Map<String, ResourceList> reservedPerNode) {
         if (reservedPerNode.isEmpty()) {
             return nodes;
         }
         Map<Integer, ResourceList> allocated = new HashMap<>();
-        record Displaced(String product, ResourceList amount) {
-        }
+        record Displaced(String product, ResourceList amount) {}
         List<Displaced> displaced = new ArrayList<>();
         for (Map.Entry<String, ResourceList> e : new TreeMap<>(reservedPerNode).entrySet()) {
             Integer i = index.get(e.getKey());
@@ -59,7 +58,16 @@ final class ReservedCapacity {
         List<NodeState> out = new ArrayList<>(nodes);
         allocated.forEach((i, extra) -> {
             NodeState n = nodes.get(i);
-            out.set(i, new NodeState(n.name(), n.labels(), n.taints(), n.ready(), n.schedulable(), n.allocatable(), n.allocated().plus(extra)));
+            out.set(
+                    i,
+                    new NodeState(
+                            n.name(),
+                            n.labels(),
+                            n.taints(),
+                            n.ready(),
+                            n.schedulable(),
+                            n.allocatable(),
+                            n.allocated().plus(extra)));
         });
         return out;
     }
@@ -67,7 +75,8 @@ final class ReservedCapacity {
     private static ResourceList room(List<NodeState> nodes, Map<Integer, ResourceList> allocated, int i) {
         NodeState n = nodes.get(i);
         ResourceList extra = allocated.get(i);
-        return n.allocatable().minus(extra == null ? n.allocated() : n.allocated().plus(extra));
+        return n.allocatable()
+                .minus(extra == null ? n.allocated() : n.allocated().plus(extra));
     }
 
     private static long freeGpus(List<NodeState> nodes, Map<Integer, ResourceList> allocated, int i) {
@@ -75,7 +84,8 @@ final class ReservedCapacity {
     }
 
     /** A displaced reservation: on the usable node of its GPU model it fits most tightly, else its GPUs off the freest ones. */
-    private static void place(List<NodeState> nodes, Map<Integer, ResourceList> allocated, String product, ResourceList amount) {
+    private static void place(
+            List<NodeState> nodes, Map<Integer, ResourceList> allocated, String product, ResourceList amount) {
         List<Integer> candidates = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             NodeState n = nodes.get(i);
@@ -95,14 +105,16 @@ final class ReservedCapacity {
             return;
         }
         long left = amount.gpus();
-        candidates.sort(Comparator.comparingLong((Integer i) -> -freeGpus(nodes, allocated, i)).thenComparing(i -> nodes.get(i).name()));
+        candidates.sort(Comparator.comparingLong((Integer i) -> -freeGpus(nodes, allocated, i))
+                .thenComparing(i -> nodes.get(i).name()));
         for (int i : candidates) {
             if (left <= 0) {
                 return;
             }
             long take = Math.min(Math.max(0, freeGpus(nodes, allocated, i)), left);
             if (take > 0) {
-                allocated.merge(i, new ResourceList(Map.of(ResourceList.GPU, BigDecimal.valueOf(take))), ResourceList::plus);
+                allocated.merge(
+                        i, new ResourceList(Map.of(ResourceList.GPU, BigDecimal.valueOf(take))), ResourceList::plus);
                 left -= take;
             }
         }

@@ -27,10 +27,8 @@ public sealed interface Decision {
     }
 
     /** One pod of one component instance, on one node. */
-    record Assignment(String component, String instance, int pod, String node) {
-    }
+    record Assignment(String component, String instance, int pod, String node) {}
 
     /** Whether one cluster fits, why not, and its score under the policy (lower is better). */
-    record Verdict(String cluster, boolean fits, String reason, long score) {
-    }
+    record Verdict(String cluster, boolean fits, String reason, long score) {}
 }

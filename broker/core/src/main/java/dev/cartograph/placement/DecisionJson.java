@@ -14,8 +14,7 @@ import java.util.Optional;
  * "instance","pod","node"}],"clusters":[{"name","fits","reason","score"}]}}. Pure.
  */
 public final class DecisionJson {
-    private DecisionJson() {
-    }
+    private DecisionJson() {}
 
     public static ObjectNode encode(Decision d) {
         ObjectNode o = JsonNodeFactory.instance.objectNode();
@@ -23,30 +22,48 @@ public final class DecisionJson {
         d.chosen().ifPresentOrElse(c -> o.put("cluster", c), () -> o.putNull("cluster"));
         ArrayNode assignments = o.putArray("assignments");
         if (d instanceof Decision.Placed p) {
-            p.assignments().forEach(a -> assignments.addObject().put("component", a.component()).put("instance", a.instance())
-                    .put("pod", a.pod()).put("node", a.node()));
+            p.assignments()
+                    .forEach(a -> assignments
+                            .addObject()
+                            .put("component", a.component())
+                            .put("instance", a.instance())
+                            .put("pod", a.pod())
+                            .put("node", a.node()));
         }
         ArrayNode clusters = o.putArray("clusters");
-        d.clusters().forEach(v -> clusters.addObject().put("name", v.cluster()).put("fits", v.fits()).put("reason", v.reason())
-                .put("score", v.score()));
+        d.clusters()
+                .forEach(v -> clusters.addObject()
+                        .put("name", v.cluster())
+                        .put("fits", v.fits())
+                        .put("reason", v.reason())
+                        .put("score", v.score()));
         return o;
     }
 
     /** Reads {@link #encode}'s shape; empty when it is not one. */
     public static Optional<Decision> decode(JsonNode o) {
         String decision = o.path("decision").asText("");
-        if (!decision.equals("Placed") && !decision.equals("Unschedulable") || !o.path("clusters").isArray()) {
+        if (!decision.equals("Placed") && !decision.equals("Unschedulable")
+                || !o.path("clusters").isArray()) {
             return Optional.empty();
         }
         List<Decision.Verdict> verdicts = new ArrayList<>();
-        o.path("clusters").forEach(v -> verdicts.add(new Decision.Verdict(v.path("name").asText(), v.path("fits").asBoolean(),
-                v.path("reason").asText(""), v.path("score").asLong(0))));
+        o.path("clusters")
+                .forEach(v -> verdicts.add(new Decision.Verdict(
+                        v.path("name").asText(),
+                        v.path("fits").asBoolean(),
+                        v.path("reason").asText(""),
+                        v.path("score").asLong(0))));
         if (decision.equals("Unschedulable")) {
             return Optional.of(new Decision.Unschedulable(verdicts));
         }
         List<Decision.Assignment> assignments = new ArrayList<>();
-        o.path("assignments").forEach(a -> assignments.add(new Decision.Assignment(a.path("component").asText(),
-                a.path("instance").asText(), a.path("pod").asInt(), a.path("node").asText())));
+        o.path("assignments")
+                .forEach(a -> assignments.add(new Decision.Assignment(
+                        a.path("component").asText(),
+                        a.path("instance").asText(),
+                        a.path("pod").asInt(),
+                        a.path("node").asText())));
         return Optional.of(new Decision.Placed(o.path("cluster").asText(), assignments, verdicts));
     }
 }

@@ -16,8 +16,7 @@ import java.util.Map;
  * {@link MetadataKeys#CLUSTER_SELECTOR_ANNOTATION} annotation ({@code key=value,key=value}). Pure.
  */
 public final class Demands {
-    private Demands() {
-    }
+    private Demands() {}
 
     public static List<PodDemand> of(WorkloadView view) {
         boolean gang = view.gang().minMember() > 0;
@@ -37,7 +36,10 @@ public final class Demands {
     /** The cluster selector an object asks for; empty when none. Malformed entries are ignored. */
     public static Map<String, String> clusterSelector(JsonNode object) {
         Map<String, String> out = new LinkedHashMap<>();
-        String text = object.path("metadata").path("annotations").path(MetadataKeys.CLUSTER_SELECTOR_ANNOTATION).asText("");
+        String text = object.path("metadata")
+                .path("annotations")
+                .path(MetadataKeys.CLUSTER_SELECTOR_ANNOTATION)
+                .asText("");
         for (String part : text.split(",")) {
             int eq = part.indexOf('=');
             if (eq > 0) {

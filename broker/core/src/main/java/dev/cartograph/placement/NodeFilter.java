@@ -9,11 +9,12 @@ import java.util.Map;
  * required affinity, taints) admit it. Pure.
  */
 final class NodeFilter {
-    private NodeFilter() {
-    }
+    private NodeFilter() {}
 
     static boolean eligible(PodDemand pod, NodeState node) {
-        return node.ready() && node.schedulable() && pod.constraints().admits(node.name(), node.labels(), node.taints());
+        return node.ready()
+                && node.schedulable()
+                && pod.constraints().admits(node.name(), node.labels(), node.taints());
     }
 
     /** Every entry of {@code selector} is among {@code labels} (a cluster selector over a cluster's labels). */

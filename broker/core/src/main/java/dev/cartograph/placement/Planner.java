@@ -23,17 +23,22 @@ import java.util.stream.Collectors;
  */
 public final class Planner {
     /** BIN_PACK keeps whole nodes free (least GPU fragmentation left behind); SPREAD leaves the most free. */
-    public enum Policy { BIN_PACK, SPREAD }
-
-    private static final ResourceList ONE_POD = new ResourceList(new TreeMap<>(Map.of(ResourceList.PODS, BigDecimal.ONE)));
-
-    private Planner() {
+    public enum Policy {
+        BIN_PACK,
+        SPREAD
     }
 
-    public static Decision plan(List<PodDemand> demand, Map<String, String> clusterSelector, List<ClusterState> fleet, Policy policy) {
+    private static final ResourceList ONE_POD =
+            new ResourceList(new TreeMap<>(Map.of(ResourceList.PODS, BigDecimal.ONE)));
+
+    private Planner() {}
+
+    public static Decision plan(
+            List<PodDemand> demand, Map<String, String> clusterSelector, List<ClusterState> fleet, Policy policy) {
         List<Decision.Verdict> verdicts = new ArrayList<>();
         Map<String, List<Decision.Assignment>> fits = new LinkedHashMap<>();
-        List<ClusterState> clusters = fleet.stream().sorted(Comparator.comparing(ClusterState::name)).toList();
+        List<ClusterState> clusters =
+                fleet.stream().sorted(Comparator.comparing(ClusterState::name)).toList();
         for (ClusterState c : clusters) {
             Attempt a = attempt(demand, clusterSelector, c, policy);
             verdicts.add(new Decision.Verdict(c.name(), a.assignments != null, a.reason, a.score));
@@ -41,24 +46,25 @@ public final class Planner {
                 fits.put(c.name(), a.assignments);
             }
         }
-        return verdicts.stream().filter(Decision.Verdict::fits).min(Comparator.comparingLong(Decision.Verdict::score)
-                        .thenComparing(Decision.Verdict::cluster))
+        return verdicts.stream()
+                .filter(Decision.Verdict::fits)
+                .min(Comparator.comparingLong(Decision.Verdict::score).thenComparing(Decision.Verdict::cluster))
                 .<Decision>map(best -> new Decision.Placed(best.cluster(), fits.get(best.cluster()), verdicts))
                 .orElseGet(() -> new Decision.Unschedulable(verdicts));
     }
 
-    private record Attempt(List<Decision.Assignment> assignments, String reason, long score) {
-    }
+    private record Attempt(List<Decision.Assignment> assignments, String reason, long score) {}
 
-    private record Pod(PodDemand demand, int index, ResourceList request) {
-    }
+    private record Pod(PodDemand demand, int index, ResourceList request) {}
 
-    private static Attempt attempt(List<PodDemand> demand, Map<String, String> selector, ClusterState c, Policy policy) {
+    private static Attempt attempt(
+            List<PodDemand> demand, Map<String, String> selector, ClusterState c, Policy policy) {
         if (!c.ready()) {
             return new Attempt(null, "cluster is not ready (no recent heartbeat from its agent)", Long.MAX_VALUE);
         }
         if (!NodeFilter.selects(selector, c.labels())) {
-            return new Attempt(null, "cluster labels do not match the cluster selector " + format(selector), Long.MAX_VALUE);
+            return new Attempt(
+                    null, "cluster labels do not match the cluster selector " + format(selector), Long.MAX_VALUE);
         }
         // only nodes some pod may use are looked at again; a cluster short of GPU blocks is refused up front
         Map<PodDemand, List<NodeState>> eligible = new java.util.IdentityHashMap<>();
@@ -72,7 +78,10 @@ public final class Planner {
                 if (NodeFilter.eligible(d, n)) {
                     ok.add(n);
                     if (gpus > 0) {
-                        blocks += Math.max(0, n.allocatable().gpus() - n.allocated().gpus()) / gpus;
+                        blocks += Math.max(
+                                        0,
+                                        n.allocatable().gpus() - n.allocated().gpus())
+                                / gpus;
                     }
                 }
             }
@@ -81,7 +90,10 @@ public final class Planner {
                 for (NodeState n : ok) {
                     free.putIfAbsent(n.name(), n.free());
                 }
-                return new Attempt(null, whyNot(new Pod(d, 0, d.perPod().plus(ONE_POD)), List.of(), c, free, d.count()), Long.MAX_VALUE);
+                return new Attempt(
+                        null,
+                        whyNot(new Pod(d, 0, d.perPod().plus(ONE_POD)), List.of(), c, free, d.count()),
+                        Long.MAX_VALUE);
             }
         }
         List<Pod> pods = new ArrayList<>();
@@ -90,9 +102,12 @@ public final class Planner {
                 pods.add(new Pod(d, i, d.perPod().plus(ONE_POD)));
             }
         }
-        pods.sort(Comparator.comparingLong((Pod p) -> -p.request.gpus()).thenComparingLong(p -> -p.request.cpuMillis())
-                .thenComparingLong(p -> -p.request.memoryBytes()).thenComparing(p -> p.demand.component())
-                .thenComparing(p -> p.demand.instance()).thenComparingInt(p -> p.index));
+        pods.sort(Comparator.comparingLong((Pod p) -> -p.request.gpus())
+                .thenComparingLong(p -> -p.request.cpuMillis())
+                .thenComparingLong(p -> -p.request.memoryBytes())
+                .thenComparing(p -> p.demand.component())
+                .thenComparing(p -> p.demand.instance())
+                .thenComparingInt(p -> p.index));
         List<Decision.Assignment> assignments = new ArrayList<>();
         Set<String> touched = new HashSet<>();
         for (Pod p : pods) {
@@ -100,16 +115,20 @@ public final class Planner {
             long bestKey = 0;
             long podGpus = p.request.gpus();
             for (NodeState n : eligible.get(p.demand)) {
-                long gpusHere = freeGpus.computeIfAbsent(n.name(), k -> Math.max(0, n.allocatable().gpus() - n.allocated().gpus()));
+                long gpusHere = freeGpus.computeIfAbsent(
+                        n.name(),
+                        k -> Math.max(0, n.allocatable().gpus() - n.allocated().gpus()));
                 if (gpusHere < podGpus) {
                     continue; // cheap test first: most nodes fail on GPUs
                 }
-                // GPU pods rank by GPUs left, others by CPU left; the full fit is checked only for a node that would win
+                // GPU pods rank by GPUs left, others by CPU left; the full fit is checked only for a node that would
+                // win
                 long key;
                 if (podGpus > 0) {
                     long left = gpusHere - podGpus;
                     key = policy == Policy.BIN_PACK ? left : -left;
-                    if (best != null && (key > bestKey || key == bestKey && n.name().compareTo(best) > 0)) {
+                    if (best != null
+                            && (key > bestKey || key == bestKey && n.name().compareTo(best) > 0)) {
                         continue;
                     }
                     if (!p.request.fitsIn(free.computeIfAbsent(n.name(), k -> n.free()))) {
@@ -122,7 +141,8 @@ public final class Planner {
                     }
                     long left = room.cpuMillis() - p.request.cpuMillis();
                     key = policy == Policy.BIN_PACK ? left : -left;
-                    if (best != null && (key > bestKey || key == bestKey && n.name().compareTo(best) > 0)) {
+                    if (best != null
+                            && (key > bestKey || key == bestKey && n.name().compareTo(best) > 0)) {
                         continue;
                     }
                 }
@@ -133,14 +153,20 @@ public final class Planner {
                 return new Attempt(null, whyNot(p, pods, c, free, -1), Long.MAX_VALUE);
             }
             String chosen = best;
-            free.put(chosen, free.computeIfAbsent(chosen, k -> nodeNamed(c, k).free()).minus(p.request));
+            free.put(
+                    chosen,
+                    free.computeIfAbsent(chosen, k -> nodeNamed(c, k).free()).minus(p.request));
             freeGpus.merge(best, -podGpus, Long::sum);
             touched.add(best);
             assignments.add(new Decision.Assignment(p.demand.component(), p.demand.instance(), p.index, best));
         }
-        assignments.sort(Comparator.comparing(Decision.Assignment::component).thenComparing(Decision.Assignment::instance)
+        assignments.sort(Comparator.comparing(Decision.Assignment::component)
+                .thenComparing(Decision.Assignment::instance)
                 .thenComparingInt(Decision.Assignment::pod));
-        return new Attempt(assignments, "fits: " + pods.size() + " pods on " + touched.size() + " nodes", score(c, free, touched, policy));
+        return new Attempt(
+                assignments,
+                "fits: " + pods.size() + " pods on " + touched.size() + " nodes",
+                score(c, free, touched, policy));
     }
 
     private static NodeState nodeNamed(ClusterState c, String name) {
@@ -155,7 +181,9 @@ public final class Planner {
         for (NodeState n : c.nodes()) {
             long all = n.allocatable().gpus();
             ResourceList changed = touched.contains(n.name()) ? free.get(n.name()) : null;
-            long f = changed != null ? changed.gpus() : Math.max(0, all - n.allocated().gpus());
+            long f = changed != null
+                    ? changed.gpus()
+                    : Math.max(0, all - n.allocated().gpus());
             totalFree += f;
             if (f > 0 && f < all) {
                 fragmented++;
@@ -170,19 +198,27 @@ public final class Planner {
     /** Why the pod does not fit, with the numbers a user can act on. */
     private static String whyNot(Pod p, List<Pod> all, ClusterState c, Map<String, ResourceList> free, long countHint) {
         PodDemand d = p.demand;
-        List<NodeState> eligible = c.nodes().stream().filter(n -> NodeFilter.eligible(d, n)).toList();
+        List<NodeState> eligible =
+                c.nodes().stream().filter(n -> NodeFilter.eligible(d, n)).toList();
         String what = d.component() + (d.instance().equals(d.component()) ? "" : "/" + d.instance());
         if (eligible.isEmpty()) {
-            long ready = c.nodes().stream().filter(n -> n.ready() && n.schedulable()).count();
-            return "no node can run " + what + ": " + ready + " of " + c.nodes().size() + " nodes are ready and schedulable, none of them "
-                    + (d.constraints().nodeSelector().isEmpty() ? "" : "has labels " + format(d.constraints().nodeSelector()) + " or ")
+            long ready =
+                    c.nodes().stream().filter(n -> n.ready() && n.schedulable()).count();
+            return "no node can run " + what + ": " + ready + " of " + c.nodes().size()
+                    + " nodes are ready and schedulable, none of them "
+                    + (d.constraints().nodeSelector().isEmpty()
+                            ? ""
+                            : "has labels " + format(d.constraints().nodeSelector()) + " or ")
                     + "passes its node affinity and tolerations";
         }
-        long same = countHint >= 0 ? countHint : all.stream().filter(o -> o.demand == d).count();
+        long same = countHint >= 0
+                ? countHint
+                : all.stream().filter(o -> o.demand == d).count();
         long gpus = d.perPod().gpus();
         String product = d.gpuProduct().isEmpty() ? "" : " " + d.gpuProduct();
         if (gpus > 0) {
-            long largest = eligible.stream().mapToLong(n -> n.free().gpus()).max().orElse(0);
+            long largest =
+                    eligible.stream().mapToLong(n -> n.free().gpus()).max().orElse(0);
             long totalFree = eligible.stream().mapToLong(n -> n.free().gpus()).sum();
             long room = eligible.stream().mapToLong(n -> n.free().gpus() / gpus).sum();
             return "needs " + same + " pods × " + gpus + " GPUs" + product + " (" + what + "); largest free block "
@@ -191,16 +227,23 @@ public final class Planner {
         }
         List<String> short_ = new ArrayList<>();
         for (Map.Entry<String, BigDecimal> e : p.request.amounts().entrySet()) {
-            BigDecimal most = eligible.stream().map(n -> free.getOrDefault(n.name(), n.free()).get(e.getKey())).max(BigDecimal::compareTo).orElse(BigDecimal.ZERO);
+            BigDecimal most = eligible.stream()
+                    .map(n -> free.getOrDefault(n.name(), n.free()).get(e.getKey()))
+                    .max(BigDecimal::compareTo)
+                    .orElse(BigDecimal.ZERO);
             if (most.compareTo(e.getValue()) < 0) {
-                short_.add(e.getKey() + " " + Quantity.format(e.getValue()) + " (most free on one node: " + Quantity.format(most) + ")");
+                short_.add(e.getKey() + " " + Quantity.format(e.getValue()) + " (most free on one node: "
+                        + Quantity.format(most) + ")");
             }
         }
-        return "needs " + same + " pods (" + what + ") each with " + String.join(", ", short_) + " on " + eligible.size() + " ready nodes";
+        return "needs " + same + " pods (" + what + ") each with " + String.join(", ", short_) + " on "
+                + eligible.size() + " ready nodes";
     }
 
     private static String format(Map<String, String> m) {
-        return m.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + "=" + e.getValue())
+        return m.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining(","));
     }
 }

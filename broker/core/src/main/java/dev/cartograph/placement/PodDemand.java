@@ -9,7 +9,8 @@ import java.util.Objects;
  * {@code count} identical pods of one component instance that must all be placed: what each
  * requests and which nodes it may run on. Immutable (every part is an immutable value); thread-safe.
  */
-public record PodDemand(String component, String instance, int count, ResourceList perPod, NodeConstraints constraints) {
+public record PodDemand(
+        String component, String instance, int count, ResourceList perPod, NodeConstraints constraints) {
     public PodDemand {
         Objects.requireNonNull(component, "component");
         Objects.requireNonNull(instance, "instance");

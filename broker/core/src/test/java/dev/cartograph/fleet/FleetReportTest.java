@@ -21,11 +21,27 @@ class FleetReportTest {
     void totalsPerModelCountReservationsAndOnlyReadySchedulableNodesAsFree() {
         Fleet fleet = new Fleet();
         NodeState cordoned = node("e3", H100, 8, 0);
-        cordoned = new NodeState(cordoned.name(), cordoned.labels(), cordoned.taints(), true, false, cordoned.allocatable(), cordoned.allocated());
-        fleet.accept(new ClusterSummary("east", Map.of(), "v", "i", 1, T, List.of(node("e1", H100, 8, 2), node("e2", H100, 8, 8), cordoned,
-                node("e4", A100, 8, 0)), List.of()));
-        fleet.accept(new ClusterSummary("lost", Map.of(), "v", "i", 1, T.minusSeconds(600), List.of(node("l1", H100, 8, 0)), List.of()));
-        fleet.hold(new Reservation("p1", "east", 1, Map.of("e1", res("nvidia.com/gpu", "4"), "e4", res("nvidia.com/gpu", "3"))));
+        cordoned = new NodeState(
+                cordoned.name(),
+                cordoned.labels(),
+                cordoned.taints(),
+                true,
+                false,
+                cordoned.allocatable(),
+                cordoned.allocated());
+        fleet.accept(new ClusterSummary(
+                "east",
+                Map.of(),
+                "v",
+                "i",
+                1,
+                T,
+                List.of(node("e1", H100, 8, 2), node("e2", H100, 8, 8), cordoned, node("e4", A100, 8, 0)),
+                List.of()));
+        fleet.accept(new ClusterSummary(
+                "lost", Map.of(), "v", "i", 1, T.minusSeconds(600), List.of(node("l1", H100, 8, 0)), List.of()));
+        fleet.hold(new Reservation(
+                "p1", "east", 1, Map.of("e1", res("nvidia.com/gpu", "4"), "e4", res("nvidia.com/gpu", "3"))));
 
         FleetReport r = FleetReport.of(fleet.snapshot(), T, Duration.ofSeconds(30), Map.of("east", 2));
         FleetReport.ClusterReport east = r.clusters().get(0);
@@ -34,8 +50,10 @@ class FleetReportTest {
         assertThat(east.pending()).isEqualTo(2);
         // hand counts: A100 e4: 8 total, 0 used, 3 reserved, 5 free; H100 e1..e3: 24 total, 10 used, 4 reserved,
         // free e1 8-2-4=2, e2 0, e3 cordoned 0 -> 2, largest block 2
-        assertThat(east.models()).containsExactly(new FleetReport.ModelReport(A100, 1, 8, 0, 3, 5, 5),
-                new FleetReport.ModelReport(H100, 3, 24, 10, 4, 2, 2));
+        assertThat(east.models())
+                .containsExactly(
+                        new FleetReport.ModelReport(A100, 1, 8, 0, 3, 5, 5),
+                        new FleetReport.ModelReport(H100, 3, 24, 10, 4, 2, 2));
         FleetReport.ClusterReport lost = r.clusters().get(1);
         assertThat(lost.ready()).isFalse();
         assertThat(lost.models()).containsExactly(new FleetReport.ModelReport(H100, 1, 8, 0, 0, 0, 0));

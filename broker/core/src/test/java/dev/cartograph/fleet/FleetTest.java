@@ -26,7 +26,8 @@ class FleetTest {
     static final Instant T = Instant.parse("2026-12-02T12:00:00Z");
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    static ClusterSummary summary(String cluster, String incarnation, long seq, Instant heartbeat, int nodes, List<PlacementReport> placed) {
+    static ClusterSummary summary(
+            String cluster, String incarnation, long seq, Instant heartbeat, int nodes, List<PlacementReport> placed) {
         List<NodeState> list = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
             list.add(Nodes.node(cluster + "-" + i, Nodes.H100, 8, 0));
@@ -38,9 +39,12 @@ class FleetTest {
     void staleRecordsAreIgnoredAndARestartedAgentIsTakenByHeartbeat() {
         Fleet fleet = new Fleet();
         assertThat(fleet.accept(summary("a", "i1", 5, T, 1, List.of()))).isEqualTo(Fleet.Outcome.ACCEPTED);
-        assertThat(fleet.accept(summary("a", "i1", 4, T.plusSeconds(1), 1, List.of()))).isEqualTo(Fleet.Outcome.STALE);
-        assertThat(fleet.accept(summary("a", "i0", 99, T.minusSeconds(60), 1, List.of()))).isEqualTo(Fleet.Outcome.STALE);
-        assertThat(fleet.accept(summary("a", "i2", 1, T.plusSeconds(2), 1, List.of()))).isEqualTo(Fleet.Outcome.ACCEPTED);
+        assertThat(fleet.accept(summary("a", "i1", 4, T.plusSeconds(1), 1, List.of())))
+                .isEqualTo(Fleet.Outcome.STALE);
+        assertThat(fleet.accept(summary("a", "i0", 99, T.minusSeconds(60), 1, List.of())))
+                .isEqualTo(Fleet.Outcome.STALE);
+        assertThat(fleet.accept(summary("a", "i2", 1, T.plusSeconds(2), 1, List.of())))
+                .isEqualTo(Fleet.Outcome.ACCEPTED);
         assertThat(fleet.snapshot().clusters().get("a").incarnation()).isEqualTo("i2");
     }
 
@@ -48,8 +52,16 @@ class FleetTest {
     void aClusterWithoutARecentHeartbeatIsNotReady() {
         Fleet fleet = new Fleet();
         fleet.accept(summary("a", "i1", 1, T, 1, List.of()));
-        assertThat(fleet.snapshot().forPlanning(T.plusSeconds(10), TIMEOUT).get(0).ready()).isTrue();
-        assertThat(fleet.snapshot().forPlanning(T.plusSeconds(31), TIMEOUT).get(0).ready()).isFalse();
+        assertThat(fleet.snapshot()
+                        .forPlanning(T.plusSeconds(10), TIMEOUT)
+                        .get(0)
+                        .ready())
+                .isTrue();
+        assertThat(fleet.snapshot()
+                        .forPlanning(T.plusSeconds(31), TIMEOUT)
+                        .get(0)
+                        .ready())
+                .isFalse();
     }
 
     @Test
@@ -59,17 +71,20 @@ class FleetTest {
         fleet.accept(summary("a", "i", 1, T, 50, List.of()));
         fleet.accept(summary("b", "i", 1, T, 30, List.of()));
         fleet.accept(summary("c", "i", 1, T, 20, List.of()));
-        List<PodDemand> gang = List.of(new PodDemand("worker", "worker", 2, gpus(4), NodeConstraints.selecting(Map.of())));
+        List<PodDemand> gang =
+                List.of(new PodDemand("worker", "worker", 2, gpus(4), NodeConstraints.selecting(Map.of())));
         Map<String, Integer> gpusPerNode = new HashMap<>();
         for (int g = 0; g < 100; g++) {
-            Decision d = Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
+            Decision d =
+                    Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
             assertThat(d).as("gang %d", g).isInstanceOf(Decision.Placed.class);
             Decision.Placed p = (Decision.Placed) d;
             fleet.reserve("p-" + g, 1, p, gang);
             p.assignments().forEach(a -> gpusPerNode.merge(a.node(), 4, Integer::sum));
         }
         assertThat(gpusPerNode.values()).allSatisfy(v -> assertThat(v).isLessThanOrEqualTo(8));
-        assertThat(gpusPerNode.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(800);
+        assertThat(gpusPerNode.values().stream().mapToInt(Integer::intValue).sum())
+                .isEqualTo(800);
         assertThat(Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK))
                 .isInstanceOf(Decision.Unschedulable.class);
         assertThat(fleet.snapshot().reservations()).hasSize(100);
@@ -80,7 +95,8 @@ class FleetTest {
         Fleet fleet = new Fleet();
         fleet.accept(summary("a", "i", 1, T, 1, List.of()));
         List<PodDemand> gang = List.of(new PodDemand("w", "w", 1, gpus(8), NodeConstraints.selecting(Map.of())));
-        Decision.Placed p = (Decision.Placed) Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
+        Decision.Placed p = (Decision.Placed)
+                Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
         fleet.reserve("p-1", 3, p, gang);
         // applied but a pod is still unbound: still reserved
         fleet.accept(summary("a", "i", 2, T, 1, List.of(new PlacementReport("p-1", 3, 1, gpus(8)))));
@@ -99,35 +115,52 @@ class FleetTest {
         Fleet fleet = new Fleet();
         fleet.accept(summary("a", "i", 1, T, 2, List.of())); // 2 nodes x 8 free GPUs
         List<PodDemand> gang = List.of(new PodDemand("w", "w", 1, gpus(8), NodeConstraints.selecting(Map.of())));
-        Decision.Placed g = (Decision.Placed) Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
+        Decision.Placed g = (Decision.Placed)
+                Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
         fleet.reserve("g", 1, g, gang);
-        Decision.Placed h = (Decision.Placed) Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
+        Decision.Placed h = (Decision.Placed)
+                Planner.plan(gang, Map.of(), fleet.snapshot().forPlanning(T, TIMEOUT), Planner.Policy.BIN_PACK);
         fleet.reserve("h", 1, h, gang);
         String gNode = g.assignments().get(0).node();
         String hNode = h.assignments().get(0).node();
         assertThat(gNode).isNotEqualTo(hNode);
         // the member's scheduler bound g's pod on the node the broker booked for h; h's pod does not exist yet
         List<NodeState> nodes = List.of(Nodes.node(hNode, Nodes.H100, 8, 8), Nodes.node(gNode, Nodes.H100, 8, 0));
-        fleet.accept(new ClusterSummary("a", Map.of(), "0.1.0", "i", 2, T, nodes,
+        fleet.accept(new ClusterSummary(
+                "a",
+                Map.of(),
+                "0.1.0",
+                "i",
+                2,
+                T,
+                nodes,
                 List.of(new PlacementReport("g", 1, 0, ResourceList.EMPTY), new PlacementReport("h", 1, 1, gpus(8)))));
         assertThat(fleet.snapshot().reservations()).containsOnlyKeys("h");
         // by hand: 16 GPUs, g runs on 8, h still needs 8: nothing is free, whichever node h's pod will get
         List<ClusterState> planning = fleet.snapshot().forPlanning(T, TIMEOUT);
-        assertThat(planning.get(0).nodes()).allSatisfy(n -> assertThat(n.free().gpus()).isZero());
-        assertThat(Planner.plan(gang, Map.of(), planning, Planner.Policy.BIN_PACK)).isInstanceOf(Decision.Unschedulable.class);
+        assertThat(planning.get(0).nodes())
+                .allSatisfy(n -> assertThat(n.free().gpus()).isZero());
+        assertThat(Planner.plan(gang, Map.of(), planning, Planner.Policy.BIN_PACK))
+                .isInstanceOf(Decision.Unschedulable.class);
     }
 
     @Test
     void aDisplacedReservationThatFitsNoSingleNodeTakesItsGpusFromTheFreestNodes() {
         // by hand: nodes with 4, 3 and 0 free GPUs; 8 GPUs reserved on the full node -> 7 taken, none left
-        List<NodeState> nodes = List.of(Nodes.node("n0", Nodes.H100, 8, 4), Nodes.node("n1", Nodes.H100, 8, 5),
+        List<NodeState> nodes = List.of(
+                Nodes.node("n0", Nodes.H100, 8, 4),
+                Nodes.node("n1", Nodes.H100, 8, 5),
                 Nodes.node("n2", Nodes.H100, 8, 8));
         List<NodeState> planned = ReservedCapacity.apply(nodes, Map.of("n2", gpus(8)));
         assertThat(planned).extracting(n -> n.free().gpus()).containsExactly(0L, 0L, 0L);
         // a reservation that fits where it was made stays there
-        assertThat(ReservedCapacity.apply(nodes, Map.of("n0", gpus(2)))).extracting(n -> n.free().gpus()).containsExactly(2L, 3L, 0L);
+        assertThat(ReservedCapacity.apply(nodes, Map.of("n0", gpus(2))))
+                .extracting(n -> n.free().gpus())
+                .containsExactly(2L, 3L, 0L);
         // displaced whole onto the node it fits most tightly
-        assertThat(ReservedCapacity.apply(nodes, Map.of("n2", gpus(3)))).extracting(n -> n.free().gpus()).containsExactly(4L, 0L, 0L);
+        assertThat(ReservedCapacity.apply(nodes, Map.of("n2", gpus(3))))
+                .extracting(n -> n.free().gpus())
+                .containsExactly(4L, 0L, 0L);
     }
 
     static ResourceList gpus(int gpus) {

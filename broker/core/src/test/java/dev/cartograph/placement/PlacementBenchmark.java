@@ -45,9 +45,17 @@ class PlacementBenchmark {
         for (int i = 0; i < DECISIONS; i++) {
             int pods = 1 + random.nextInt(16);
             int gpus = new int[] {1, 2, 4, 8}[random.nextInt(4)];
-            Map<String, String> selector = random.nextBoolean() ? Map.of(NodeState.GPU_PRODUCT, products[random.nextInt(3)]) : Map.of();
-            List<PodDemand> gang = List.of(new PodDemand("worker", "worker", pods, Nodes.res("nvidia.com/gpu", String.valueOf(gpus), "cpu", "8"),
-                    NodeConstraints.selecting(selector)), new PodDemand("launcher", "launcher", 1, Nodes.res("cpu", "2"), NodeConstraints.selecting(Map.of())));
+            Map<String, String> selector =
+                    random.nextBoolean() ? Map.of(NodeState.GPU_PRODUCT, products[random.nextInt(3)]) : Map.of();
+            List<PodDemand> gang = List.of(
+                    new PodDemand(
+                            "worker",
+                            "worker",
+                            pods,
+                            Nodes.res("nvidia.com/gpu", String.valueOf(gpus), "cpu", "8"),
+                            NodeConstraints.selecting(selector)),
+                    new PodDemand(
+                            "launcher", "launcher", 1, Nodes.res("cpu", "2"), NodeConstraints.selecting(Map.of())));
             long start = System.nanoTime();
             List<ClusterState> view = fleet.snapshot().forPlanning(t, Duration.ofMinutes(1));
             viewNanos += System.nanoTime() - start;
@@ -61,9 +69,15 @@ class PlacementBenchmark {
         long[] warm = Arrays.copyOfRange(nanos, Math.min(20, DECISIONS - 1), DECISIONS);
         Arrays.sort(warm);
         double total = Arrays.stream(warm).sum() / 1e9;
-        System.out.printf("%d clusters x %d nodes, %d decisions (%d placed, reserved as they go)%n", CLUSTERS, NODES, DECISIONS, placed);
+        System.out.printf(
+                "%d clusters x %d nodes, %d decisions (%d placed, reserved as they go)%n",
+                CLUSTERS, NODES, DECISIONS, placed);
         System.out.printf("building planning views: %.1f ms per decision on average%n", viewNanos / 1e6 / DECISIONS);
-        System.out.printf("decisions/s %.1f, p50 %.1f ms, p99 %.1f ms (after %d warm-up decisions; includes building the planning view)%n",
-                warm.length / total, warm[warm.length / 2] / 1e6, warm[(int) (warm.length * 0.99)] / 1e6, DECISIONS - warm.length);
+        System.out.printf(
+                "decisions/s %.1f, p50 %.1f ms, p99 %.1f ms (after %d warm-up decisions; includes building the planning view)%n",
+                warm.length / total,
+                warm[warm.length / 2] / 1e6,
+                warm[(int) (warm.length * 0.99)] / 1e6,
+                DECISIONS - warm.length);
     }
 }

@@ -19,10 +19,20 @@ import java.util.Objects;
  * @param limits            budgets on what users submit and on how long a member may take
  * @param topicSettings     replication factor and min.insync.replicas of the topics the broker creates
  */
-public record BrokerSettings(String brokerId, String topicPrefix, Map<String, String> kafka, Duration heartbeatTimeout,
-                             Duration failoverTimeout, String federationLabel, Planner.Policy policy, boolean replaceRunning,
-                             String leaseNamespace, String leaseName, Duration tick, Limits limits,
-                             TopicSettings topicSettings) {
+public record BrokerSettings(
+        String brokerId,
+        String topicPrefix,
+        Map<String, String> kafka,
+        Duration heartbeatTimeout,
+        Duration failoverTimeout,
+        String federationLabel,
+        Planner.Policy policy,
+        boolean replaceRunning,
+        String leaseNamespace,
+        String leaseName,
+        Duration tick,
+        Limits limits,
+        TopicSettings topicSettings) {
     /**
      * Budgets. Immutable.
      *
@@ -45,25 +55,79 @@ public record BrokerSettings(String brokerId, String topicPrefix, Map<String, St
     }
 
     /** Settings with the default {@link Limits}. */
-    public BrokerSettings(String brokerId, String topicPrefix, Map<String, String> kafka, Duration heartbeatTimeout,
-                          Duration failoverTimeout, String federationLabel, Planner.Policy policy, boolean replaceRunning,
-                          String leaseNamespace, String leaseName, Duration tick) {
-        this(brokerId, topicPrefix, kafka, heartbeatTimeout, failoverTimeout, federationLabel, policy, replaceRunning, leaseNamespace,
-                leaseName, tick, Limits.DEFAULTS);
+    public BrokerSettings(
+            String brokerId,
+            String topicPrefix,
+            Map<String, String> kafka,
+            Duration heartbeatTimeout,
+            Duration failoverTimeout,
+            String federationLabel,
+            Planner.Policy policy,
+            boolean replaceRunning,
+            String leaseNamespace,
+            String leaseName,
+            Duration tick) {
+        this(
+                brokerId,
+                topicPrefix,
+                kafka,
+                heartbeatTimeout,
+                failoverTimeout,
+                federationLabel,
+                policy,
+                replaceRunning,
+                leaseNamespace,
+                leaseName,
+                tick,
+                Limits.DEFAULTS);
     }
 
     /** Settings with the default {@link TopicSettings} (3 replicas, 2 in sync). */
-    public BrokerSettings(String brokerId, String topicPrefix, Map<String, String> kafka, Duration heartbeatTimeout,
-                          Duration failoverTimeout, String federationLabel, Planner.Policy policy, boolean replaceRunning,
-                          String leaseNamespace, String leaseName, Duration tick, Limits limits) {
-        this(brokerId, topicPrefix, kafka, heartbeatTimeout, failoverTimeout, federationLabel, policy, replaceRunning, leaseNamespace,
-                leaseName, tick, limits, TopicSettings.DEFAULTS);
+    public BrokerSettings(
+            String brokerId,
+            String topicPrefix,
+            Map<String, String> kafka,
+            Duration heartbeatTimeout,
+            Duration failoverTimeout,
+            String federationLabel,
+            Planner.Policy policy,
+            boolean replaceRunning,
+            String leaseNamespace,
+            String leaseName,
+            Duration tick,
+            Limits limits) {
+        this(
+                brokerId,
+                topicPrefix,
+                kafka,
+                heartbeatTimeout,
+                failoverTimeout,
+                federationLabel,
+                policy,
+                replaceRunning,
+                leaseNamespace,
+                leaseName,
+                tick,
+                limits,
+                TopicSettings.DEFAULTS);
     }
 
     /** These settings with other topic settings. */
     public BrokerSettings withTopicSettings(TopicSettings topics) {
-        return new BrokerSettings(brokerId, topicPrefix, kafka, heartbeatTimeout, failoverTimeout, federationLabel, policy, replaceRunning,
-                leaseNamespace, leaseName, tick, limits, topics);
+        return new BrokerSettings(
+                brokerId,
+                topicPrefix,
+                kafka,
+                heartbeatTimeout,
+                failoverTimeout,
+                federationLabel,
+                policy,
+                replaceRunning,
+                leaseNamespace,
+                leaseName,
+                tick,
+                limits,
+                topics);
     }
 
     public BrokerSettings {
@@ -73,12 +137,13 @@ public record BrokerSettings(String brokerId, String topicPrefix, Map<String, St
         Objects.requireNonNull(heartbeatTimeout, "heartbeatTimeout");
         Objects.requireNonNull(failoverTimeout, "failoverTimeout");
         if (failoverTimeout.compareTo(heartbeatTimeout) < 0) {
-            throw new IllegalArgumentException("failover-timeout (" + failoverTimeout + ") cannot be shorter than heartbeat-timeout ("
-                    + heartbeatTimeout + ")");
+            throw new IllegalArgumentException("failover-timeout (" + failoverTimeout
+                    + ") cannot be shorter than heartbeat-timeout (" + heartbeatTimeout + ")");
         }
         Objects.requireNonNull(federationLabel, "federationLabel");
         if (!federationLabel.matches("[^=\\s]+=[^=\\s]*")) {
-            throw new IllegalArgumentException("federation-label '" + federationLabel + "' must be key=value, e.g. cartograph.dev/federate=true");
+            throw new IllegalArgumentException(
+                    "federation-label '" + federationLabel + "' must be key=value, e.g. cartograph.dev/federate=true");
         }
         Objects.requireNonNull(policy, "policy");
         leaseNamespace = leaseNamespace == null ? "" : leaseNamespace;

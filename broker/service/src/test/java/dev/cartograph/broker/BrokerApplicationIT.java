@@ -1,7 +1,6 @@
 package dev.cartograph.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.Documents;
@@ -30,10 +29,11 @@ class BrokerApplicationIT {
     @Test
     void servesTheFleetPlansWithoutPlacingAndPublishesItsOpenApi() throws Exception {
         try (TestKafka kafka = TestKafka.start(dir.resolve("kafka"));
-             Federation fed = new Federation(kafka::bootstrapServers)) {
+                Federation fed = new Federation(kafka::bootstrapServers)) {
             fed.member("west", "NVIDIA-H100-80GB-HBM3", 4, 5, 5, 5, 5).member("east", "NVIDIA-H100-80GB-HBM3", 2);
             Path kubeconfig = dir.resolve("hub.kubeconfig");
-            Files.writeString(kubeconfig, """
+            Files.writeString(
+                    kubeconfig, """
                     apiVersion: v1
                     kind: Config
                     clusters: [{name: hub, cluster: {server: "%s", insecure-skip-tls-verify: true}}]
@@ -41,22 +41,25 @@ class BrokerApplicationIT {
                     contexts: [{name: hub, context: {cluster: hub, user: u}}]
                     current-context: hub
                     """.formatted(fed.hub.getConfiguration().getMasterUrl()));
-            try (EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, Map.of(
-                    "micronaut.server.port", "-1",
-                    "cartograph.broker.bootstrap-servers", kafka.bootstrapServers(),
-                    "cartograph.broker.topic-prefix", fed.prefix,
-                    "cartograph.broker.kubeconfig", kubeconfig.toString(),
-                    "cartograph.broker.heartbeat-timeout", "5s",
-                    "cartograph.broker.failover-timeout", "30s",
-                    "cartograph.broker.topic-replication-factor", "1",
-                    "cartograph.broker.topic-min-insync-replicas", "1"));
-                 HttpClient http = HttpClient.create(server.getURL())) {
+            try (EmbeddedServer server = ApplicationContext.run(
+                            EmbeddedServer.class,
+                            Map.of(
+                                    "micronaut.server.port", "-1",
+                                    "cartograph.broker.bootstrap-servers", kafka.bootstrapServers(),
+                                    "cartograph.broker.topic-prefix", fed.prefix,
+                                    "cartograph.broker.kubeconfig", kubeconfig.toString(),
+                                    "cartograph.broker.heartbeat-timeout", "5s",
+                                    "cartograph.broker.failover-timeout", "30s",
+                                    "cartograph.broker.topic-replication-factor", "1",
+                                    "cartograph.broker.topic-min-insync-replicas", "1"));
+                    HttpClient http = HttpClient.create(server.getURL())) {
                 Eventually.asserted(Duration.ofSeconds(60), () -> {
                     JsonNode fleet = get(http, "/api/v1/fleet");
                     assertThat(fleet.path("clusters")).hasSize(2);
                 });
                 JsonNode fleet = get(http, "/api/v1/fleet");
-                // hand counts: west 4 nodes x 8 GPUs, 5 used on each -> 32 total, 20 allocated, 12 free, largest block 3
+                // hand counts: west 4 nodes x 8 GPUs, 5 used on each -> 32 total, 20 allocated, 12 free, largest block
+                // 3
                 JsonNode west = fleet.path("clusters").get(1);
                 assertThat(west.path("name").asText()).isEqualTo("west");
                 JsonNode row = west.path("gpuModels").get(0);
@@ -67,8 +70,14 @@ class BrokerApplicationIT {
                 assertThat(row.path("largestFreeBlock").asLong()).isEqualTo(3);
                 assertThat(fleet.path("totals").path("total").asLong()).isEqualTo(48);
                 assertThat(fleet.path("totals").path("free").asLong()).isEqualTo(28);
-                assertThat(get(http, "/api/v1/clusters/east").path("gpuModels").get(0).path("free").asLong()).isEqualTo(16);
-                HttpClientResponseException missing = org.junit.jupiter.api.Assertions.assertThrows(HttpClientResponseException.class,
+                assertThat(get(http, "/api/v1/clusters/east")
+                                .path("gpuModels")
+                                .get(0)
+                                .path("free")
+                                .asLong())
+                        .isEqualTo(16);
+                HttpClientResponseException missing = org.junit.jupiter.api.Assertions.assertThrows(
+                        HttpClientResponseException.class,
                         () -> http.toBlocking().retrieve(HttpRequest.GET("/api/v1/clusters/nowhere")));
                 assertThat(missing.getStatus().getCode()).isEqualTo(404);
 
@@ -81,24 +90,36 @@ class BrokerApplicationIT {
                             Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: t, resources: {limits: {nvidia.com/gpu: "4"}}}]}}}
                             Worker: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: t, resources: {limits: {nvidia.com/gpu: "4"}}}]}}}
                         """;
-                JsonNode plan = Documents.json().readTree(http.toBlocking().retrieve(HttpRequest.POST("/api/v1/plan", job)
-                        .contentType("application/yaml")));
+                JsonNode plan = Documents.json()
+                        .readTree(http.toBlocking()
+                                .retrieve(HttpRequest.POST("/api/v1/plan", job).contentType("application/yaml")));
                 assertThat(plan.path("decision").asText()).isEqualTo("Placed");
                 assertThat(plan.path("cluster").asText()).isEqualTo("east");
                 assertThat(plan.path("assignments")).hasSize(2);
                 assertThat(plan.path("clusters").toString()).contains("largest free block 3");
                 assertThat(get(http, "/api/v1/placements").path("placements")).isEmpty(); // nothing placed
-                assertThat(get(http, "/api/v1/fleet").path("totals").path("reserved").asLong()).isZero();
+                assertThat(get(http, "/api/v1/fleet")
+                                .path("totals")
+                                .path("reserved")
+                                .asLong())
+                        .isZero();
 
-                HttpClientResponseException bad = org.junit.jupiter.api.Assertions.assertThrows(HttpClientResponseException.class,
-                        () -> http.toBlocking().retrieve(HttpRequest.POST("/api/v1/plan", "{\"apiVersion\":\"x/v1\",\"kind\":\"Nope\","
-                                + "\"metadata\":{\"name\":\"n\"}}").contentType(MediaType.APPLICATION_JSON)));
+                HttpClientResponseException bad = org.junit.jupiter.api.Assertions.assertThrows(
+                        HttpClientResponseException.class,
+                        () -> http.toBlocking()
+                                .retrieve(HttpRequest.POST(
+                                                "/api/v1/plan",
+                                                "{\"apiVersion\":\"x/v1\",\"kind\":\"Nope\","
+                                                        + "\"metadata\":{\"name\":\"n\"}}")
+                                        .contentType(MediaType.APPLICATION_JSON)));
                 assertThat(bad.getStatus().getCode()).isEqualTo(422);
                 assertThat(bad.getResponse().getBody(String.class).orElse("")).contains("no_definition");
 
                 String openapi = http.toBlocking().retrieve(HttpRequest.GET("/openapi/cartograph-broker-v1.yml"));
-                assertThat(openapi).contains("/api/v1/fleet", "/api/v1/plan", "/api/v1/workloads", "/api/v1/placements");
-                assertThat(http.toBlocking().retrieve(HttpRequest.GET("/health"))).contains("\"status\":\"UP\"");
+                assertThat(openapi)
+                        .contains("/api/v1/fleet", "/api/v1/plan", "/api/v1/workloads", "/api/v1/placements");
+                assertThat(http.toBlocking().retrieve(HttpRequest.GET("/health")))
+                        .contains("\"status\":\"UP\"");
             }
         }
     }

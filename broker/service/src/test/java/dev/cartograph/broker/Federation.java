@@ -33,10 +33,20 @@ import java.util.Set;
  * fresh topic prefix. Closes everything it started.
  */
 final class Federation implements AutoCloseable {
-    static final ResourceDefinitionContext PYTORCHJOBS = new ResourceDefinitionContext.Builder().withGroup("kubeflow.org")
-            .withVersion("v1").withKind("PyTorchJob").withPlural("pytorchjobs").withNamespaced(true).build();
-    static final ResourceDefinitionContext JOBS = new ResourceDefinitionContext.Builder().withGroup("batch")
-            .withVersion("v1").withKind("Job").withPlural("jobs").withNamespaced(true).build();
+    static final ResourceDefinitionContext PYTORCHJOBS = new ResourceDefinitionContext.Builder()
+            .withGroup("kubeflow.org")
+            .withVersion("v1")
+            .withKind("PyTorchJob")
+            .withPlural("pytorchjobs")
+            .withNamespaced(true)
+            .build();
+    static final ResourceDefinitionContext JOBS = new ResourceDefinitionContext.Builder()
+            .withGroup("batch")
+            .withVersion("v1")
+            .withKind("Job")
+            .withPlural("jobs")
+            .withNamespaced(true)
+            .build();
 
     /** The Kafka the federation uses: anything with bootstrap servers (in-process or a container). */
     interface Kafka {
@@ -64,37 +74,77 @@ final class Federation implements AutoCloseable {
         this.prefix = prefix;
         crd(hub);
         try (java.io.InputStream in = Federation.class.getResourceAsStream("/crds/clusters.cartograph.dev.yaml")) {
-            hub.resource(hub.getKubernetesSerialization().unmarshal(in,
-                    io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class)).create();
+            hub.resource(hub.getKubernetesSerialization()
+                            .unmarshal(
+                                    in,
+                                    io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class))
+                    .create();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
     }
 
     static KubernetesMockServer server() {
-        KubernetesMockServer s = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(List.of()), false);
+        KubernetesMockServer s = new KubernetesMockServer(
+                new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(List.of()), false);
         s.init();
         return s;
     }
 
     /** A namespaced CRD that keeps any fields (what tests need of a kind the catalog does not know). */
     static void crd(KubernetesClient client, String group, String version, String kind, String plural, String scope) {
-        client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
-                .withNewMetadata().withName(plural + "." + group).endMetadata()
-                .withNewSpec().withGroup(group).withScope(scope)
-                .withVersions(new CustomResourceDefinitionVersionBuilder().withName(version).withServed(true).withStorage(true).build())
-                .withNewNames().withKind(kind).withPlural(plural).withSingular(kind.toLowerCase()).endNames().endSpec().build())
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .resource(new CustomResourceDefinitionBuilder()
+                        .withNewMetadata()
+                        .withName(plural + "." + group)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withGroup(group)
+                        .withScope(scope)
+                        .withVersions(new CustomResourceDefinitionVersionBuilder()
+                                .withName(version)
+                                .withServed(true)
+                                .withStorage(true)
+                                .build())
+                        .withNewNames()
+                        .withKind(kind)
+                        .withPlural(plural)
+                        .withSingular(kind.toLowerCase())
+                        .endNames()
+                        .endSpec()
+                        .build())
                 .create();
     }
 
     static void crd(KubernetesClient client) {
-        client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
-                .withNewMetadata().withName("pytorchjobs.kubeflow.org").endMetadata()
-                .withNewSpec().withGroup("kubeflow.org").withScope("Namespaced")
-                .withVersions(new CustomResourceDefinitionVersionBuilder().withName("v1").withServed(true).withStorage(true)
-                        .withNewSubresources().withNewStatus().endStatus().endSubresources().build())
-                .withNewNames().withKind("PyTorchJob").withPlural("pytorchjobs").withSingular("pytorchjob").endNames().endSpec().build())
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .resource(new CustomResourceDefinitionBuilder()
+                        .withNewMetadata()
+                        .withName("pytorchjobs.kubeflow.org")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withGroup("kubeflow.org")
+                        .withScope("Namespaced")
+                        .withVersions(new CustomResourceDefinitionVersionBuilder()
+                                .withName("v1")
+                                .withServed(true)
+                                .withStorage(true)
+                                .withNewSubresources()
+                                .withNewStatus()
+                                .endStatus()
+                                .endSubresources()
+                                .build())
+                        .withNewNames()
+                        .withKind("PyTorchJob")
+                        .withPlural("pytorchjobs")
+                        .withSingular("pytorchjob")
+                        .endNames()
+                        .endSpec()
+                        .build())
                 .create();
     }
 
@@ -131,8 +181,15 @@ final class Federation implements AutoCloseable {
     }
 
     AgentRuntime startAgent(String name) {
-        AgentSettings settings = new AgentSettings(name, Map.of(), prefix, Map.of("bootstrap.servers", kafka.bootstrapServers()),
-                Duration.ofMillis(200), Duration.ofSeconds(1), Set.of(), true);
+        AgentSettings settings = new AgentSettings(
+                name,
+                Map.of(),
+                prefix,
+                Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                Duration.ofMillis(200),
+                Duration.ofSeconds(1),
+                Set.of(),
+                true);
         AgentRuntime agent = new AgentRuntime(settings, members.get(name), catalog, Clock.systemUTC());
         agent.start();
         agents.put(name, agent);
@@ -144,9 +201,18 @@ final class Federation implements AutoCloseable {
     }
 
     BrokerRuntime startBroker(String id, boolean leaderElection) throws Exception {
-        BrokerSettings settings = new BrokerSettings(id, prefix, Map.of("bootstrap.servers", kafka.bootstrapServers()), heartbeatTimeout,
-                failoverTimeout, "cartograph.dev/federate=true", Planner.Policy.BIN_PACK, false,
-                leaderElection ? "cartograph-system" : "", "cartograph-broker", Duration.ofMillis(250))
+        BrokerSettings settings = new BrokerSettings(
+                        id,
+                        prefix,
+                        Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                        heartbeatTimeout,
+                        failoverTimeout,
+                        "cartograph.dev/federate=true",
+                        Planner.Policy.BIN_PACK,
+                        false,
+                        leaderElection ? "cartograph-system" : "",
+                        "cartograph-broker",
+                        Duration.ofMillis(250))
                 .withTopicSettings(dev.cartograph.broker.kafka.TopicSettings.SINGLE_BROKER);
         BrokerRuntime broker = new BrokerRuntime(settings, hub, catalog, Clock.systemUTC());
         broker.start();
@@ -156,7 +222,8 @@ final class Federation implements AutoCloseable {
 
     static JsonNode yaml(String text) {
         try {
-            return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).get(0);
+            return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)))
+                    .get(0);
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException(e);
         }
@@ -170,7 +237,10 @@ final class Federation implements AutoCloseable {
         if (!Boolean.TRUE.equals(ctx.isNamespaceScoped())) {
             return client.genericKubernetesResources(ctx).resource(r).create();
         }
-        return client.genericKubernetesResources(ctx).inNamespace(r.getMetadata().getNamespace()).resource(r).create();
+        return client.genericKubernetesResources(ctx)
+                .inNamespace(r.getMetadata().getNamespace())
+                .resource(r)
+                .create();
     }
 
     /** A PyTorchJob on the hub, federated: one master and {@code workers} workers, {@code gpus} GPUs each. */
@@ -218,7 +288,11 @@ final class Federation implements AutoCloseable {
     }
 
     List<GenericKubernetesResource> copies(String member, ResourceDefinitionContext ctx) {
-        return members.get(member).genericKubernetesResources(ctx).inNamespace("ml").list().getItems();
+        return members.get(member)
+                .genericKubernetesResources(ctx)
+                .inNamespace("ml")
+                .list()
+                .getItems();
     }
 
     @Override

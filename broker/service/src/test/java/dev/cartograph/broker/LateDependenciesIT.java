@@ -41,13 +41,37 @@ class LateDependenciesIT {
         int kafkaPort = freePort();
         int hubPort = freePort();
         String prefix = "late" + Long.toHexString(System.nanoTime());
-        KubernetesClient hubClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("http://127.0.0.1:" + hubPort)
-                .withRequestTimeout(2000).withConnectionTimeout(1000).withRequestRetryBackoffLimit(0).build()).build();
-        BrokerSettings settings = new BrokerSettings("late", prefix, Map.of("bootstrap.servers", "127.0.0.1:" + kafkaPort,
-                "default.api.timeout.ms", "5000", "request.timeout.ms", "3000", "reconnect.backoff.max.ms", "1000"),
-                Duration.ofSeconds(3), Duration.ofSeconds(30), "cartograph.dev/federate=true", Planner.Policy.BIN_PACK, false, "", "",
-                Duration.ofMillis(250)).withTopicSettings(dev.cartograph.broker.kafka.TopicSettings.SINGLE_BROKER);
-        try (BrokerRuntime broker = new BrokerRuntime(settings, hubClient, Catalog.load().definitions(), Clock.systemUTC())) {
+        KubernetesClient hubClient = new KubernetesClientBuilder()
+                .withConfig(new ConfigBuilder()
+                        .withMasterUrl("http://127.0.0.1:" + hubPort)
+                        .withRequestTimeout(2000)
+                        .withConnectionTimeout(1000)
+                        .withRequestRetryBackoffLimit(0)
+                        .build())
+                .build();
+        BrokerSettings settings = new BrokerSettings(
+                        "late",
+                        prefix,
+                        Map.of(
+                                "bootstrap.servers",
+                                "127.0.0.1:" + kafkaPort,
+                                "default.api.timeout.ms",
+                                "5000",
+                                "request.timeout.ms",
+                                "3000",
+                                "reconnect.backoff.max.ms",
+                                "1000"),
+                        Duration.ofSeconds(3),
+                        Duration.ofSeconds(30),
+                        "cartograph.dev/federate=true",
+                        Planner.Policy.BIN_PACK,
+                        false,
+                        "",
+                        "",
+                        Duration.ofMillis(250))
+                .withTopicSettings(dev.cartograph.broker.kafka.TopicSettings.SINGLE_BROKER);
+        try (BrokerRuntime broker =
+                new BrokerRuntime(settings, hubClient, Catalog.load().definitions(), Clock.systemUTC())) {
             broker.start(); // neither Kafka nor the hub is there: this must not throw
             Thread.sleep(3000);
             assertThat(broker.running()).isTrue();
@@ -55,12 +79,20 @@ class LateDependenciesIT {
             assertThat(broker.view().caughtUp()).isFalse();
 
             Path data = Files.createTempDirectory("late-kafka");
-            try (LocalKafka kafka = LocalKafka.start(data, kafkaPort); Federation fed = new Federation(kafka::bootstrapServers, prefix)) {
+            try (LocalKafka kafka = LocalKafka.start(data, kafkaPort);
+                    Federation fed = new Federation(kafka::bootstrapServers, prefix)) {
                 fed.member("a", "NVIDIA-H100-80GB-HBM3", 1);
-                Eventually.until(Duration.ofSeconds(90), () -> broker.view().caughtUp() && broker.view().fleet().clusters().size() == 1);
+                Eventually.until(
+                        Duration.ofSeconds(90),
+                        () -> broker.view().caughtUp()
+                                && broker.view().fleet().clusters().size() == 1);
 
-                KubernetesMockServer hub = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                        new KubernetesCrudDispatcher(List.of()), false);
+                KubernetesMockServer hub = new KubernetesMockServer(
+                        new Context(),
+                        new MockWebServer(),
+                        new HashMap<>(),
+                        new KubernetesCrudDispatcher(List.of()),
+                        false);
                 hub.init(InetAddress.getLoopbackAddress(), hubPort);
                 try (KubernetesClient late = hub.createClient()) {
                     Federation.crd(late);
@@ -75,9 +107,14 @@ class LateDependenciesIT {
                                   restartPolicy: Never
                                   containers: [{name: c, image: x, resources: {requests: {nvidia.com/gpu: "8"}}}]
                             """);
-                    Eventually.asserted(Duration.ofSeconds(30), () -> assertThat(fed.copies("a", Federation.JOBS)).singleElement()
-                            .satisfies(c -> assertThat(c.getMetadata().getLabels()).containsEntry("cartograph.dev/placement-id",
-                                    job.getMetadata().getUid())));
+                    Eventually.asserted(
+                            Duration.ofSeconds(30),
+                            () -> assertThat(fed.copies("a", Federation.JOBS))
+                                    .singleElement()
+                                    .satisfies(c -> assertThat(c.getMetadata().getLabels())
+                                            .containsEntry(
+                                                    "cartograph.dev/placement-id",
+                                                    job.getMetadata().getUid())));
                 } finally {
                     hub.destroy();
                 }

@@ -1,10 +1,8 @@
 package dev.cartograph.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.Interpreter;
-import dev.cartograph.interpreter.Resolution;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
 import dev.cartograph.interpreter.resolve.StatusEvaluator;
 import dev.cartograph.interpreter.view.Phase;
@@ -33,13 +31,20 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", description = "Benchmark describe against the jq program on recorded objects.")
 final class BenchCommand implements Callable<Integer> {
-    @Option(names = "--recorded", required = true, paramLabel = "DIR", description = "Workload Map recordings (../shared/recorded)")
+    @Option(
+            names = "--recorded",
+            required = true,
+            paramLabel = "DIR",
+            description = "Workload Map recordings (../shared/recorded)")
     Path recorded;
 
     @Mixin
     DefinitionOptions definitions;
 
-    @Option(names = "--seconds", defaultValue = "5", description = "measuring time per side (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--seconds",
+            defaultValue = "5",
+            description = "measuring time per side (default: ${DEFAULT-VALUE})")
     int seconds;
 
     @Option(names = "--jq", defaultValue = "jq", description = "the jq program (default: ${DEFAULT-VALUE})")
@@ -55,7 +60,8 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Interpreter interpreter = Interpreter.of(definitions.load().definitions());
         Map<WorkloadDefinition, List<JsonNode>> byDefinition = objects(interpreter);
-        List<JsonNode> all = byDefinition.values().stream().flatMap(List::stream).toList();
+        List<JsonNode> all =
+                byDefinition.values().stream().flatMap(List::stream).toList();
         objectCount = all.size();
         if (all.isEmpty()) {
             spec.commandLine().getErr().println("no recorded objects with a definition under " + recorded);
@@ -74,14 +80,17 @@ final class BenchCommand implements Callable<Integer> {
                 throw new java.io.UncheckedIOException(e);
             }
         }));
-        double status = rate(() -> byDefinition.forEach((d, objs) -> objs.forEach(o -> StatusEvaluator.evaluate(d.status(), o))));
+        double status = rate(() ->
+                byDefinition.forEach((d, objs) -> objs.forEach(o -> StatusEvaluator.evaluate(d.status(), o))));
         JqRun jq = runJq(byDefinition);
         out.printf("cartograph describe (full view):  %,.0f objects/s%n", describe);
         out.printf("cartograph parse JSON + describe: %,.0f objects/s%n", parseAndDescribe);
         out.printf("cartograph status only:           %,.0f objects/s%n", status);
-        out.printf("jq program, same status mappings: %,.0f objects/s (%d jq processes, %d objects each pass)%n",
+        out.printf(
+                "jq program, same status mappings: %,.0f objects/s (%d jq processes, %d objects each pass)%n",
                 jq.rate(), byDefinition.size(), jq.objectsPerRun());
-        out.printf("ratio to jq: describe %.1fx, parse + describe %.1fx, status only %.1fx%n",
+        out.printf(
+                "ratio to jq: describe %.1fx, parse + describe %.1fx, status only %.1fx%n",
                 describe / jq.rate(), parseAndDescribe / jq.rate(), status / jq.rate());
         out.printf("phases agree with jq on %d of %d objects%n", jq.agreeing(), all.size());
         out.flush();
@@ -92,8 +101,10 @@ final class BenchCommand implements Callable<Integer> {
         Map<WorkloadDefinition, List<JsonNode>> out = new LinkedHashMap<>();
         List<Path> files;
         try (Stream<Path> walk = Files.walk(recorded)) {
-            files = walk.filter(p -> p.toString().endsWith(".yaml") && !recorded.relativize(p).toString().startsWith("_"))
-                    .sorted().toList();
+            files = walk.filter(p -> p.toString().endsWith(".yaml")
+                            && !recorded.relativize(p).toString().startsWith("_"))
+                    .sorted()
+                    .toList();
         }
         for (Path file : files) {
             try (InputStream in = Files.newInputStream(file)) {
@@ -101,7 +112,10 @@ final class BenchCommand implements Callable<Integer> {
                     for (JsonNode e : doc.path("events")) {
                         JsonNode object = e.get("object");
                         if ("STATE".equals(e.path("kind").asText()) && object != null) {
-                            interpreter.definitionFor(object).ifPresent(d -> out.computeIfAbsent(d, k -> new ArrayList<>()).add(object));
+                            interpreter
+                                    .definitionFor(object)
+                                    .ifPresent(d -> out.computeIfAbsent(d, k -> new ArrayList<>())
+                                            .add(object));
                         }
                     }
                 }
@@ -132,8 +146,7 @@ final class BenchCommand implements Callable<Integer> {
         return runs * (double) objectCount / ((System.nanoTime() - start) / 1e9);
     }
 
-    private record JqRun(double rate, int objectsPerRun, int agreeing) {
-    }
+    private record JqRun(double rate, int objectsPerRun, int agreeing) {}
 
     private JqRun runJq(Map<WorkloadDefinition, List<JsonNode>> byDefinition) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("carto-bench");
@@ -153,10 +166,17 @@ final class BenchCommand implements Callable<Integer> {
                 Files.writeString(input, lines.toString().repeat(copies));
                 List<String> once = jq(program, dir.resolve(e.getKey().name() + ".once.jsonl"), lines.toString(), dir);
                 for (int i = 0; i < e.getValue().size(); i++) {
-                    List<Phase> ours = StatusEvaluator.evaluate(e.getKey().status(), e.getValue().get(i)).phases();
+                    List<Phase> ours = StatusEvaluator.evaluate(
+                                    e.getKey().status(), e.getValue().get(i))
+                            .phases();
                     String theirs = i < once.size() ? once.get(i) : "";
-                    agreeing += theirs.equals(ours.stream().map(p -> "\"" + p.displayName() + "\"")
-                            .reduce((a, b) -> a + "," + b).map(s -> "[" + s + "]").orElse("[]")) ? 1 : 0;
+                    agreeing += theirs.equals(ours.stream()
+                                    .map(p -> "\"" + p.displayName() + "\"")
+                                    .reduce((a, b) -> a + "," + b)
+                                    .map(s -> "[" + s + "]")
+                                    .orElse("[]"))
+                            ? 1
+                            : 0;
                 }
                 long start = System.nanoTime();
                 long end = start + TimeUnit.SECONDS.toNanos(Math.max(1, seconds / byDefinition.size()));
@@ -166,7 +186,10 @@ final class BenchCommand implements Callable<Integer> {
                 } while (System.nanoTime() < end);
                 nanos += System.nanoTime() - start;
             }
-            return new JqRun(objects / (nanos / 1e9), byDefinition.values().stream().mapToInt(List::size).sum() * copies, agreeing);
+            return new JqRun(
+                    objects / (nanos / 1e9),
+                    byDefinition.values().stream().mapToInt(List::size).sum() * copies,
+                    agreeing);
         } finally {
             try (Stream<Path> files = Files.list(dir)) {
                 files.forEach(p -> p.toFile().delete());
@@ -175,11 +198,14 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private List<String> jq(Path program, Path inputFile, String input, Path dir) throws IOException, InterruptedException {
+    private List<String> jq(Path program, Path inputFile, String input, Path dir)
+            throws IOException, InterruptedException {
         Files.writeString(inputFile, input);
         Path output = dir.resolve("out.txt");
         Process p = new ProcessBuilder(jqProgram, "-c", "-f", program.toString(), inputFile.toString())
-                .redirectOutput(output.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                .redirectOutput(output.toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         if (p.waitFor() != 0) {
             throw new IOException(jqProgram + " failed on " + program);
         }
@@ -188,7 +214,9 @@ final class BenchCommand implements Callable<Integer> {
 
     private void runJq(Path program, Path input) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(jqProgram, "-c", "-f", program.toString(), input.toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         if (p.waitFor() != 0) {
             throw new IOException(jqProgram + " failed on " + program);
         }

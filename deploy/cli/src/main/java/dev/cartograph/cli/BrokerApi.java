@@ -22,7 +22,8 @@ final class BrokerApi {
     }
 
     private final URI base;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     BrokerApi(String url) throws Failure {
         try {
@@ -36,12 +37,18 @@ final class BrokerApi {
     }
 
     JsonNode get(String path) throws Failure {
-        return send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET().build());
+        return send(HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(30))
+                .GET()
+                .build());
     }
 
     JsonNode post(String path, String json) throws Failure {
-        return send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+        return send(HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build());
     }
 
     private JsonNode send(HttpRequest request) throws Failure {
@@ -58,12 +65,17 @@ final class BrokerApi {
         try {
             body = Documents.json().readTree(response.body());
         } catch (IOException e) {
-            throw new Failure(Carto.CLUSTER_ERROR, "the broker at " + base + " answered " + response.statusCode() + " with no JSON");
+            throw new Failure(
+                    Carto.CLUSTER_ERROR,
+                    "the broker at " + base + " answered " + response.statusCode() + " with no JSON");
         }
         if (response.statusCode() >= 400) {
             String message = body.path("error").path("message").asText(body.toString());
-            throw new Failure(response.statusCode() == 422 ? Carto.INVALID : response.statusCode() == 404 ? Carto.NOT_FOUND
-                    : Carto.CLUSTER_ERROR, "the broker says: " + message);
+            throw new Failure(
+                    response.statusCode() == 422
+                            ? Carto.INVALID
+                            : response.statusCode() == 404 ? Carto.NOT_FOUND : Carto.CLUSTER_ERROR,
+                    "the broker says: " + message);
         }
         return body;
     }

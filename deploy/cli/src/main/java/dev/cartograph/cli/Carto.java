@@ -11,10 +11,23 @@ import picocli.CommandLine.Command;
  * <p>{@code -h}/{@code --help} and {@code -V}/{@code --version} are picocli's standard help options;
  * {@code scope = INHERIT} gives them to every subcommand, as kubectl answers {@code --help} everywhere.
  */
-@Command(name = "carto", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, version = "carto 0.1.0",
+@Command(
+        name = "carto",
+        mixinStandardHelpOptions = true,
+        scope = CommandLine.ScopeType.INHERIT,
+        version = "carto 0.1.0",
         description = "Cartograph: AI workloads as workloads (roles, replicas, GPUs, phase).",
-        subcommands = {GetCommand.class, ValidateCommand.class, DescribeCommand.class, DefinitionsCommand.class, PlanCommand.class, FleetCommand.class, BenchCommand.class, CompletionCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {
+            GetCommand.class,
+            ValidateCommand.class,
+            DescribeCommand.class,
+            DefinitionsCommand.class,
+            PlanCommand.class,
+            FleetCommand.class,
+            BenchCommand.class,
+            CompletionCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Carto implements Runnable {
     static final int OK = 0;
     static final int INVALID = 1;

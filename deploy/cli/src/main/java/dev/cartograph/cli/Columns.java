@@ -4,8 +4,7 @@ import java.util.List;
 
 /** Left-aligned columns separated by two spaces, as kubectl prints tables. Pure. */
 final class Columns {
-    private Columns() {
-    }
+    private Columns() {}
 
     static String render(List<String[]> rows) {
         int columns = rows.get(0).length;

@@ -8,7 +8,9 @@ import picocli.CommandLine.Option;
 
 /** The {@code --definitions} option shared by commands that interpret objects: catalog plus these files. */
 final class DefinitionOptions {
-    @Option(names = "--definitions", paramLabel = "FILE|DIR",
+    @Option(
+            names = "--definitions",
+            paramLabel = "FILE|DIR",
             description = "definitions that add to or override the catalog for their kind (repeatable)")
     List<Path> paths = new ArrayList<>();
 
@@ -18,7 +20,8 @@ final class DefinitionOptions {
     }
 
     /** As {@link #load()}, compiling only the catalog definitions of the kinds {@code wanted} accepts. */
-    Definitions.Loaded load(java.util.function.Predicate<dev.cartograph.interpreter.definition.GroupVersionKind> wanted) {
+    Definitions.Loaded load(
+            java.util.function.Predicate<dev.cartograph.interpreter.definition.GroupVersionKind> wanted) {
         return Inputs.definitions(paths, wanted);
     }
 

@@ -34,9 +34,14 @@ final class DefinitionsCommand implements Callable<Integer> {
     @Option(names = "--local", description = "do not read definitions from the cluster")
     boolean local;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT", converter = Output.Plain.class,
+    @Option(
+            names = {"-o", "--output"},
+            defaultValue = "table",
+            paramLabel = "FORMAT",
+            converter = Output.Plain.class,
             completionCandidates = Output.Plain.class,
-            description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json and yaml print the definitions, which pipe into carto validate -")
+            description =
+                    "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json and yaml print the definitions, which pipe into carto validate -")
     Output output;
 
     @Spec
@@ -52,7 +57,8 @@ final class DefinitionsCommand implements Callable<Integer> {
         } catch (dev.cartograph.cli.kube.Kube.ClusterError e) {
             Definitions.Loaded local = definitions.load();
             java.util.List<dev.cartograph.interpreter.Problem> problems = new java.util.ArrayList<>(local.problems());
-            problems.add(dev.cartograph.interpreter.Problem.warning("cluster", "", e.getMessage() + "; using the built-in catalog"));
+            problems.add(dev.cartograph.interpreter.Problem.warning(
+                    "cluster", "", e.getMessage() + "; using the built-in catalog"));
             return new Definitions.Loaded(local.definitions(), problems);
         }
     }
@@ -64,10 +70,11 @@ final class DefinitionsCommand implements Callable<Integer> {
         Inputs.report(loaded.problems(), spec.commandLine().getErr());
         List<WorkloadDefinition> defs = loaded.definitions().all().stream()
                 .filter(d -> name == null || d.name().equals(name))
-                .sorted(Comparator.comparing(WorkloadDefinition::name)).toList();
+                .sorted(Comparator.comparing(WorkloadDefinition::name))
+                .toList();
         if (name != null && defs.isEmpty()) {
-            return new Errors(output, out, spec.commandLine().getErr()).fail(Carto.NO_DEFINITION, "no_definition",
-                    "no definition named " + name);
+            return new Errors(output, out, spec.commandLine().getErr())
+                    .fail(Carto.NO_DEFINITION, "no_definition", "no definition named " + name);
         }
         if (output == Output.YAML) {
             for (WorkloadDefinition d : defs) {
@@ -79,11 +86,19 @@ final class DefinitionsCommand implements Callable<Integer> {
             List<String[]> rows = new ArrayList<>();
             rows.add(new String[] {"NAME", "KIND", "VERSION", "COMPONENTS", "STATUSES", "ORIGIN"});
             for (WorkloadDefinition d : defs) {
-                rows.add(new String[] {d.name(), d.kind().group().isEmpty() ? d.kind().kind() : d.kind().kind() + "." + d.kind().group(),
-                        d.kind().version(),
-                        d.components().stream().map(ComponentDefinition::name).collect(Collectors.joining(",")),
-                        d.status().mappings().keySet().stream().sorted().map(Phase::mappingKey).collect(Collectors.joining(",")),
-                        d.origin()});
+                rows.add(new String[] {
+                    d.name(),
+                    d.kind().group().isEmpty()
+                            ? d.kind().kind()
+                            : d.kind().kind() + "." + d.kind().group(),
+                    d.kind().version(),
+                    d.components().stream().map(ComponentDefinition::name).collect(Collectors.joining(",")),
+                    d.status().mappings().keySet().stream()
+                            .sorted()
+                            .map(Phase::mappingKey)
+                            .collect(Collectors.joining(",")),
+                    d.origin()
+                });
             }
             out.print(Columns.render(rows));
         }
@@ -93,7 +108,8 @@ final class DefinitionsCommand implements Callable<Integer> {
 
     /** Several definitions as kubectl prints several objects: a {@code kind: List} (which carto validate unwraps). */
     private static ObjectNode list(List<WorkloadDefinition> defs) {
-        ObjectNode list = JsonNodeFactory.instance.objectNode().put("apiVersion", "v1").put("kind", "List");
+        ObjectNode list =
+                JsonNodeFactory.instance.objectNode().put("apiVersion", "v1").put("kind", "List");
         ArrayNode items = list.putArray("items");
         defs.forEach(d -> items.add(d.source()));
         return list;

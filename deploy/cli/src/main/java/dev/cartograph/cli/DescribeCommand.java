@@ -23,7 +23,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code carto describe TYPE/NAME | TYPE NAME | -f FILE}: a workload's tree, resources, gang, phase, and live pods. */
-@Command(name = "describe", description = "Show a workload's components, replicas, per-pod resources, gang, phase and pods.")
+@Command(
+        name = "describe",
+        description = "Show a workload's components, replicas, per-pod resources, gang, phase and pods.")
 final class DescribeCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "TYPE[/NAME]")
     String type;
@@ -31,7 +33,10 @@ final class DescribeCommand implements Callable<Integer> {
     @Parameters(index = "1", arity = "0..1", paramLabel = "NAME")
     String name;
 
-    @Option(names = {"-f", "--filename"}, paramLabel = "FILE|-", description = "manifest file, or - for standard input (no cluster)")
+    @Option(
+            names = {"-f", "--filename"},
+            paramLabel = "FILE|-",
+            description = "manifest file, or - for standard input (no cluster)")
     String file;
 
     @Mixin
@@ -40,15 +45,24 @@ final class DescribeCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster;
 
-    @Option(names = "--broker", paramLabel = "URL", defaultValue = "${env:CARTOGRAPH_BROKER_URL}",
-            description = "on a hub, the broker's REST address, for a placed workload's member summary (default: $CARTOGRAPH_BROKER_URL)")
+    @Option(
+            names = "--broker",
+            paramLabel = "URL",
+            defaultValue = "${env:CARTOGRAPH_BROKER_URL}",
+            description =
+                    "on a hub, the broker's REST address, for a placed workload's member summary (default: $CARTOGRAPH_BROKER_URL)")
     String broker;
 
     @Option(names = "--pod-limit", defaultValue = "10", description = "pods shown per role (default: ${DEFAULT-VALUE})")
     int podLimit;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT", converter = Output.Plain.class,
-            completionCandidates = Output.Plain.class, description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = {"-o", "--output"},
+            defaultValue = "table",
+            paramLabel = "FORMAT",
+            converter = Output.Plain.class,
+            completionCandidates = Output.Plain.class,
+            description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Output output;
 
     @Spec
@@ -74,7 +88,8 @@ final class DescribeCommand implements Callable<Integer> {
         }
         java.util.Set<dev.cartograph.interpreter.definition.GroupVersionKind> kinds = new java.util.HashSet<>();
         for (JsonNode o : objects) {
-            kinds.add(dev.cartograph.interpreter.definition.GroupVersionKind.of(o.path("apiVersion").asText(""), o.path("kind").asText("")));
+            kinds.add(dev.cartograph.interpreter.definition.GroupVersionKind.of(
+                    o.path("apiVersion").asText(""), o.path("kind").asText("")));
         }
         // only the kinds in the file are compiled: a short command stays short as the catalog grows
         Definitions.Loaded loaded = definitions.load(kinds::contains);
@@ -103,7 +118,10 @@ final class DescribeCommand implements Callable<Integer> {
             Inputs.report(live.definitions.problems(), err);
             List<ApiType> kinds = live.typesFor(token);
             if (kinds.isEmpty()) {
-                return errors.fail(Carto.NO_DEFINITION, "no_definition", "no definition for type \"" + token + "\"; see carto definitions");
+                return errors.fail(
+                        Carto.NO_DEFINITION,
+                        "no_definition",
+                        "no definition for type \"" + token + "\"; see carto definitions");
             }
             String namespace = cluster.namespaceOverride().orElse(live.defaultNamespace());
             Optional<JsonNode> object = Optional.empty();
@@ -111,22 +129,31 @@ final class DescribeCommand implements Callable<Integer> {
                 object = object.or(() -> live.reader.get(kind, namespace, name(type, name)));
             }
             if (object.isEmpty()) {
-                return errors.fail(Carto.NOT_FOUND, "not_found", kinds.get(0).resource() + " \"" + objectName
-                        + "\" not found in namespace " + namespace);
+                return errors.fail(
+                        Carto.NOT_FOUND,
+                        "not_found",
+                        kinds.get(0).resource() + " \"" + objectName + "\" not found in namespace " + namespace);
             }
             Resolution r = live.interpreter.resolve(object.get());
             HubMarks marks = HubMarks.of(object.get());
             Optional<Federation> federation = marks.federated() // its pods run on a member cluster, not here
-                    ? Optional.of(Federation.look(marks, object.get().path("metadata").path("uid").asText(), Optional.ofNullable(broker)))
+                    ? Optional.of(Federation.look(
+                            marks, object.get().path("metadata").path("uid").asText(), Optional.ofNullable(broker)))
                     : Optional.empty();
             Map<String, List<PodSummary>> pods = null;
             if (r instanceof Resolution.Resolved resolved && federation.isEmpty()) {
                 Optional<String> ns = Optional.of(namespace);
                 List<JsonNode> all = live.pods(ns);
-                List<JsonNode> mine = live.ownership(all, ns).podsOf(object.get().path("metadata").path("uid").asText());
-                pods = LivePods.group(live.definitions.definitions().find(
-                        dev.cartograph.interpreter.definition.GroupVersionKind.of(resolved.view().identity().apiVersion(),
-                                resolved.view().identity().kind())).orElseThrow(), mine);
+                List<JsonNode> mine = live.ownership(all, ns)
+                        .podsOf(object.get().path("metadata").path("uid").asText());
+                pods = LivePods.group(
+                        live.definitions
+                                .definitions()
+                                .find(dev.cartograph.interpreter.definition.GroupVersionKind.of(
+                                        resolved.view().identity().apiVersion(),
+                                        resolved.view().identity().kind()))
+                                .orElseThrow(),
+                        mine);
             }
             ArrayNode results = JsonNodeFactory.instance.arrayNode();
             int exit = show(r, pods, federation, results, out, err);
@@ -141,8 +168,13 @@ final class DescribeCommand implements Callable<Integer> {
         return type.contains("/") ? type.substring(type.indexOf('/') + 1) : name;
     }
 
-    private int show(Resolution r, Map<String, List<PodSummary>> pods, Optional<Federation> federation, ArrayNode results,
-                     PrintWriter out, PrintWriter err) {
+    private int show(
+            Resolution r,
+            Map<String, List<PodSummary>> pods,
+            Optional<Federation> federation,
+            ArrayNode results,
+            PrintWriter out,
+            PrintWriter err) {
         boolean structured = output.structured();
         if (r instanceof Resolution.Resolved resolved) {
             if (structured) {
@@ -161,9 +193,13 @@ final class DescribeCommand implements Callable<Integer> {
             return resolved.problems().stream().anyMatch(Problem::isError) ? Carto.INVALID : Carto.OK;
         }
         if (r instanceof Resolution.NoDefinition none) {
-            ObjectNode e = JsonNodeFactory.instance.objectNode().put("error", "no_definition")
-                    .put("kind", none.kind().kind()).put("apiVersion", none.kind().apiVersion())
-                    .put("name", none.identity().name()).put("message", none.problems().get(0).toString());
+            ObjectNode e = JsonNodeFactory.instance
+                    .objectNode()
+                    .put("error", "no_definition")
+                    .put("kind", none.kind().kind())
+                    .put("apiVersion", none.kind().apiVersion())
+                    .put("name", none.identity().name())
+                    .put("message", none.problems().get(0).toString());
             if (structured) {
                 results.add(e);
             } else {

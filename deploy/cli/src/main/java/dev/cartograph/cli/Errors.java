@@ -17,7 +17,11 @@ final class Errors {
 
     int fail(int exit, String code, String message) {
         if (structured) {
-            out.println(JsonNodeFactory.instance.objectNode().put("error", code).put("message", message).toPrettyString());
+            out.println(JsonNodeFactory.instance
+                    .objectNode()
+                    .put("error", code)
+                    .put("message", message)
+                    .toPrettyString());
             out.flush();
         } else {
             err.println("error: " + message);

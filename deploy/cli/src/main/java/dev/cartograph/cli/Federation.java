@@ -13,16 +13,13 @@ import java.util.Optional;
 record Federation(HubMarks marks, Member member) {
 
     /** What the member's agent reported, or why that is not known here. */
-    sealed interface Member permits Reported, Unknown {
-    }
+    sealed interface Member permits Reported, Unknown {}
 
     /** The member's phase, pod count and GPUs as its agent last summarized them, and the broker's placement state. */
-    record Reported(String phase, long pods, long gpus, String state) implements Member {
-    }
+    record Reported(String phase, long pods, long gpus, String state) implements Member {}
 
     /** Not known, and why, in words for the user. */
-    record Unknown(String why) implements Member {
-    }
+    record Unknown(String why) implements Member {}
 
     /**
      * Looks the object up in the broker at {@code broker} (no call when it is not placed, or no
@@ -33,7 +30,8 @@ record Federation(HubMarks marks, Member member) {
             return new Federation(marks, new Unknown("the broker has not placed it"));
         }
         if (broker.isEmpty()) {
-            return new Federation(marks, new Unknown("give --broker URL (or set CARTOGRAPH_BROKER_URL) to see its agent's summary"));
+            return new Federation(
+                    marks, new Unknown("give --broker URL (or set CARTOGRAPH_BROKER_URL) to see its agent's summary"));
         }
         try {
             return new Federation(marks, member(new BrokerApi(broker.get()).get("api/v1/workloads"), uid));
@@ -46,9 +44,14 @@ record Federation(HubMarks marks, Member member) {
         for (JsonNode w : workloads.path("workloads")) {
             if (uid.equals(w.path("uid").asText())) {
                 if (!w.hasNonNull("phase")) {
-                    return new Unknown("its agent has not reported it yet (broker state " + w.path("state").asText() + ")");
+                    return new Unknown("its agent has not reported it yet (broker state "
+                            + w.path("state").asText() + ")");
                 }
-                return new Reported(w.path("phase").asText(), w.path("pods").asLong(), w.path("gpus").asLong(), w.path("state").asText());
+                return new Reported(
+                        w.path("phase").asText(),
+                        w.path("pods").asLong(),
+                        w.path("gpus").asLong(),
+                        w.path("state").asText());
             }
         }
         return new Unknown("the broker has no placement for uid " + uid);
@@ -59,18 +62,34 @@ record Federation(HubMarks marks, Member member) {
         StringBuilder out = new StringBuilder();
         String phase = marks.phase().orElse("-");
         if (marks.cluster().isPresent()) {
-            out.append("Placed:  on ").append(marks.cluster().get())
-                    .append(marks.epoch().map(e -> ", epoch " + e).orElse("")).append(" (broker phase ").append(phase).append(")\n");
+            out.append("Placed:  on ")
+                    .append(marks.cluster().get())
+                    .append(marks.epoch().map(e -> ", epoch " + e).orElse(""))
+                    .append(" (broker phase ")
+                    .append(phase)
+                    .append(")\n");
         } else {
-            out.append("Broker:  ").append(phase).append(marks.reason().map(r -> ": " + r).orElse("")).append('\n');
+            out.append("Broker:  ")
+                    .append(phase)
+                    .append(marks.reason().map(r -> ": " + r).orElse(""))
+                    .append('\n');
         }
         out.append("Pods:    ");
         if (member instanceof Reported r) {
-            out.append(r.pods()).append(" on ").append(marks.cluster().orElse("?")).append(", phase ").append(r.phase()).append(", ")
-                    .append(r.gpus()).append(" GPUs (its agent's last summary; broker state ").append(r.state()).append(")\n");
+            out.append(r.pods())
+                    .append(" on ")
+                    .append(marks.cluster().orElse("?"))
+                    .append(", phase ")
+                    .append(r.phase())
+                    .append(", ")
+                    .append(r.gpus())
+                    .append(" GPUs (its agent's last summary; broker state ")
+                    .append(r.state())
+                    .append(")\n");
         } else {
             String why = ((Unknown) member).why();
-            out.append(marks.cluster().map(c -> "on " + c + "; " + why).orElse("none: " + why)).append('\n');
+            out.append(marks.cluster().map(c -> "on " + c + "; " + why).orElse("none: " + why))
+                    .append('\n');
         }
         return out.toString();
     }
@@ -84,7 +103,10 @@ record Federation(HubMarks marks, Member member) {
         marks.reason().ifPresent(r -> b.put("reason", r));
         ObjectNode m = view.putObject("member");
         if (member instanceof Reported r) {
-            m.put("phase", r.phase()).put("pods", r.pods()).put("gpus", r.gpus()).put("state", r.state());
+            m.put("phase", r.phase())
+                    .put("pods", r.pods())
+                    .put("gpus", r.gpus())
+                    .put("state", r.state());
         } else {
             m.put("unknown", ((Unknown) member).why());
         }

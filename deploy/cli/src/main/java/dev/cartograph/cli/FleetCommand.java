@@ -10,14 +10,26 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code carto fleet --broker URL}: every cluster's readiness and GPUs per model, as the broker sees them. */
-@Command(name = "fleet", description = "Show the fleet as the broker sees it: per cluster and GPU model, total/used/reserved/free GPUs, "
-        + "the largest free block on one node, and gangs still pending.")
+@Command(
+        name = "fleet",
+        description = "Show the fleet as the broker sees it: per cluster and GPU model, total/used/reserved/free GPUs, "
+                + "the largest free block on one node, and gangs still pending.")
 final class FleetCommand implements Callable<Integer> {
-    @Option(names = "--broker", required = true, paramLabel = "URL", description = "the broker's REST address, e.g. http://127.0.0.1:8080")
+    @Option(
+            names = "--broker",
+            required = true,
+            paramLabel = "URL",
+            description = "the broker's REST address, e.g. http://127.0.0.1:8080")
     String broker;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT", converter = Output.Plain.class,
-            completionCandidates = Output.Plain.class, description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json is the fleet snapshot carto plan --fleet reads")
+    @Option(
+            names = {"-o", "--output"},
+            defaultValue = "table",
+            paramLabel = "FORMAT",
+            converter = Output.Plain.class,
+            completionCandidates = Output.Plain.class,
+            description =
+                    "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json is the fleet snapshot carto plan --fleet reads")
     Output output;
 
     @Spec
@@ -44,25 +56,43 @@ final class FleetCommand implements Callable<Integer> {
 
     static String table(JsonNode fleet) {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"CLUSTER", "READY", "GPU MODEL", "NODES", "TOTAL", "USED", "RESERVED", "FREE", "LARGEST BLOCK", "PENDING"});
+        rows.add(new String[] {
+            "CLUSTER", "READY", "GPU MODEL", "NODES", "TOTAL", "USED", "RESERVED", "FREE", "LARGEST BLOCK", "PENDING"
+        });
         for (JsonNode c : fleet.path("clusters")) {
             boolean first = true;
             for (JsonNode m : c.path("gpuModels")) {
                 if (m.path("total").asLong() == 0 && c.path("gpuModels").size() > 1) {
                     continue; // CPU-only nodes of a GPU cluster
                 }
-                rows.add(new String[] {first ? c.path("name").asText() : "", first ? (c.path("ready").asBoolean() ? "True" : "False") : "",
-                        m.path("model").asText().isEmpty() ? "(none)" : m.path("model").asText(), m.path("nodes").asText(),
-                        m.path("total").asText(), m.path("allocated").asText(), m.path("reserved").asText(), m.path("free").asText(),
-                        m.path("largestFreeBlock").asText(), first ? c.path("pending").asText() : ""});
+                rows.add(new String[] {
+                    first ? c.path("name").asText() : "",
+                    first ? (c.path("ready").asBoolean() ? "True" : "False") : "",
+                    m.path("model").asText().isEmpty()
+                            ? "(none)"
+                            : m.path("model").asText(),
+                    m.path("nodes").asText(),
+                    m.path("total").asText(),
+                    m.path("allocated").asText(),
+                    m.path("reserved").asText(),
+                    m.path("free").asText(),
+                    m.path("largestFreeBlock").asText(),
+                    first ? c.path("pending").asText() : ""
+                });
                 first = false;
             }
         }
         JsonNode t = fleet.path("totals");
         StringBuilder sb = new StringBuilder(Columns.render(rows));
-        sb.append("\n").append(String.format("%d clusters, %s GPUs: %s used, %s reserved, %s free; %s queued%n",
-                fleet.path("clusters").size(), t.path("total").asText("0"), t.path("allocated").asText("0"), t.path("reserved").asText("0"),
-                t.path("free").asText("0"), fleet.path("queued").asText("0")));
+        sb.append("\n")
+                .append(String.format(
+                        "%d clusters, %s GPUs: %s used, %s reserved, %s free; %s queued%n",
+                        fleet.path("clusters").size(),
+                        t.path("total").asText("0"),
+                        t.path("allocated").asText("0"),
+                        t.path("reserved").asText("0"),
+                        t.path("free").asText("0"),
+                        fleet.path("queued").asText("0")));
         return sb.toString();
     }
 }

@@ -2,8 +2,7 @@ package dev.cartograph.cli;
 
 /** Human units for CPU and memory. Pure. */
 final class Format {
-    private Format() {
-    }
+    private Format() {}
 
     static String cpu(long millis) {
         if (millis == 0) {
@@ -31,12 +30,17 @@ final class Format {
 
     /** kubectl's AGE column: 45s, 12m, 5h, 3d. */
     static String age(dev.cartograph.interpreter.view.WorkloadView view, java.time.Clock clock) {
-        return view.identity().creationTimestamp().map(t -> {
-            long s = java.time.Duration.between(t, clock.instant()).getSeconds();
-            if (s < 0) {
-                return "0s";
-            }
-            return s < 120 ? s + "s" : s < 7200 ? s / 60 + "m" : s < 172_800 ? s / 3600 + "h" : s / 86_400 + "d";
-        }).orElse("-");
+        return view.identity()
+                .creationTimestamp()
+                .map(t -> {
+                    long s = java.time.Duration.between(t, clock.instant()).getSeconds();
+                    if (s < 0) {
+                        return "0s";
+                    }
+                    return s < 120
+                            ? s + "s"
+                            : s < 7200 ? s / 60 + "m" : s < 172_800 ? s / 3600 + "h" : s / 86_400 + "d";
+                })
+                .orElse("-");
     }
 }

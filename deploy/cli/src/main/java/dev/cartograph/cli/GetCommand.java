@@ -28,7 +28,11 @@ import picocli.CommandLine.Spec;
 /** {@code carto get}: a table of live workloads with normalized phase, ready/desired pods and GPUs. */
 @Command(name = "get", description = "List workloads in a cluster: phase, ready/desired pods, GPUs.")
 final class GetCommand implements Callable<Integer> {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "TYPE[/NAME]", description = "kind, plural, short name or kind.version.group")
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "TYPE[/NAME]",
+            description = "kind, plural, short name or kind.version.group")
     String type;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "NAME")
@@ -37,17 +41,30 @@ final class GetCommand implements Callable<Integer> {
     @Option(names = "--all-types", description = "every workload kind the cluster serves (top-level workloads only)")
     boolean allTypes;
 
-    @Option(names = {"-A", "--all-namespaces"}, description = "all namespaces")
+    @Option(
+            names = {"-A", "--all-namespaces"},
+            description = "all namespaces")
     boolean allNamespaces;
 
-    @Option(names = {"-l", "--selector"}, paramLabel = "SELECTOR", description = "label selector")
+    @Option(
+            names = {"-l", "--selector"},
+            paramLabel = "SELECTOR",
+            description = "label selector")
     String selector;
 
-    @Option(names = "--phase", paramLabel = "PHASE", description = "only these phases (repeatable); on a hub also Queued or Placed")
+    @Option(
+            names = "--phase",
+            paramLabel = "PHASE",
+            description = "only these phases (repeatable); on a hub also Queued or Placed")
     List<String> phases = new ArrayList<>();
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT", converter = Output.WithWide.class,
-            completionCandidates = Output.WithWide.class, description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = {"-o", "--output"},
+            defaultValue = "table",
+            paramLabel = "FORMAT",
+            converter = Output.WithWide.class,
+            completionCandidates = Output.WithWide.class,
+            description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Output output;
 
     @Mixin
@@ -67,8 +84,17 @@ final class GetCommand implements Callable<Integer> {
 
         /** Placed by a broker on {@code cluster}, with no phase written yet. */
         Row(String namespace, String name, String kind, WorkloadView view, long ready, String cluster) {
-            this(namespace, name, kind, view, ready, new HubMarks(java.util.Optional.empty(), java.util.Optional.of(cluster),
-                    java.util.Optional.empty(), java.util.Optional.empty()));
+            this(
+                    namespace,
+                    name,
+                    kind,
+                    view,
+                    ready,
+                    new HubMarks(
+                            java.util.Optional.empty(),
+                            java.util.Optional.of(cluster),
+                            java.util.Optional.empty(),
+                            java.util.Optional.empty()));
         }
 
         /** The member a Cartograph hub placed the object on, "" when none. */
@@ -96,7 +122,8 @@ final class GetCommand implements Callable<Integer> {
         }
         try (Live live = Live.connect(cluster, definitions.files())) {
             Inputs.report(live.definitions.problems(), spec.commandLine().getErr());
-            Optional<String> namespace = allNamespaces ? Optional.empty()
+            Optional<String> namespace = allNamespaces
+                    ? Optional.empty()
                     : Optional.of(cluster.namespaceOverride().orElse(live.defaultNamespace()));
             String objectName = name;
             List<ApiType> kinds;
@@ -110,8 +137,10 @@ final class GetCommand implements Callable<Integer> {
                 }
                 kinds = live.typesFor(token);
                 if (kinds.isEmpty()) {
-                    return errors.fail(Carto.NO_DEFINITION, "no_definition", "no definition for type \"" + token
-                            + "\"; see carto definitions");
+                    return errors.fail(
+                            Carto.NO_DEFINITION,
+                            "no_definition",
+                            "no definition for type \"" + token + "\"; see carto definitions");
                 }
             }
             List<JsonNode> objects = new ArrayList<>();
@@ -120,7 +149,10 @@ final class GetCommand implements Callable<Integer> {
                     String ns = namespace.orElse(live.defaultNamespace());
                     Optional<JsonNode> one = live.reader.get(kind, ns, objectName);
                     if (one.isEmpty()) {
-                        return errors.fail(Carto.NOT_FOUND, "not_found", kind.resource() + " \"" + objectName + "\" not found in namespace " + ns);
+                        return errors.fail(
+                                Carto.NOT_FOUND,
+                                "not_found",
+                                kind.resource() + " \"" + objectName + "\" not found in namespace " + ns);
                     }
                     objects.add(one.get());
                 } else {
@@ -128,18 +160,29 @@ final class GetCommand implements Callable<Integer> {
                 }
             }
             if (allTypes) {
-                objects = objects.stream().filter(o -> Ownership.controller(o)
-                        .filter(ref -> live.isWorkloadKind(ref.path("apiVersion").asText(), ref.path("kind").asText()))
-                        .isEmpty()).toList();
+                objects = objects.stream()
+                        .filter(o -> Ownership.controller(o)
+                                .filter(ref -> live.isWorkloadKind(
+                                        ref.path("apiVersion").asText(),
+                                        ref.path("kind").asText()))
+                                .isEmpty())
+                        .toList();
             }
             List<JsonNode> pods = live.pods(namespace);
             Ownership ownership = live.ownership(pods, namespace);
             List<Row> rows = new ArrayList<>();
             for (JsonNode o : objects) {
                 if (live.interpreter.resolve(o) instanceof Resolution.Resolved r) {
-                    long ready = ownership.podsOf(o.path("metadata").path("uid").asText()).stream().filter(PodSummary::ready).count();
-                    Row row = new Row(o.path("metadata").path("namespace").asText(""), r.view().identity().name(),
-                            r.view().identity().kind(), r.view(), ready, HubMarks.of(o));
+                    long ready = ownership.podsOf(o.path("metadata").path("uid").asText()).stream()
+                            .filter(PodSummary::ready)
+                            .count();
+                    Row row = new Row(
+                            o.path("metadata").path("namespace").asText(""),
+                            r.view().identity().name(),
+                            r.view().identity().kind(),
+                            r.view(),
+                            ready,
+                            HubMarks.of(o));
                     if (matchesPhase(row)) {
                         rows.add(row);
                     }
@@ -167,7 +210,10 @@ final class GetCommand implements Callable<Integer> {
             return;
         }
         if (rows.isEmpty()) {
-            spec.commandLine().getErr().println("No workloads found" + namespace.map(ns -> " in namespace " + ns).orElse("") + ".");
+            spec.commandLine()
+                    .getErr()
+                    .println("No workloads found"
+                            + namespace.map(ns -> " in namespace " + ns).orElse("") + ".");
             spec.commandLine().getErr().flush();
             return;
         }
@@ -208,15 +254,25 @@ final class GetCommand implements Callable<Integer> {
             }
             cells.add(r.phase());
             // a placed object's pods run on its member cluster, not here: their readiness is not known on the hub
-            cells.add((r.cluster().isEmpty() ? String.valueOf(r.ready()) : "-") + "/" + r.view().totals().pods());
+            cells.add((r.cluster().isEmpty() ? String.valueOf(r.ready()) : "-") + "/"
+                    + r.view().totals().pods());
             cells.add(String.valueOf(r.view().totals().gpus()));
             cells.add(Format.age(r.view(), clock));
             if (wide) {
-                cells.add(r.view().gang().minMember() == 0 ? "-" : String.valueOf(r.view().gang().minMember()));
-                cells.add(r.view().podInstances().isEmpty() ? "-" : r.view().components()
-                        .flatMap(c -> c.instances().stream().filter(i -> i.hasPods()).map(i -> (c.instances().size() > 1 ? i.id() : c.name())
-                                + "=" + i.replicas().desired()))
-                        .collect(Collectors.joining(",")));
+                cells.add(
+                        r.view().gang().minMember() == 0
+                                ? "-"
+                                : String.valueOf(r.view().gang().minMember()));
+                cells.add(
+                        r.view().podInstances().isEmpty()
+                                ? "-"
+                                : r.view()
+                                        .components()
+                                        .flatMap(c -> c.instances().stream()
+                                                .filter(i -> i.hasPods())
+                                                .map(i -> (c.instances().size() > 1 ? i.id() : c.name()) + "="
+                                                        + i.replicas().desired()))
+                                        .collect(Collectors.joining(",")));
                 cells.add(r.view().definition());
             }
             lines.add(cells.toArray(String[]::new));
@@ -226,13 +282,18 @@ final class GetCommand implements Callable<Integer> {
 
     private static ObjectNode json(Row r) {
         ObjectNode n = JsonNodeFactory.instance.objectNode();
-        n.put("apiVersion", r.view().identity().apiVersion()).put("kind", r.kind()).put("namespace", r.namespace())
-                .put("name", r.name()).put("phase", r.phase());
+        n.put("apiVersion", r.view().identity().apiVersion())
+                .put("kind", r.kind())
+                .put("namespace", r.namespace())
+                .put("name", r.name())
+                .put("phase", r.phase());
         r.hub().cluster().ifPresent(c -> n.put("cluster", c));
         ArrayNode phases = n.putArray("phases");
         r.view().status().phases().forEach(p -> phases.add(p.displayName()));
         n.putObject("pods").put("desired", r.view().totals().pods()).put("ready", r.ready());
-        n.put("gpus", r.view().totals().gpus()).put("definition", r.view().definition()).put("origin", r.view().origin());
+        n.put("gpus", r.view().totals().gpus())
+                .put("definition", r.view().definition())
+                .put("origin", r.view().origin());
         n.putObject("gang").put("minMember", r.view().gang().minMember());
         return n;
     }

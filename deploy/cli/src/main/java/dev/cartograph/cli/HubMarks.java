@@ -19,8 +19,12 @@ record HubMarks(Optional<String> phase, Optional<String> cluster, Optional<Long>
 
     static HubMarks of(JsonNode object) {
         JsonNode meta = object.path("metadata");
-        Optional<Long> epoch = text(meta.path("annotations"), MetadataKeys.EPOCH_ANNOTATION).flatMap(HubMarks::number);
-        return new HubMarks(text(meta.path("labels"), MetadataKeys.PHASE_LABEL), text(meta.path("labels"), MetadataKeys.CLUSTER_LABEL), epoch,
+        Optional<Long> epoch =
+                text(meta.path("annotations"), MetadataKeys.EPOCH_ANNOTATION).flatMap(HubMarks::number);
+        return new HubMarks(
+                text(meta.path("labels"), MetadataKeys.PHASE_LABEL),
+                text(meta.path("labels"), MetadataKeys.CLUSTER_LABEL),
+                epoch,
                 text(meta.path("annotations"), MetadataKeys.REASON_ANNOTATION));
     }
 

@@ -15,8 +15,7 @@ import java.util.List;
 
 /** Reading files or standard input, and the effective definitions (catalog + --definitions). */
 final class Inputs {
-    private Inputs() {
-    }
+    private Inputs() {}
 
     /** Thrown when input cannot be read at all; the message says what and why. */
     static final class Unreadable extends Exception {
@@ -54,8 +53,9 @@ final class Inputs {
     }
 
     /** The catalog (only the kinds {@code wanted} accepts), overridden by every file given. */
-    static Definitions.Loaded definitions(List<Path> extra,
-                                          java.util.function.Predicate<dev.cartograph.interpreter.definition.GroupVersionKind> wanted) {
+    static Definitions.Loaded definitions(
+            List<Path> extra,
+            java.util.function.Predicate<dev.cartograph.interpreter.definition.GroupVersionKind> wanted) {
         Definitions.Loaded catalog = Catalog.load(wanted);
         List<Problem> problems = new ArrayList<>(catalog.problems());
         Definitions defs = catalog.definitions();

@@ -15,27 +15,37 @@ import java.util.Optional;
  * compared for speed and cross-checked for agreement. Pure.
  */
 final class JqStatusProgram {
-    private JqStatusProgram() {
-    }
+    private JqStatusProgram() {}
 
     static String of(StatusDefinition status) {
         StringBuilder p = new StringBuilder();
-        status.conditions().ifPresentOrElse(c -> p.append("def conds: [(").append(c.path().source())
-                        .append(") | if type == \"array\" then .[] elif type == \"object\" then . else empty end];\n")
-                        .append("def cond($t): (conds | map(select(.").append(str(c.typeField())).append(" == $t)) | last);\n"),
-                () -> p.append("def cond($t): null;\n"));
-        p.append("def rawphase: ").append(status.phasePath()
-                .map(e -> "([limit(1; (" + e.source() + ") | select(. != null) | tostring)] | .[0])")
-                .orElse("null")).append(";\n");
+        status.conditions()
+                .ifPresentOrElse(
+                        c -> p.append("def conds: [(")
+                                .append(c.path().source())
+                                .append(
+                                        ") | if type == \"array\" then .[] elif type == \"object\" then . else empty end];\n")
+                                .append("def cond($t): (conds | map(select(.")
+                                .append(str(c.typeField()))
+                                .append(" == $t)) | last);\n"),
+                        () -> p.append("def cond($t): null;\n"));
+        p.append("def rawphase: ")
+                .append(status.phasePath()
+                        .map(e -> "([limit(1; (" + e.source() + ") | select(. != null) | tostring)] | .[0])")
+                        .orElse("null"))
+                .append(";\n");
         List<String> arms = new ArrayList<>();
         for (Phase phase : Phase.values()) {
             List<Matcher> matchers = status.mappings().getOrDefault(phase, List.of());
             if (!matchers.isEmpty()) {
-                List<String> any = matchers.stream().map(m -> matcher(m, status.conditions())).toList();
+                List<String> any = matchers.stream()
+                        .map(m -> matcher(m, status.conditions()))
+                        .toList();
                 arms.add("(if " + String.join(" or ", any) + " then \"" + phase.displayName() + "\" else empty end)");
             }
         }
-        p.append(". as $o | [").append(arms.isEmpty() ? "empty" : String.join(", ", arms))
+        p.append(". as $o | [")
+                .append(arms.isEmpty() ? "empty" : String.join(", ", arms))
                 .append("] | if length == 0 then [\"Undefined\"] else . end");
         return p.toString();
     }
@@ -46,12 +56,21 @@ final class JqStatusProgram {
         for (ConditionMatch c : m.byConditions()) {
             StatusDefinition.Conditions names = conditions.orElseThrow();
             StringBuilder t = new StringBuilder("(($o | cond(" + str(c.type()) + ")) as $c | $c != null");
-            c.status().ifPresent(s -> t.append(" and ($c.").append(str(names.statusField())).append(" | tostring) == ").append(str(s)));
-            c.reason().ifPresent(r -> t.append(" and ($c.").append(str(names.reasonField())).append(" | tostring) == ").append(str(r)));
+            c.status()
+                    .ifPresent(s -> t.append(" and ($c.")
+                            .append(str(names.statusField()))
+                            .append(" | tostring) == ")
+                            .append(str(s)));
+            c.reason()
+                    .ifPresent(r -> t.append(" and ($c.")
+                            .append(str(names.reasonField()))
+                            .append(" | tostring) == ")
+                            .append(str(r)));
             all.add(t.append(")").toString());
         }
-        m.byExpression().ifPresent(e -> all.add("(try (($o | [limit(1; " + e.expression().source() + ")] | .[0]) == "
-                + str(e.expectedResult()) + ") catch false)"));
+        m.byExpression()
+                .ifPresent(e -> all.add("(try (($o | [limit(1; "
+                        + e.expression().source() + ")] | .[0]) == " + str(e.expectedResult()) + ") catch false)"));
         return all.isEmpty() ? "true" : "(" + String.join(" and ", all) + ")";
     }
 

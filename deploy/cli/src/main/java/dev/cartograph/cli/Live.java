@@ -68,12 +68,19 @@ final class Live implements AutoCloseable {
 
     /** Every kind with a definition, as this cluster serves it. */
     List<ApiType> kinds() {
-        return definitions.definitions().all().stream().map(WorkloadDefinition::kind).map(types::of)
-                .sorted(Comparator.comparing((ApiType t) -> t.gvk().kind()).thenComparing(t -> t.gvk().version())).toList();
+        return definitions.definitions().all().stream()
+                .map(WorkloadDefinition::kind)
+                .map(types::of)
+                .sorted(Comparator.comparing((ApiType t) -> t.gvk().kind())
+                        .thenComparing(t -> t.gvk().version()))
+                .toList();
     }
 
     boolean isWorkloadKind(String apiVersion, String kind) {
-        return definitions.definitions().find(GroupVersionKind.of(apiVersion, kind)).isPresent();
+        return definitions
+                .definitions()
+                .find(GroupVersionKind.of(apiVersion, kind))
+                .isPresent();
     }
 
     List<JsonNode> pods(Optional<String> namespace) {

@@ -10,14 +10,14 @@ import java.util.Map;
 
 /** A workload's live pods grouped by "component/instance" (unattributed ones under "?/?"), unhealthy first. */
 final class LivePods {
-    private LivePods() {
-    }
+    private LivePods() {}
 
     static Map<String, List<PodSummary>> group(WorkloadDefinition definition, List<JsonNode> pods) {
         Map<String, List<PodSummary>> out = new LinkedHashMap<>();
         for (JsonNode pod : pods) {
             String key = PodAttribution.attribute(definition, pod)
-                    .map(a -> a.component() + "/" + a.instance().orElse(a.component())).orElse("?/?");
+                    .map(a -> a.component() + "/" + a.instance().orElse(a.component()))
+                    .orElse("?/?");
             out.computeIfAbsent(key, k -> new ArrayList<>()).add(PodSummary.of(pod));
         }
         out.values().forEach(list -> list.sort(PodSummary.UNHEALTHY_FIRST));
@@ -30,9 +30,20 @@ final class LivePods {
         rows.add(new String[] {"ROLE", "POD", "NODE", "PHASE", "READY", "RESTARTS", "REASON"});
         List<String> more = new ArrayList<>();
         pods.forEach((role, list) -> {
-            String shown = role.endsWith("/" + role.substring(0, role.indexOf('/'))) ? role.substring(0, role.indexOf('/')) : role;
-            list.stream().limit(limit).forEach(p -> rows.add(new String[] {shown, p.name(), p.node().isEmpty() ? "<none>" : p.node(),
-                    p.phase(), p.ready() ? "yes" : "no", String.valueOf(p.restarts()), p.reason().isEmpty() ? "-" : p.reason()}));
+            String shown = role.endsWith("/" + role.substring(0, role.indexOf('/')))
+                    ? role.substring(0, role.indexOf('/'))
+                    : role;
+            list.stream()
+                    .limit(limit)
+                    .forEach(p -> rows.add(new String[] {
+                        shown,
+                        p.name(),
+                        p.node().isEmpty() ? "<none>" : p.node(),
+                        p.phase(),
+                        p.ready() ? "yes" : "no",
+                        String.valueOf(p.restarts()),
+                        p.reason().isEmpty() ? "-" : p.reason()
+                    }));
             if (list.size() > limit) {
                 more.add("  … " + (list.size() - limit) + " more " + shown + " pods (--pod-limit)");
             }

@@ -16,7 +16,10 @@ import picocli.CommandLine.TypeConversionException;
  * (exit 2) whose message lists the allowed ones, and prints them in {@code --help}. Immutable.
  */
 enum Output {
-    TABLE, WIDE, JSON, YAML;
+    TABLE,
+    WIDE,
+    JSON,
+    YAML;
 
     /** The word on the command line. */
     String text() {
@@ -31,7 +34,8 @@ enum Output {
     /** {@code body} as this form prints it (JSON or YAML), ending in a newline. */
     String render(JsonNode body) {
         try {
-            return this == YAML ? Documents.yaml().writeValueAsString(body)
+            return this == YAML
+                    ? Documents.yaml().writeValueAsString(body)
                     : Documents.json().writerWithDefaultPrettyPrinter().writeValueAsString(body) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a JSON tree that cannot be written: " + e.getMessage(), e);
@@ -58,7 +62,10 @@ enum Output {
 
         @Override
         public Iterator<String> iterator() {
-            return allowed.stream().map(Output::text).collect(Collectors.toList()).iterator();
+            return allowed.stream()
+                    .map(Output::text)
+                    .collect(Collectors.toList())
+                    .iterator();
         }
     }
 

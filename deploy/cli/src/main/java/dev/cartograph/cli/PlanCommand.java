@@ -1,8 +1,6 @@
 package dev.cartograph.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Interpreter;
@@ -26,12 +24,21 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code carto plan -f WORKLOAD --fleet SNAPSHOT.json}: where the whole gang would go, and why not elsewhere. Places nothing. */
-@Command(name = "plan", description = "Decide where a workload's whole gang fits, on a fleet snapshot or a broker's current fleet (nothing is placed).")
+@Command(
+        name = "plan",
+        description =
+                "Decide where a workload's whole gang fits, on a fleet snapshot or a broker's current fleet (nothing is placed).")
 final class PlanCommand implements Callable<Integer> {
-    @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE|-")
+    @Option(
+            names = {"-f", "--filename"},
+            required = true,
+            paramLabel = "FILE|-")
     String file;
 
-    @Option(names = "--fleet", paramLabel = "SNAPSHOT.json", description = "a fleet snapshot (docs/protocol.md, or a saved carto fleet -o json)")
+    @Option(
+            names = "--fleet",
+            paramLabel = "SNAPSHOT.json",
+            description = "a fleet snapshot (docs/protocol.md, or a saved carto fleet -o json)")
     Path fleet;
 
     @Option(names = "--broker", paramLabel = "URL", description = "ask a running broker to plan on its current fleet")
@@ -40,8 +47,13 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--policy", defaultValue = "BIN_PACK", description = "BIN_PACK (default) or SPREAD")
     Planner.Policy policy;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT", converter = Output.Plain.class,
-            completionCandidates = Output.Plain.class, description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = {"-o", "--output"},
+            defaultValue = "table",
+            paramLabel = "FORMAT",
+            converter = Output.Plain.class,
+            completionCandidates = Output.Plain.class,
+            description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Output output;
 
     @Mixin
@@ -61,7 +73,10 @@ final class PlanCommand implements Callable<Integer> {
             return errors.fail(Carto.UNREADABLE, "unreadable", e.getMessage());
         }
         if (objects.size() != 1) {
-            return errors.fail(Carto.UNREADABLE, "usage", "plan takes one workload; " + file + " has " + objects.size() + " objects");
+            return errors.fail(
+                    Carto.UNREADABLE,
+                    "usage",
+                    "plan takes one workload; " + file + " has " + objects.size() + " objects");
         }
         if ((fleet == null) == (broker == null)) {
             return errors.fail(Carto.UNREADABLE, "usage", "give exactly one of --fleet SNAPSHOT.json or --broker URL");
@@ -77,15 +92,21 @@ final class PlanCommand implements Callable<Integer> {
             return errors.fail(Carto.UNREADABLE, "unreadable", fleet + ": not a fleet snapshot: " + failed.reason());
         }
         JsonNode object = objects.get(0);
-        GroupVersionKind kind = GroupVersionKind.of(object.path("apiVersion").asText(""), object.path("kind").asText(""));
+        GroupVersionKind kind = GroupVersionKind.of(
+                object.path("apiVersion").asText(""), object.path("kind").asText(""));
         Definitions.Loaded loaded = definitions.load(kind::equals);
         Resolution r = Interpreter.of(loaded.definitions()).resolve(object);
         if (!(r instanceof Resolution.Resolved resolved)) {
-            return errors.fail(r instanceof Resolution.NoDefinition ? Carto.NO_DEFINITION : Carto.INVALID,
-                    r instanceof Resolution.NoDefinition ? "no_definition" : "invalid_object", r.problems().get(0).toString());
+            return errors.fail(
+                    r instanceof Resolution.NoDefinition ? Carto.NO_DEFINITION : Carto.INVALID,
+                    r instanceof Resolution.NoDefinition ? "no_definition" : "invalid_object",
+                    r.problems().get(0).toString());
         }
-        Decision d = Planner.plan(Demands.of(resolved.view()), Demands.clusterSelector(object),
-                ((Decoded.Ok<List<ClusterState>>) decoded).value(), policy);
+        Decision d = Planner.plan(
+                Demands.of(resolved.view()),
+                Demands.clusterSelector(object),
+                ((Decoded.Ok<List<ClusterState>>) decoded).value(),
+                policy);
         if (output.structured()) {
             out.print(output.render(json(d)));
         } else {
@@ -121,16 +142,22 @@ final class PlanCommand implements Callable<Integer> {
 
     static String table(Decision d) {
         StringBuilder sb = new StringBuilder();
-        sb.append(d.chosen().map(c -> "Placed on " + c).orElse("Unschedulable: fits on no cluster now")).append("\n\n");
+        sb.append(d.chosen().map(c -> "Placed on " + c).orElse("Unschedulable: fits on no cluster now"))
+                .append("\n\n");
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"CLUSTER", "FITS", "REASON"});
-        d.clusters().forEach(v -> rows.add(new String[] {v.cluster() + (d.chosen().filter(v.cluster()::equals).isPresent() ? " *" : ""),
-                v.fits() ? "yes" : "no", v.reason()}));
+        d.clusters()
+                .forEach(v -> rows.add(new String[] {
+                    v.cluster() + (d.chosen().filter(v.cluster()::equals).isPresent() ? " *" : ""),
+                    v.fits() ? "yes" : "no",
+                    v.reason()
+                }));
         sb.append(Columns.render(rows));
         if (d instanceof Decision.Placed p) {
             List<String[]> a = new ArrayList<>();
             a.add(new String[] {"COMPONENT", "INSTANCE", "POD", "NODE"});
-            p.assignments().forEach(x -> a.add(new String[] {x.component(), x.instance(), String.valueOf(x.pod()), x.node()}));
+            p.assignments()
+                    .forEach(x -> a.add(new String[] {x.component(), x.instance(), String.valueOf(x.pod()), x.node()}));
             sb.append("\n").append(Columns.render(a));
         }
         return sb.toString();

@@ -7,7 +7,8 @@ import java.util.Comparator;
 record PodSummary(String name, String node, String phase, String reason, boolean ready, int restarts) {
 
     /** Unhealthy pods first, then by name. */
-    static final Comparator<PodSummary> UNHEALTHY_FIRST = Comparator.comparing(PodSummary::healthy).thenComparing(PodSummary::name);
+    static final Comparator<PodSummary> UNHEALTHY_FIRST =
+            Comparator.comparing(PodSummary::healthy).thenComparing(PodSummary::name);
 
     static PodSummary of(JsonNode pod) {
         JsonNode status = pod.path("status");
@@ -16,11 +17,22 @@ record PodSummary(String name, String node, String phase, String reason, boolean
         for (JsonNode cs : status.path("containerStatuses")) {
             restarts += cs.path("restartCount").asInt(0);
             if (reason.isEmpty()) {
-                reason = cs.path("state").path("waiting").path("reason").asText(cs.path("state").path("terminated").path("reason").asText(""));
+                reason = cs.path("state")
+                        .path("waiting")
+                        .path("reason")
+                        .asText(cs.path("state")
+                                .path("terminated")
+                                .path("reason")
+                                .asText(""));
             }
         }
-        return new PodSummary(pod.path("metadata").path("name").asText(), pod.path("spec").path("nodeName").asText(""),
-                status.path("phase").asText("Unknown"), reason, ready(pod), restarts);
+        return new PodSummary(
+                pod.path("metadata").path("name").asText(),
+                pod.path("spec").path("nodeName").asText(""),
+                status.path("phase").asText("Unknown"),
+                reason,
+                ready(pod),
+                restarts);
     }
 
     static boolean ready(JsonNode pod) {

@@ -11,7 +11,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code carto validate FILE|-}: checks definitions and lists every problem with its field path. */
-@Command(name = "validate", description = "Validate Workload Map (Karta) definitions. Exit 0 valid, 1 invalid, 2 unreadable.")
+@Command(
+        name = "validate",
+        description = "Validate Workload Map (Karta) definitions. Exit 0 valid, 1 invalid, 2 unreadable.")
 final class ValidateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE|-", description = "definition file, folder, or - for standard input")
     String source;
@@ -44,7 +46,8 @@ final class ValidateCommand implements Callable<Integer> {
             return Carto.UNREADABLE;
         }
         for (WorkloadDefinition d : loaded.definitions().all()) {
-            out.println("valid: " + d.name() + " (" + d.kind().qualified() + ", " + d.components().size() + " components)");
+            out.println("valid: " + d.name() + " (" + d.kind().qualified() + ", "
+                    + d.components().size() + " components)");
         }
         long errors = loaded.problems().stream().filter(Problem::isError).count();
         if (errors > 0) {

@@ -17,8 +17,7 @@ import java.util.List;
 final class ViewJson {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private ViewJson() {
-    }
+    private ViewJson() {}
 
     static ObjectNode of(WorkloadView view, List<Problem> problems) {
         return of(view, problems, null);
@@ -65,7 +64,8 @@ final class ViewJson {
         r.put("memoryBytes", list.memoryBytes());
         ObjectNode extended = F.objectNode();
         list.amounts().forEach((name, amount) -> {
-            if (!List.of(ResourceList.CPU, ResourceList.MEMORY, ResourceList.GPU).contains(name)) {
+            if (!List.of(ResourceList.CPU, ResourceList.MEMORY, ResourceList.GPU)
+                    .contains(name)) {
                 extended.put(name, Quantity.format(amount));
             }
         });
@@ -79,11 +79,16 @@ final class ViewJson {
         ObjectNode g = F.objectNode().put("minMember", gang.minMember());
         ArrayNode groups = g.putArray("groups");
         for (Gang.Group group : gang.groups()) {
-            ObjectNode n = groups.addObject().put("name", group.name()).put("count", group.count())
+            ObjectNode n = groups.addObject()
+                    .put("name", group.name())
+                    .put("count", group.count())
                     .put("minMember", group.minMember());
             ArrayNode members = n.putArray("members");
-            group.members().forEach(m -> members.addObject().put("component", m.component())
-                    .put("instance", m.instance()).put("pods", m.pods()));
+            group.members()
+                    .forEach(m -> members.addObject()
+                            .put("component", m.component())
+                            .put("instance", m.instance())
+                            .put("pods", m.pods()));
         }
         return g;
     }
@@ -94,7 +99,9 @@ final class ViewJson {
         ArrayNode instances = n.putArray("instances");
         for (InstanceView i : c.instances()) {
             ObjectNode in = instances.addObject().put("id", i.id());
-            ObjectNode replicas = in.putObject("replicas").put("desired", i.replicas().desired()).put("min", i.replicas().min());
+            ObjectNode replicas = in.putObject("replicas")
+                    .put("desired", i.replicas().desired())
+                    .put("min", i.replicas().min());
             i.replicas().max().ifPresentOrElse(m -> replicas.put("max", m), () -> replicas.putNull("max"));
             in.put("pods", i.hasPods());
             in.set("perPod", resources(i.perPod()));
@@ -106,8 +113,13 @@ final class ViewJson {
             if (pods != null && i.hasPods()) {
                 ArrayNode list = in.putArray("pods");
                 for (PodSummary p : pods.getOrDefault(c.name() + "/" + i.id(), List.of())) {
-                    list.addObject().put("name", p.name()).put("node", p.node()).put("phase", p.phase())
-                            .put("ready", p.ready()).put("restarts", p.restarts()).put("reason", p.reason());
+                    list.addObject()
+                            .put("name", p.name())
+                            .put("node", p.node())
+                            .put("phase", p.phase())
+                            .put("ready", p.ready())
+                            .put("restarts", p.restarts())
+                            .put("reason", p.reason());
                 }
             }
         }

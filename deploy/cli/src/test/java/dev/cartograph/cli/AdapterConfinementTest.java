@@ -25,7 +25,8 @@ class AdapterConfinementTest {
         try (Stream<Path> files = Files.walk(SOURCES)) {
             offenders = files.filter(p -> p.toString().endsWith(".java"))
                     .filter(p -> !SOURCES.relativize(p).startsWith("kube"))
-                    .filter(AdapterConfinementTest::mentionsFabric8).toList();
+                    .filter(AdapterConfinementTest::mentionsFabric8)
+                    .toList();
         }
         assertThat(Files.isDirectory(SOURCES.resolve("kube"))).isTrue();
         assertThat(offenders).isEmpty();

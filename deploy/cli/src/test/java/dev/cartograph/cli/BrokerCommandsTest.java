@@ -37,10 +37,12 @@ class BrokerCommandsTest {
 
     @BeforeEach
     void start() throws Exception {
-        List<ClusterState> fleet = ((Decoded.Ok<List<ClusterState>>) Wire.decodeFleet(Files.readAllBytes(FLEET))).value();
+        List<ClusterState> fleet =
+                ((Decoded.Ok<List<ClusterState>>) Wire.decodeFleet(Files.readAllBytes(FLEET))).value();
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/api/v1/fleet", exchange -> {
-            // what GET /api/v1/fleet adds to the snapshot: GPU rows per model (gpu-east by hand: 4 x 8 H100, free 8,8,6,0)
+            // what GET /api/v1/fleet adds to the snapshot: GPU rows per model (gpu-east by hand: 4 x 8 H100, free
+            // 8,8,6,0)
             byte[] body = """
                     {"clusters":[{"name":"gpu-east","ready":true,"nodes":[],"pending":1,"gpuModels":[
                       {"model":"NVIDIA-H100-80GB-HBM3","nodes":4,"total":32,"allocated":6,"reserved":4,"free":22,"largestFreeBlock":8}]},
@@ -60,11 +62,14 @@ class BrokerCommandsTest {
             byte[] body;
             int status = 200;
             if (Interpreter.of(Catalog.load().definitions()).resolve(object) instanceof Resolution.Resolved r) {
-                body = DecisionJson.encode(Planner.plan(Demands.of(r.view()), Demands.clusterSelector(object), fleet,
-                        Planner.Policy.BIN_PACK)).toString().getBytes(StandardCharsets.UTF_8);
+                body = DecisionJson.encode(Planner.plan(
+                                Demands.of(r.view()), Demands.clusterSelector(object), fleet, Planner.Policy.BIN_PACK))
+                        .toString()
+                        .getBytes(StandardCharsets.UTF_8);
             } else {
                 status = 422;
-                body = "{\"error\":{\"code\":\"no_definition\",\"message\":\"no definition for Nope\"}}".getBytes(StandardCharsets.UTF_8);
+                body = "{\"error\":{\"code\":\"no_definition\",\"message\":\"no definition for Nope\"}}"
+                        .getBytes(StandardCharsets.UTF_8);
             }
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(status, body.length);
@@ -88,10 +93,21 @@ class BrokerCommandsTest {
         CartoTest.Run run = CartoTest.carto("fleet", "--broker", url());
         assertThat(run.exit()).isZero();
         List<String> lines = run.out().lines().toList();
-        assertThat(lines.get(0)).containsSubsequence("CLUSTER", "READY", "GPU MODEL", "TOTAL", "USED", "RESERVED", "FREE", "LARGEST BLOCK",
-                "PENDING");
-        assertThat(lines.get(1).split("\\s+")).containsExactly("gpu-east", "True", "NVIDIA-H100-80GB-HBM3", "4", "32", "6", "4", "22", "8", "1");
-        assertThat(lines.get(2).split("\\s+")).containsExactly("gpu-edge", "False", "NVIDIA-L40S", "2", "8", "1", "0", "0", "0", "0");
+        assertThat(lines.get(0))
+                .containsSubsequence(
+                        "CLUSTER",
+                        "READY",
+                        "GPU MODEL",
+                        "TOTAL",
+                        "USED",
+                        "RESERVED",
+                        "FREE",
+                        "LARGEST BLOCK",
+                        "PENDING");
+        assertThat(lines.get(1).split("\\s+"))
+                .containsExactly("gpu-east", "True", "NVIDIA-H100-80GB-HBM3", "4", "32", "6", "4", "22", "8", "1");
+        assertThat(lines.get(2).split("\\s+"))
+                .containsExactly("gpu-edge", "False", "NVIDIA-L40S", "2", "8", "1", "0", "0", "0", "0");
         assertThat(run.out()).contains("2 clusters, 40 GPUs: 7 used, 4 reserved, 22 free; 2 queued");
     }
 
@@ -100,7 +116,9 @@ class BrokerCommandsTest {
         for (String format : new String[] {"json", "yaml"}) {
             CartoTest.Run run = CartoTest.carto("fleet", "--broker", url(), "-o", format);
             assertThat(run.exit()).as(run.err()).isZero();
-            JsonNode fleet = format.equals("json") ? Documents.json().readTree(run.out()) : Documents.yaml().readTree(run.out());
+            JsonNode fleet = format.equals("json")
+                    ? Documents.json().readTree(run.out())
+                    : Documents.yaml().readTree(run.out());
             assertThat(fleet.at("/clusters/0/name").asText()).as(format).isEqualTo("gpu-east");
             assertThat(fleet.at("/totals/total").asLong()).as(format).isEqualTo(40);
             assertThat(fleet.path("queued").asLong()).as(format).isEqualTo(2);

@@ -19,8 +19,7 @@ class CartoTest {
     @TempDir
     Path dir;
 
-    record Run(int exit, String out, String err) {
-    }
+    record Run(int exit, String out, String err) {}
 
     static Run carto(String... args) {
         StringWriter out = new StringWriter();
@@ -82,7 +81,8 @@ class CartoTest {
         assertThat(json.path("phase").asText()).isEqualTo("Running");
         assertThat(json.path("gang").path("minMember").asLong()).isEqualTo(4);
         assertThat(json.path("origin").asText()).isEqualTo(def.toString());
-        assertThat(json.at("/components/0/children/0/instances/0/perPod/gpus").asLong()).isEqualTo(8);
+        assertThat(json.at("/components/0/children/0/instances/0/perPod/gpus").asLong())
+                .isEqualTo(8);
     }
 
     @Test
@@ -97,12 +97,21 @@ class CartoTest {
 
     @Test
     void validateExitCodes() throws Exception {
-        assertThat(carto("validate", write("ok.yaml", NEW_KIND_DEFINITION).toString()).exit()).isZero();
-        Run invalid = carto("validate", write("bad.yaml", NEW_KIND_DEFINITION.replace("ownerRef: trainer", "ownerRef: ghost")).toString());
+        assertThat(carto("validate", write("ok.yaml", NEW_KIND_DEFINITION).toString())
+                        .exit())
+                .isZero();
+        Run invalid = carto(
+                "validate",
+                write("bad.yaml", NEW_KIND_DEFINITION.replace("ownerRef: trainer", "ownerRef: ghost"))
+                        .toString());
         assertThat(invalid.exit()).isEqualTo(1);
-        assertThat(invalid.err()).contains("spec.structureDefinition.childComponents[0].ownerRef: names component 'ghost'");
-        assertThat(carto("validate", dir.resolve("missing.yaml").toString()).exit()).isEqualTo(2);
-        assertThat(carto("validate", write("junk.yaml", "{ not: yaml: at all").toString()).exit()).isEqualTo(2);
+        assertThat(invalid.err())
+                .contains("spec.structureDefinition.childComponents[0].ownerRef: names component 'ghost'");
+        assertThat(carto("validate", dir.resolve("missing.yaml").toString()).exit())
+                .isEqualTo(2);
+        assertThat(carto("validate", write("junk.yaml", "{ not: yaml: at all").toString())
+                        .exit())
+                .isEqualTo(2);
     }
 
     @Test
@@ -110,7 +119,10 @@ class CartoTest {
         Path def = write("trainer-def.yaml", NEW_KIND_DEFINITION);
         Path obj = write("trainer.yaml", NEW_KIND_OBJECT);
         Run run = carto("describe", "-f", obj.toString(), "--definitions", def.toString());
-        assertThat(run.out()).contains("Trainer ml/t1").contains("└─ node").contains("Phase:   Running")
+        assertThat(run.out())
+                .contains("Trainer ml/t1")
+                .contains("└─ node")
+                .contains("Phase:   Running")
                 .contains("Totals:  4 pods, 32 GPUs");
     }
 
@@ -118,7 +130,10 @@ class CartoTest {
     void definitionsListsTheCatalogWithOrigin() {
         Run run = carto("definitions", "--local");
         assertThat(run.exit()).isZero();
-        assertThat(run.out()).contains("jobset-x-k8s-io-jobset-v1alpha2").contains("JobSet.jobset.x-k8s.io").contains("catalog");
+        assertThat(run.out())
+                .contains("jobset-x-k8s-io-jobset-v1alpha2")
+                .contains("JobSet.jobset.x-k8s.io")
+                .contains("catalog");
     }
 
     @Test

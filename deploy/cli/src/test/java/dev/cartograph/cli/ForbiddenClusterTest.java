@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ForbiddenClusterTest {
     @TempDir
     Path dir;
+
     HttpServer server;
 
     @BeforeEach
@@ -67,7 +68,8 @@ class ForbiddenClusterTest {
         CartoTest.Run run = CartoTest.carto("definitions", "--kubeconfig", kc.toString());
         assertThat(run.exit()).isZero();
         assertThat(run.out()).contains("jobset-x-k8s-io-jobset-v1alpha2");
-        assertThat(run.err().lines().filter(l -> l.contains("using the built-in catalog"))).hasSize(1);
+        assertThat(run.err().lines().filter(l -> l.contains("using the built-in catalog")))
+                .hasSize(1);
     }
 
     @Test

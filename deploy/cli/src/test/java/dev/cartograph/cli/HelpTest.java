@@ -15,7 +15,9 @@ class HelpTest {
         for (String flag : new String[] {"--help", "-h"}) {
             CartoTest.Run run = CartoTest.carto(command, flag);
             assertThat(run.exit()).as(command + " " + flag + ": " + run.err()).isZero();
-            assertThat(run.out()).as(command + " " + flag).startsWith("Usage: carto " + command)
+            assertThat(run.out())
+                    .as(command + " " + flag)
+                    .startsWith("Usage: carto " + command)
                     .contains("-h, --help");
             assertThat(run.err()).isEmpty();
         }

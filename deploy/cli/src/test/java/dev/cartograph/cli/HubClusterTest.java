@@ -32,6 +32,7 @@ class HubClusterTest {
 
     @TempDir
     Path dir;
+
     Path kubeconfig;
     MockCluster hub;
     HttpServer broker;
@@ -59,12 +60,24 @@ class HubClusterTest {
         hub = new MockCluster(client).crd("kubeflow.org", "PyTorchJob", "pytorchjobs", List.of(), "v1");
         kubeconfig = hub.kubeconfig(dir, "ml");
         String running = "status: {conditions: [{type: Created, status: \"True\"}, {type: Running, status: \"True\"}]}";
-        hub.create(job("eval-h100", "cartograph.dev/phase: Queued",
-                        "cartograph.dev/reason: 'fits on no cluster now: gpu-east: largest free block 6'", "")
-                // placed on gpu-east at epoch 3; the member's status mirrored onto the hub object
-                + job("llama", "cartograph.dev/phase: Running, cartograph.dev/cluster: gpu-east", "cartograph.dev/epoch: '3'", running)
-                // queued again after its cluster was lost: the old member's Running status is still mirrored
-                + job("moved", "cartograph.dev/phase: Queued", "cartograph.dev/epoch: '4', cartograph.dev/reason: gpu-west was lost", running),
+        hub.create(
+                job(
+                                "eval-h100",
+                                "cartograph.dev/phase: Queued",
+                                "cartograph.dev/reason: 'fits on no cluster now: gpu-east: largest free block 6'",
+                                "")
+                        // placed on gpu-east at epoch 3; the member's status mirrored onto the hub object
+                        + job(
+                                "llama",
+                                "cartograph.dev/phase: Running, cartograph.dev/cluster: gpu-east",
+                                "cartograph.dev/epoch: '3'",
+                                running)
+                        // queued again after its cluster was lost: the old member's Running status is still mirrored
+                        + job(
+                                "moved",
+                                "cartograph.dev/phase: Queued",
+                                "cartograph.dev/epoch: '4', cartograph.dev/reason: gpu-west was lost",
+                                running),
                 "pytorchjobs");
     }
 
@@ -100,32 +113,50 @@ class HubClusterTest {
         CartoTest.Run run = CartoTest.carto("get", "pytorchjobs", "--kubeconfig", kubeconfig.toString(), "-o", "json");
         assertThat(run.exit()).as(run.err()).isZero();
         JsonNode items = Documents.json().readTree(run.out()).path("items");
-        assertThat(items).extracting(i -> i.path("name").asText() + "=" + i.path("phase").asText() + "@" + i.path("cluster").asText("-"))
+        assertThat(items)
+                .extracting(i -> i.path("name").asText() + "=" + i.path("phase").asText() + "@"
+                        + i.path("cluster").asText("-"))
                 .containsExactlyInAnyOrder("eval-h100=Queued@-", "llama=Running@gpu-east", "moved=Queued@-");
 
         CartoTest.Run table = CartoTest.carto("get", "pytorchjobs", "--kubeconfig", kubeconfig.toString());
-        assertThat(table.out()).contains("eval-h100  -         Queued   0/2   16").doesNotContain("Undefined");
+        assertThat(table.out())
+                .contains("eval-h100  -         Queued   0/2   16")
+                .doesNotContain("Undefined");
     }
 
     @Test
     void getFiltersByTheBrokersPhase() throws Exception {
-        CartoTest.Run run = CartoTest.carto("get", "pytorchjobs", "--phase", "Queued", "--kubeconfig", kubeconfig.toString(), "-o", "json");
+        CartoTest.Run run = CartoTest.carto(
+                "get", "pytorchjobs", "--phase", "Queued", "--kubeconfig", kubeconfig.toString(), "-o", "json");
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(Documents.json().readTree(run.out()).path("items")).extracting(i -> i.path("name").asText())
+        assertThat(Documents.json().readTree(run.out()).path("items"))
+                .extracting(i -> i.path("name").asText())
                 .containsExactlyInAnyOrder("eval-h100", "moved");
     }
 
     @Test
     void describeOfAPlacedWorkloadSaysWhereItRunsAndShowsTheMembersSummary() throws Exception {
         String url = startBroker();
-        CartoTest.Run run = CartoTest.carto("describe", "pytorchjob/llama", "--kubeconfig", kubeconfig.toString(), "--broker", url);
+        CartoTest.Run run =
+                CartoTest.carto("describe", "pytorchjob/llama", "--kubeconfig", kubeconfig.toString(), "--broker", url);
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.out()).contains("Placed:  on gpu-east, epoch 3 (broker phase Running)")
-                .contains("Pods:    2 on gpu-east, phase Running, 16 GPUs (its agent's last summary; broker state APPLIED)")
+        assertThat(run.out())
+                .contains("Placed:  on gpu-east, epoch 3 (broker phase Running)")
+                .contains(
+                        "Pods:    2 on gpu-east, phase Running, 16 GPUs (its agent's last summary; broker state APPLIED)")
                 .doesNotContain("none found");
 
-        JsonNode json = Documents.json().readTree(
-                CartoTest.carto("describe", "pytorchjob/llama", "--kubeconfig", kubeconfig.toString(), "--broker", url, "-o", "json").out());
+        JsonNode json = Documents.json()
+                .readTree(CartoTest.carto(
+                                "describe",
+                                "pytorchjob/llama",
+                                "--kubeconfig",
+                                kubeconfig.toString(),
+                                "--broker",
+                                url,
+                                "-o",
+                                "json")
+                        .out());
         assertThat(json.at("/broker/cluster").asText()).isEqualTo("gpu-east");
         assertThat(json.at("/broker/epoch").asLong()).isEqualTo(3);
         assertThat(json.at("/member/pods").asLong()).isEqualTo(2);
@@ -135,12 +166,15 @@ class HubClusterTest {
     @Test
     void describeSaysPlainlyWhenTheBrokerCannotBeReached() throws Exception {
         String url;
-        try (java.net.ServerSocket closed = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (java.net.ServerSocket closed =
+                new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             url = "http://127.0.0.1:" + closed.getLocalPort(); // nothing listens there once closed
         }
-        CartoTest.Run run = CartoTest.carto("describe", "pytorchjob/llama", "--kubeconfig", kubeconfig.toString(), "--broker", url);
+        CartoTest.Run run =
+                CartoTest.carto("describe", "pytorchjob/llama", "--kubeconfig", kubeconfig.toString(), "--broker", url);
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.out()).contains("Placed:  on gpu-east, epoch 3")
+        assertThat(run.out())
+                .contains("Placed:  on gpu-east, epoch 3")
                 .contains("Pods:    on gpu-east; its agent's summary is unknown: cannot reach the broker at " + url)
                 .doesNotContain("none found");
 
@@ -150,9 +184,11 @@ class HubClusterTest {
 
     @Test
     void describeOfAWaitingGangShowsTheBrokersReason() {
-        CartoTest.Run run = CartoTest.carto("describe", "pytorchjob", "eval-h100", "--kubeconfig", kubeconfig.toString());
+        CartoTest.Run run =
+                CartoTest.carto("describe", "pytorchjob", "eval-h100", "--kubeconfig", kubeconfig.toString());
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.out()).contains("Broker:  Queued: fits on no cluster now: gpu-east: largest free block 6")
+        assertThat(run.out())
+                .contains("Broker:  Queued: fits on no cluster now: gpu-east: largest free block 6")
                 .contains("Pods:    none: the broker has not placed it");
     }
 }

@@ -27,7 +27,10 @@ class JqStatusProgramTest {
     @Test
     void jqProgramAgreesWithTheInterpreterOnAJobSetLifecycle() throws Exception {
         assumeTrue(new ProcessBuilder("jq", "--version").start().waitFor() == 0, "the jq program is not installed");
-        WorkloadDefinition jobset = Catalog.load().definitions().named("jobset-x-k8s-io-jobset-v1alpha2").orElseThrow();
+        WorkloadDefinition jobset = Catalog.load()
+                .definitions()
+                .named("jobset-x-k8s-io-jobset-v1alpha2")
+                .orElseThrow();
         List<String> statuses = List.of(
                 "{}",
                 "{\"replicatedJobsStatus\":[{\"name\":\"w\",\"active\":0,\"ready\":0}]}",
@@ -39,26 +42,42 @@ class JqStatusProgramTest {
         Files.writeString(program, JqStatusProgram.of(jobset.status()));
         StringBuilder input = new StringBuilder();
         for (String s : statuses) {
-            input.append("{\"apiVersion\":\"jobset.x-k8s.io/v1alpha2\",\"kind\":\"JobSet\",\"status\":").append(s).append("}\n");
+            input.append("{\"apiVersion\":\"jobset.x-k8s.io/v1alpha2\",\"kind\":\"JobSet\",\"status\":")
+                    .append(s)
+                    .append("}\n");
         }
         Path in = dir.resolve("in.jsonl");
         Files.writeString(in, input);
-        Process p = new ProcessBuilder("jq", "-c", "-f", program.toString(), in.toString()).redirectErrorStream(true).start();
-        List<String> out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        Process p = new ProcessBuilder("jq", "-c", "-f", program.toString(), in.toString())
+                .redirectErrorStream(true)
+                .start();
+        List<String> out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                .lines()
+                .toList();
         assertThat(p.waitFor()).as(String.join("\n", out)).isZero();
-        List<String> ours = input.toString().lines().map(line -> {
-            try {
-                JsonNode o = Documents.json().readTree(line);
-                return StatusEvaluator.evaluate(jobset.status(), o).phases().stream()
-                        .map(ph -> "\"" + ph.displayName() + "\"").collect(Collectors.joining(",", "[", "]"));
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        }).toList();
+        List<String> ours = input.toString()
+                .lines()
+                .map(line -> {
+                    try {
+                        JsonNode o = Documents.json().readTree(line);
+                        return StatusEvaluator.evaluate(jobset.status(), o).phases().stream()
+                                .map(ph -> "\"" + ph.displayName() + "\"")
+                                .collect(Collectors.joining(",", "[", "]"));
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                })
+                .toList();
         assertThat(out).isEqualTo(ours);
         // the lifecycle a person reads from these statuses (phases listed in precedence order)
-        assertThat(ours).containsExactly("[\"Undefined\"]", "[\"Initializing\"]", "[\"Running\"]",
-                "[\"Running\",\"Initializing\"]", "[\"Completed\"]", "[\"Suspended\"]");
+        assertThat(ours)
+                .containsExactly(
+                        "[\"Undefined\"]",
+                        "[\"Initializing\"]",
+                        "[\"Running\"]",
+                        "[\"Running\",\"Initializing\"]",
+                        "[\"Completed\"]",
+                        "[\"Suspended\"]");
         assertThat(Phase.choose(List.of(Phase.INITIALIZING, Phase.RUNNING))).isEqualTo(Phase.RUNNING);
     }
 }

@@ -27,6 +27,7 @@ class LiveClusterTest {
 
     @TempDir
     Path dir;
+
     Path kubeconfig;
 
     @BeforeEach
@@ -59,8 +60,32 @@ class LiveClusterTest {
                 spec: {parallelism: 2, template: {spec: {containers: [{name: t, image: x}]}}}
                 """, "jobs");
         String labels = "jobset.sigs.k8s.io/jobset-name: train, jobset.sigs.k8s.io/replicatedjob-name: workers";
-        cluster.create(MockCluster.pod("team-a", "train-workers-0-0", "p1", "Job", "batch/v1", "train-workers-0", "UID(jobs/train-workers-0)", labels, "gpu-node-1", true, 4)
-                + MockCluster.pod("team-a", "train-workers-0-1", "p2", "Job", "batch/v1", "train-workers-0", "UID(jobs/train-workers-0)", labels, "gpu-node-2", false, 4), "pods");
+        cluster.create(
+                MockCluster.pod(
+                                "team-a",
+                                "train-workers-0-0",
+                                "p1",
+                                "Job",
+                                "batch/v1",
+                                "train-workers-0",
+                                "UID(jobs/train-workers-0)",
+                                labels,
+                                "gpu-node-1",
+                                true,
+                                4)
+                        + MockCluster.pod(
+                                "team-a",
+                                "train-workers-0-1",
+                                "p2",
+                                "Job",
+                                "batch/v1",
+                                "train-workers-0",
+                                "UID(jobs/train-workers-0)",
+                                labels,
+                                "gpu-node-2",
+                                false,
+                                4),
+                "pods");
         // PyTorchJob "ft" in team-b: master 1 + worker 2, 1 GPU each, Created + Running
         cluster.create("""
                 apiVersion: kubeflow.org/v1
@@ -74,9 +99,44 @@ class LiveClusterTest {
                   conditions: [{type: Created, status: "True"}, {type: Running, status: "True"}]
                 """, "pytorchjobs");
         String pt = "kubeflow.org/v1";
-        cluster.create(MockCluster.pod("team-b", "ft-master-0", "q1", "PyTorchJob", pt, "ft", "UID(pytorchjobs/ft)", "training.kubeflow.org/replica-type: master", "n1", true, 1)
-                + MockCluster.pod("team-b", "ft-worker-0", "q2", "PyTorchJob", pt, "ft", "UID(pytorchjobs/ft)", "training.kubeflow.org/replica-type: worker", "n2", true, 1)
-                + MockCluster.pod("team-b", "ft-worker-1", "q3", "PyTorchJob", pt, "ft", "UID(pytorchjobs/ft)", "training.kubeflow.org/replica-type: worker", "n3", true, 1), "pods");
+        cluster.create(
+                MockCluster.pod(
+                                "team-b",
+                                "ft-master-0",
+                                "q1",
+                                "PyTorchJob",
+                                pt,
+                                "ft",
+                                "UID(pytorchjobs/ft)",
+                                "training.kubeflow.org/replica-type: master",
+                                "n1",
+                                true,
+                                1)
+                        + MockCluster.pod(
+                                "team-b",
+                                "ft-worker-0",
+                                "q2",
+                                "PyTorchJob",
+                                pt,
+                                "ft",
+                                "UID(pytorchjobs/ft)",
+                                "training.kubeflow.org/replica-type: worker",
+                                "n2",
+                                true,
+                                1)
+                        + MockCluster.pod(
+                                "team-b",
+                                "ft-worker-1",
+                                "q3",
+                                "PyTorchJob",
+                                pt,
+                                "ft",
+                                "UID(pytorchjobs/ft)",
+                                "training.kubeflow.org/replica-type: worker",
+                                "n3",
+                                true,
+                                1),
+                "pods");
         // LeaderWorkerSet "serve" in team-a: 1 group of size 2; leader sts -> leader pod -> worker sts -> worker pod
         cluster.create("""
                 apiVersion: leaderworkerset.x-k8s.io/v1
@@ -90,7 +150,8 @@ class LiveClusterTest {
                 status:
                   conditions: [{type: Available, status: "True"}]
                 """, "leaderworkersets");
-        String lws = "leaderworkerset.sigs.k8s.io/name: serve, leaderworkerset.sigs.k8s.io/group-index: '0', leaderworkerset.sigs.k8s.io/worker-index: ";
+        String lws =
+                "leaderworkerset.sigs.k8s.io/name: serve, leaderworkerset.sigs.k8s.io/group-index: '0', leaderworkerset.sigs.k8s.io/worker-index: ";
         cluster.create("""
                 apiVersion: apps/v1
                 kind: StatefulSet
@@ -100,7 +161,20 @@ class LiveClusterTest {
                   ownerReferences: [{apiVersion: leaderworkerset.x-k8s.io/v1, kind: LeaderWorkerSet, name: serve, uid: "UID(leaderworkersets/serve)", controller: true}]
                 spec: {replicas: 1, template: {spec: {containers: [{name: w, image: x}]}}}
                 """, "statefulsets");
-        cluster.create(MockCluster.pod("team-a", "serve-0", "lp-1", "StatefulSet", "apps/v1", "serve", "UID(statefulsets/serve)", lws + "'0'", "n4", true, 8), "pods");
+        cluster.create(
+                MockCluster.pod(
+                        "team-a",
+                        "serve-0",
+                        "lp-1",
+                        "StatefulSet",
+                        "apps/v1",
+                        "serve",
+                        "UID(statefulsets/serve)",
+                        lws + "'0'",
+                        "n4",
+                        true,
+                        8),
+                "pods");
         cluster.create("""
                 apiVersion: apps/v1
                 kind: StatefulSet
@@ -110,12 +184,26 @@ class LiveClusterTest {
                   ownerReferences: [{apiVersion: v1, kind: Pod, name: serve-0, uid: "UID(pods/serve-0)", controller: true}]
                 spec: {replicas: 1, template: {spec: {containers: [{name: w, image: x}]}}}
                 """, "statefulsets");
-        cluster.create(MockCluster.pod("team-a", "serve-0-1", "wp-1", "StatefulSet", "apps/v1", "serve-0", "UID(statefulsets/serve-0)", lws + "'1'", "n5", true, 8), "pods");
+        cluster.create(
+                MockCluster.pod(
+                        "team-a",
+                        "serve-0-1",
+                        "wp-1",
+                        "StatefulSet",
+                        "apps/v1",
+                        "serve-0",
+                        "UID(statefulsets/serve-0)",
+                        lws + "'1'",
+                        "n5",
+                        true,
+                        8),
+                "pods");
     }
 
     @Test
     void getAllTypesAcrossNamespacesShowsPhasesPodsAndGpusOfTopLevelWorkloads() {
-        CartoTest.Run run = CartoTest.carto("get", "--all-types", "-A", "--kubeconfig", kubeconfig.toString(), "-o", "json");
+        CartoTest.Run run =
+                CartoTest.carto("get", "--all-types", "-A", "--kubeconfig", kubeconfig.toString(), "-o", "json");
         assertThat(run.exit()).as(run.err()).isZero();
         JsonNode items = json(run.out()).path("items");
         assertThat(items).hasSize(3); // the Job and StatefulSets are owned by workloads, so not listed again
@@ -147,7 +235,8 @@ class LiveClusterTest {
         CartoTest.Run run = CartoTest.carto("get", "lws", "--kubeconfig", kubeconfig.toString());
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).startsWith("NAME   PHASE    PODS  GPUS  AGE").contains("serve  Running  2/2   16");
-        CartoTest.Run none = CartoTest.carto("get", "jobset", "--phase", "Failed", "--kubeconfig", kubeconfig.toString());
+        CartoTest.Run none =
+                CartoTest.carto("get", "jobset", "--phase", "Failed", "--kubeconfig", kubeconfig.toString());
         assertThat(none.out()).isEmpty();
         assertThat(none.err()).contains("No workloads found in namespace team-a");
     }
@@ -162,7 +251,8 @@ class LiveClusterTest {
         assertThat(notReady).isPositive().isLessThan(ready);
         assertThat(run.out()).contains("replicatedjob/workers  train-workers-0-1  gpu-node-2  Pending  no");
 
-        CartoTest.Run lws = CartoTest.carto("describe", "leaderworkerset", "serve", "--kubeconfig", kubeconfig.toString(), "-o", "json");
+        CartoTest.Run lws = CartoTest.carto(
+                "describe", "leaderworkerset", "serve", "--kubeconfig", kubeconfig.toString(), "-o", "json");
         JsonNode view = json(lws.out());
         JsonNode group = view.at("/components/0/children/0");
         assertThat(group.at("/children/0/instances/0/pods/0/name").asText()).isEqualTo("serve-0");
@@ -172,7 +262,8 @@ class LiveClusterTest {
 
     @Test
     void unknownNamesAndTypesHaveTheirOwnExitCodes() {
-        CartoTest.Run missing = CartoTest.carto("describe", "jobset/nope", "--kubeconfig", kubeconfig.toString(), "-o", "json");
+        CartoTest.Run missing =
+                CartoTest.carto("describe", "jobset/nope", "--kubeconfig", kubeconfig.toString(), "-o", "json");
         assertThat(missing.exit()).isEqualTo(4);
         assertThat(json(missing.out()).path("error").asText()).isEqualTo("not_found");
         CartoTest.Run unknown = CartoTest.carto("get", "widgets", "--kubeconfig", kubeconfig.toString());
@@ -183,7 +274,8 @@ class LiveClusterTest {
     void aKartaInTheClusterOverridesTheCatalogAndNoCrdIsOneWarning() throws Exception {
         CartoTest.Run before = CartoTest.carto("definitions", "--kubeconfig", kubeconfig.toString());
         assertThat(before.err()).contains("no kartas.run.ai CRD in this cluster; using the built-in catalog");
-        MockCluster cluster = new MockCluster(client).crd("Cluster", "run.ai", "Karta", "kartas", List.of(), "v1alpha1");
+        MockCluster cluster =
+                new MockCluster(client).crd("Cluster", "run.ai", "Karta", "kartas", List.of(), "v1alpha1");
         cluster.create("""
                 apiVersion: run.ai/v1alpha1
                 kind: Karta
@@ -209,8 +301,11 @@ class LiveClusterTest {
                 """, "kartas");
         CartoTest.Run defs = CartoTest.carto("definitions", "--kubeconfig", kubeconfig.toString());
         assertThat(defs.out()).as(defs.err()).contains("my-jobset").contains("cluster");
-        assertThat(defs.err()).contains("broken: spec.structureDefinition.rootComponent.kind: is required").contains("(cluster definition skipped)");
-        CartoTest.Run get = CartoTest.carto("get", "jobsets/train", "--kubeconfig", kubeconfig.toString(), "-o", "json");
+        assertThat(defs.err())
+                .contains("broken: spec.structureDefinition.rootComponent.kind: is required")
+                .contains("(cluster definition skipped)");
+        CartoTest.Run get =
+                CartoTest.carto("get", "jobsets/train", "--kubeconfig", kubeconfig.toString(), "-o", "json");
         JsonNode train = json(get.out()).path("items").get(0);
         assertThat(train.path("phase").asText()).isEqualTo("Degraded");
         assertThat(train.path("origin").asText()).isEqualTo("cluster");

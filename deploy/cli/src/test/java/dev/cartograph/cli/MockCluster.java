@@ -41,16 +41,33 @@ final class MockCluster {
         return crd("Namespaced", group, kind, plural, shortNames, versions);
     }
 
-    MockCluster crd(String scope, String group, String kind, String plural, List<String> shortNames, String... versions) {
-        List<io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion> served = new java.util.ArrayList<>();
+    MockCluster crd(
+            String scope, String group, String kind, String plural, List<String> shortNames, String... versions) {
+        List<io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion> served =
+                new java.util.ArrayList<>();
         for (String v : versions) {
             served.add(new io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersionBuilder()
-                    .withName(v).withServed(true).withStorage(v.equals(versions[0])).build());
+                    .withName(v)
+                    .withServed(true)
+                    .withStorage(v.equals(versions[0]))
+                    .build());
         }
-        CustomResourceDefinition crd = new CustomResourceDefinitionBuilder().withNewMetadata().withName(plural + "." + group).endMetadata()
-                .withNewSpec().withGroup(group).withScope(scope).withVersions(served)
-                .withNewNames().withKind(kind).withPlural(plural).withSingular(kind.toLowerCase()).withShortNames(shortNames).endNames()
-                .endSpec().build();
+        CustomResourceDefinition crd = new CustomResourceDefinitionBuilder()
+                .withNewMetadata()
+                .withName(plural + "." + group)
+                .endMetadata()
+                .withNewSpec()
+                .withGroup(group)
+                .withScope(scope)
+                .withVersions(served)
+                .withNewNames()
+                .withKind(kind)
+                .withPlural(plural)
+                .withSingular(kind.toLowerCase())
+                .withShortNames(shortNames)
+                .endNames()
+                .endSpec()
+                .build();
         client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
         return this;
     }
@@ -60,24 +77,36 @@ final class MockCluster {
      * text stands for the uid the server gave an object created earlier (for owner references).
      */
     void create(String yaml, String plural) throws Exception {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("UID\\(([^)]+)\\)").matcher(yaml);
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("UID\\(([^)]+)\\)").matcher(yaml);
         StringBuilder text = new StringBuilder();
         while (m.find()) {
             m.appendReplacement(text, uids.getOrDefault(m.group(1), "missing-" + m.group(1)));
         }
         m.appendTail(text);
-        for (JsonNode doc : Documents.read(new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8)))) {
+        for (JsonNode doc :
+                Documents.read(new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8)))) {
             String apiVersion = doc.path("apiVersion").asText();
             String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
             String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
             boolean namespaced = doc.path("metadata").has("namespace");
-            ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version)
-                    .withKind(doc.path("kind").asText()).withPlural(plural).withNamespaced(namespaced).build();
+            ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder()
+                    .withGroup(group)
+                    .withVersion(version)
+                    .withKind(doc.path("kind").asText())
+                    .withPlural(plural)
+                    .withNamespaced(namespaced)
+                    .build();
             GenericKubernetesResource r = Documents.json().treeToValue(doc, GenericKubernetesResource.class);
             GenericKubernetesResource created = namespaced
-                    ? client.genericKubernetesResources(ctx).inNamespace(doc.path("metadata").path("namespace").asText()).resource(r).create()
+                    ? client.genericKubernetesResources(ctx)
+                            .inNamespace(doc.path("metadata").path("namespace").asText())
+                            .resource(r)
+                            .create()
                     : client.genericKubernetesResources(ctx).resource(r).create();
-            uids.put(plural + "/" + created.getMetadata().getName(), created.getMetadata().getUid());
+            uids.put(
+                    plural + "/" + created.getMetadata().getName(),
+                    created.getMetadata().getUid());
         }
     }
 
@@ -88,8 +117,18 @@ final class MockCluster {
     }
 
     /** A running, ready pod owned by {@code owner}. */
-    static String pod(String ns, String name, String uid, String ownerKind, String ownerApi, String ownerName, String ownerUid,
-                      String labels, String node, boolean ready, int gpus) {
+    static String pod(
+            String ns,
+            String name,
+            String uid,
+            String ownerKind,
+            String ownerApi,
+            String ownerName,
+            String ownerUid,
+            String labels,
+            String node,
+            boolean ready,
+            int gpus) {
         return """
                 apiVersion: v1
                 kind: Pod
@@ -106,8 +145,18 @@ final class MockCluster {
                   phase: %s
                   conditions: [{type: Ready, status: "%s"}]
                 ---
-                """.formatted(name, ns, uid, labels, ownerApi, ownerKind, ownerName, ownerUid, node, gpus,
-                ready ? "Running" : "Pending", ready ? "True" : "False");
+                """.formatted(
+                        name,
+                        ns,
+                        uid,
+                        labels,
+                        ownerApi,
+                        ownerKind,
+                        ownerName,
+                        ownerUid,
+                        node,
+                        gpus,
+                        ready ? "Running" : "Pending",
+                        ready ? "True" : "False");
     }
-
 }

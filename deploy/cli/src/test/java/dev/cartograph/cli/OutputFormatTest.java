@@ -22,12 +22,15 @@ class OutputFormatTest {
     Path dir;
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "get jobsets          | table, wide, json, yaml",
-        "describe -f x.yaml   | table, json, yaml",
-        "definitions --local  | table, json, yaml",
-        "plan -f x.yaml       | table, json, yaml",
-        "fleet --broker http://127.0.0.1:1 | table, json, yaml"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "get jobsets          | table, wide, json, yaml",
+                "describe -f x.yaml   | table, json, yaml",
+                "definitions --local  | table, json, yaml",
+                "plan -f x.yaml       | table, json, yaml",
+                "fleet --broker http://127.0.0.1:1 | table, json, yaml"
+            })
     void anUnknownOutputIsAUsageErrorNamingTheAllowedValues(String command, String allowed) {
         List<String> args = new java.util.ArrayList<>(List.of(command.trim().split("\\s+")));
         args.addAll(List.of("-o", "bogus"));
@@ -43,15 +46,18 @@ class OutputFormatTest {
         assertThat(run.exit()).as(run.err()).isZero();
         JsonNode list = Documents.json().readTree(run.out());
         assertThat(list.path("kind").asText()).isEqualTo("List");
-        assertThat(list.path("items")).allSatisfy(d -> assertThat(d.path("kind").asText()).isEqualTo("Karta"));
-        assertThat(list.path("items")).extracting(d -> d.path("metadata").path("name").asText())
+        assertThat(list.path("items"))
+                .allSatisfy(d -> assertThat(d.path("kind").asText()).isEqualTo("Karta"));
+        assertThat(list.path("items"))
+                .extracting(d -> d.path("metadata").path("name").asText())
                 .contains("jobset-x-k8s-io-jobset-v1alpha2", "kubeflow-org-pytorchjob-v1");
 
         Path file = dir.resolve("definitions.json");
         Files.writeString(file, run.out());
         CartoTest.Run validate = CartoTest.carto("validate", file.toString());
         assertThat(validate.exit()).as(validate.err()).isZero();
-        assertThat(validate.out()).contains("valid: jobset-x-k8s-io-jobset-v1alpha2 (JobSet.v1alpha2.jobset.x-k8s.io, 2 components)");
+        assertThat(validate.out())
+                .contains("valid: jobset-x-k8s-io-jobset-v1alpha2 (JobSet.v1alpha2.jobset.x-k8s.io, 2 components)");
     }
 
     @Test
@@ -60,7 +66,10 @@ class OutputFormatTest {
         assertThat(yaml.exit()).as(yaml.err()).isZero();
         List<JsonNode> docs = Documents.read(new ByteArrayInputStream(yaml.out().getBytes(StandardCharsets.UTF_8)));
         assertThat(docs).hasSize(1);
-        assertThat(docs.get(0).at("/spec/structureDefinition/rootComponent/kind/kind").asText()).isEqualTo("JobSet");
+        assertThat(docs.get(0)
+                        .at("/spec/structureDefinition/rootComponent/kind/kind")
+                        .asText())
+                .isEqualTo("JobSet");
 
         CartoTest.Run json = CartoTest.carto("definitions", "jobset-x-k8s-io-jobset-v1alpha2", "--local", "-o", "json");
         assertThat(Documents.json().readTree(json.out())).isEqualTo(docs.get(0));

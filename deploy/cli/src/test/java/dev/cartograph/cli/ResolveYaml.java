@@ -6,10 +6,10 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 
 final class ResolveYaml {
-    private ResolveYaml() {
-    }
+    private ResolveYaml() {}
 
     static JsonNode one(String yaml) throws Exception {
-        return Documents.read(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).get(0);
+        return Documents.read(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)))
+                .get(0);
     }
 }

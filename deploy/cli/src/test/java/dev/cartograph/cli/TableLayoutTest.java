@@ -73,7 +73,8 @@ class TableLayoutTest {
                 new GetCommand.Row("research", "pretrain", "JobSet", view(JOBSET), 9),
                 new GetCommand.Row("serve", "vllm", "LeaderWorkerSet", view(LWS), 6),
                 new GetCommand.Row("ml", "tune", "RayCluster", view(RAY), 4));
-        // JobSet: 2x4 workers + 1 driver = 9 pods, 64 GPUs; LWS: 2 groups x 4 = 8 pods x 8 GPUs = 64; Ray: 1 head + 3 workers, 6 GPUs
+        // JobSet: 2x4 workers + 1 driver = 9 pods, 64 GPUs; LWS: 2 groups x 4 = 8 pods x 8 GPUs = 64; Ray: 1 head + 3
+        // workers, 6 GPUs
         assertThat(GetCommand.table(rows, true, true, false, CLOCK)).isEqualTo("""
                 NAMESPACE  NAME      KIND             PHASE    PODS  GPUS  AGE
                 research   pretrain  JobSet           Running  9/9   64    3h
@@ -110,11 +111,13 @@ class TableLayoutTest {
                 Totals:  8 pods, 64 GPUs, 0 CPU, 0 memory
                 Gang:    minMember 8 = 2×group(4)
                 """);
-        assertThat(ViewTable.of(view(JOBSET), List.of())).contains("""
+        assertThat(ViewTable.of(view(JOBSET), List.of()))
+                .contains("""
                 COMPONENT         INSTANCE  DESIRED  MIN  MAX  GPU/POD  CPU/POD  MEM/POD
                 jobset            jobset    1        1    -    -        -        -
                 └─ replicatedjob  workers   8        8    -    8        32       512Gi
                                   driver    1        1    -    0        500m     1Gi
-                """).contains("Totals:  9 pods, 64 GPUs, 256500m CPU, 4097Gi memory");
+                """)
+                .contains("Totals:  9 pods, 64 GPUs, 256500m CPU, 4097Gi memory");
     }
 }

@@ -54,27 +54,85 @@ public final class LocalFleet implements AutoCloseable {
      * @param hubPort      the hub API server's port (0: any free port)
      * @param batchRunTime how long simulated batch workloads run before they complete
      */
-    public record Options(Path data, FleetProfile profile, int brokerPort, int kafkaPort, int hubPort, Duration batchRunTime,
-                          Duration heartbeat, Duration heartbeatTimeout, Duration failoverTimeout, String topicPrefix) {
+    public record Options(
+            Path data,
+            FleetProfile profile,
+            int brokerPort,
+            int kafkaPort,
+            int hubPort,
+            Duration batchRunTime,
+            Duration heartbeat,
+            Duration heartbeatTimeout,
+            Duration failoverTimeout,
+            String topicPrefix) {
         public static Options defaults(Path data) {
-            return new Options(data, FleetProfile.defaultProfile(), 8080, 0, 0, Duration.ofSeconds(60), Duration.ofSeconds(2),
-                    Duration.ofSeconds(8), Duration.ofSeconds(30), "cartograph");
+            return new Options(
+                    data,
+                    FleetProfile.defaultProfile(),
+                    8080,
+                    0,
+                    0,
+                    Duration.ofSeconds(60),
+                    Duration.ofSeconds(2),
+                    Duration.ofSeconds(8),
+                    Duration.ofSeconds(30),
+                    "cartograph");
         }
 
         public Options withPorts(int broker, int kafka, int hub) {
-            return new Options(data, profile, broker, kafka, hub, batchRunTime, heartbeat, heartbeatTimeout, failoverTimeout, topicPrefix);
+            return new Options(
+                    data,
+                    profile,
+                    broker,
+                    kafka,
+                    hub,
+                    batchRunTime,
+                    heartbeat,
+                    heartbeatTimeout,
+                    failoverTimeout,
+                    topicPrefix);
         }
 
         public Options withProfile(FleetProfile p) {
-            return new Options(data, p, brokerPort, kafkaPort, hubPort, batchRunTime, heartbeat, heartbeatTimeout, failoverTimeout, topicPrefix);
+            return new Options(
+                    data,
+                    p,
+                    brokerPort,
+                    kafkaPort,
+                    hubPort,
+                    batchRunTime,
+                    heartbeat,
+                    heartbeatTimeout,
+                    failoverTimeout,
+                    topicPrefix);
         }
 
         public Options withBatchRunTime(Duration d) {
-            return new Options(data, profile, brokerPort, kafkaPort, hubPort, d, heartbeat, heartbeatTimeout, failoverTimeout, topicPrefix);
+            return new Options(
+                    data,
+                    profile,
+                    brokerPort,
+                    kafkaPort,
+                    hubPort,
+                    d,
+                    heartbeat,
+                    heartbeatTimeout,
+                    failoverTimeout,
+                    topicPrefix);
         }
 
         public Options withTimeouts(Duration heartbeatEvery, Duration readyTimeout, Duration failover) {
-            return new Options(data, profile, brokerPort, kafkaPort, hubPort, batchRunTime, heartbeatEvery, readyTimeout, failover, topicPrefix);
+            return new Options(
+                    data,
+                    profile,
+                    brokerPort,
+                    kafkaPort,
+                    hubPort,
+                    batchRunTime,
+                    heartbeatEvery,
+                    readyTimeout,
+                    failover,
+                    topicPrefix);
         }
     }
 
@@ -106,18 +164,36 @@ public final class LocalFleet implements AutoCloseable {
         Files.createDirectories(options.data());
         Path kafkaData = options.data().resolve("kafka");
         wipe(kafkaData); // the clusters are in memory: old placements would point at objects that no longer exist
-        kafka = options.kafkaPort() == 0 ? LocalKafka.start(kafkaData) : LocalKafka.start(kafkaData, options.kafkaPort());
+        kafka = options.kafkaPort() == 0
+                ? LocalKafka.start(kafkaData)
+                : LocalKafka.start(kafkaData, options.kafkaPort());
         List<CustomResourceDefinition> crds = new java.util.ArrayList<>(CatalogCrds.of(catalog));
         crds.add(crd("/crds/kartas.run.ai.yaml"));
         List<CustomResourceDefinition> hubCrds = new java.util.ArrayList<>(crds);
         hubCrds.add(crd("/crds/clusters.cartograph.dev.yaml"));
-        hub = MockApiServer.start(MockApiServer.Options.defaults().withPort(options.hubPort()).withCrds(hubCrds));
-        hub.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ml")
-                .addToLabels(MetadataKeys.FEDERATE_LABEL, "true").endMetadata().build()).create();
-        hub.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("cartograph-system").endMetadata().build()).create();
+        hub = MockApiServer.start(
+                MockApiServer.Options.defaults().withPort(options.hubPort()).withCrds(hubCrds));
+        hub.client()
+                .namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("ml")
+                        .addToLabels(MetadataKeys.FEDERATE_LABEL, "true")
+                        .endMetadata()
+                        .build())
+                .create();
+        hub.client()
+                .namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("cartograph-system")
+                        .endMetadata()
+                        .build())
+                .create();
         hub.writeKubeconfig(hubKubeconfig(), "ml");
         for (ClusterProfile c : options.profile().clusters()) {
-            MockApiServer member = MockApiServer.start(MockApiServer.Options.defaults().withCrds(crds));
+            MockApiServer member =
+                    MockApiServer.start(MockApiServer.Options.defaults().withCrds(crds));
             FleetSeeder.seed(member.client(), c);
             member.writeKubeconfig(options.data().resolve(c.name() + ".kubeconfig"), "ml");
             members.put(c.name(), member);
@@ -128,9 +204,18 @@ public final class LocalFleet implements AutoCloseable {
     }
 
     public void startAgent(String cluster) {
-        ClusterProfile profile = options.profile().cluster(cluster).orElseThrow(() -> new IllegalArgumentException("no cluster " + cluster));
-        AgentSettings settings = new AgentSettings(cluster, profile.labels(), options.topicPrefix(),
-                Map.of("bootstrap.servers", kafka.bootstrapServers()), Duration.ofMillis(300), options.heartbeat(), Set.of(), true,
+        ClusterProfile profile = options.profile()
+                .cluster(cluster)
+                .orElseThrow(() -> new IllegalArgumentException("no cluster " + cluster));
+        AgentSettings settings = new AgentSettings(
+                cluster,
+                profile.labels(),
+                options.topicPrefix(),
+                Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                Duration.ofMillis(300),
+                options.heartbeat(),
+                Set.of(),
+                true,
                 fencing(options));
         AgentRuntime agent = new AgentRuntime(settings, members.get(cluster).client(), catalog, Clock.systemUTC());
         agent.start();
@@ -144,13 +229,18 @@ public final class LocalFleet implements AutoCloseable {
      */
     static SelfFence.Settings fencing(Options options) {
         Duration after = options.failoverTimeout().minus(options.heartbeatTimeout());
-        return after.compareTo(options.heartbeat().multipliedBy(2)) >= 0 ? new SelfFence.Settings(Optional.of(after), false)
+        return after.compareTo(options.heartbeat().multipliedBy(2)) >= 0
+                ? new SelfFence.Settings(Optional.of(after), false)
                 : SelfFence.Settings.OFF;
     }
 
     public void startSimulator(String cluster) {
-        simulators.put(cluster, MemberSimulator.start(members.get(cluster).client(), catalog, SimulatorSettings.defaults()
-                .withCluster(cluster).withBatchRunTime(options.batchRunTime())));
+        simulators.put(
+                cluster,
+                MemberSimulator.start(
+                        members.get(cluster).client(),
+                        catalog,
+                        SimulatorSettings.defaults().withCluster(cluster).withBatchRunTime(options.batchRunTime())));
     }
 
     public void stopSimulator(String cluster) {
@@ -175,8 +265,11 @@ public final class LocalFleet implements AutoCloseable {
         props.put("cartograph.broker.bootstrap-servers", kafka.bootstrapServers());
         props.put("cartograph.broker.topic-prefix", options.topicPrefix());
         props.put("cartograph.broker.kubeconfig", hubKubeconfig().toString());
-        props.put("cartograph.broker.heartbeat-timeout", options.heartbeatTimeout().toMillis() + "ms");
-        props.put("cartograph.broker.failover-timeout", options.failoverTimeout().toMillis() + "ms");
+        props.put(
+                "cartograph.broker.heartbeat-timeout",
+                options.heartbeatTimeout().toMillis() + "ms");
+        props.put(
+                "cartograph.broker.failover-timeout", options.failoverTimeout().toMillis() + "ms");
         props.put("cartograph.broker.lease-namespace", "cartograph-system");
         props.put("cartograph.broker.tick", "250ms");
         props.put("cartograph.broker.topic-replication-factor", 1); // one local Kafka broker
@@ -236,7 +329,8 @@ public final class LocalFleet implements AutoCloseable {
             if (in == null) {
                 throw new IOException("missing resource " + resource);
             }
-            return new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+            return new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
+                    .unmarshal(in, CustomResourceDefinition.class);
         }
     }
 

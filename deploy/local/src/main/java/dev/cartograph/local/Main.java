@@ -10,8 +10,7 @@ import java.util.concurrent.CountDownLatch;
  * [--run-seconds N]}: starts the local fleet, prints where everything is and what to try, and runs until Ctrl-C.
  */
 public final class Main {
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) throws Exception {
         Path data = Path.of("target", "local-fleet");
@@ -31,8 +30,9 @@ public final class Main {
                 case "--hub-port" -> hubPort = Integer.parseInt(need(a, v));
                 case "--run-seconds" -> run = Duration.ofSeconds(Long.parseLong(need(a, v)));
                 case "-h", "--help" -> {
-                    System.out.println("usage: cartograph-local [--data DIR] [--profile FLEET.yaml] [--broker-port 8080] [--kafka-port 9092]"
-                            + " [--hub-port 6443] [--run-seconds 60]");
+                    System.out.println(
+                            "usage: cartograph-local [--data DIR] [--profile FLEET.yaml] [--broker-port 8080] [--kafka-port 9092]"
+                                    + " [--hub-port 6443] [--run-seconds 60]");
                     return;
                 }
                 default -> {
@@ -42,17 +42,23 @@ public final class Main {
             }
             i++;
         }
-        LocalFleet.Options options = LocalFleet.Options.defaults(data.toAbsolutePath()).withProfile(profile)
-                .withPorts(brokerPort, kafkaPort, hubPort).withBatchRunTime(run);
+        LocalFleet.Options options = LocalFleet.Options.defaults(data.toAbsolutePath())
+                .withProfile(profile)
+                .withPorts(brokerPort, kafkaPort, hubPort)
+                .withBatchRunTime(run);
         LocalFleet fleet = LocalFleet.start(options);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            fleet.close();
-            stopped.countDown();
-        }, "local-fleet-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            fleet.close();
+                            stopped.countDown();
+                        },
+                        "local-fleet-stop"));
         String kc = fleet.hubKubeconfig().toString();
         String here = System.getProperty("cartograph.home", ".");
-        System.out.printf("""
+        System.out.printf(
+                """
 
                 Cartograph local fleet is up (a demo harness: clusters are simulated; state resets on every start).
                   hub API server   %s   kubeconfig: %s
@@ -68,8 +74,21 @@ public final class Main {
                   deploy/bin/carto get -A --all-types --kubeconfig %s
                   deploy/bin/carto plan -f deploy/local/examples/jobset-whole-nodes.yaml --broker %s
                 Ctrl-C stops everything.
-                """, fleet.hubUrl(), kc, String.join(", ", fleet.clusters()), options.data(), fleet.brokerUrl(), fleet.brokerUrl(),
-                fleet.bootstrapServers(), here, fleet.brokerUrl(), kc, kc, kc, kc, fleet.brokerUrl());
+                """,
+                fleet.hubUrl(),
+                kc,
+                String.join(", ", fleet.clusters()),
+                options.data(),
+                fleet.brokerUrl(),
+                fleet.brokerUrl(),
+                fleet.bootstrapServers(),
+                here,
+                fleet.brokerUrl(),
+                kc,
+                kc,
+                kc,
+                kc,
+                fleet.brokerUrl());
         stopped.await();
     }
 

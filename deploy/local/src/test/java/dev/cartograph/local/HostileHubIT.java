@@ -31,14 +31,23 @@ class HostileHubIT {
 
     @Test
     void everyHostileObjectFailsAloneWithItsReasonAndTheGangAfterThemRuns() throws Exception {
-        try (LocalFleet fleet = LocalFleet.start(LocalFleet.Options.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofMinutes(5)))) {
-            Eventually.until(Duration.ofSeconds(60), () -> fleet.broker().view().active() && fleet.broker().view().fleet().clusters().size() == 3,
+        try (LocalFleet fleet = LocalFleet.start(
+                LocalFleet.Options.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofMinutes(5)))) {
+            Eventually.until(
+                    Duration.ofSeconds(60),
+                    () -> fleet.broker().view().active()
+                            && fleet.broker().view().fleet().clusters().size() == 3,
                     () -> "broker active with 3 clusters");
             create(fleet, HOSTILE.resolve("karta.yaml"));
-            Eventually.until(Duration.ofSeconds(30), () -> fleet.broker().definitions().all().stream()
-                    .anyMatch(d -> d.kind().kind().equals("XGBoostJob") && d.origin().equals("cluster")), () -> "the hostile Karta is read");
+            Eventually.until(
+                    Duration.ofSeconds(30),
+                    () -> fleet.broker().definitions().all().stream()
+                            .anyMatch(d -> d.kind().kind().equals("XGBoostJob")
+                                    && d.origin().equals("cluster")),
+                    () -> "the hostile Karta is read");
             List<HasMetadata> hostile = create(fleet, HOSTILE.resolve("objects.yaml"));
-            GenericKubernetesResource gang = (GenericKubernetesResource) create(fleet, Path.of("examples", "pytorchjob.yaml")).get(0);
+            GenericKubernetesResource gang = (GenericKubernetesResource)
+                    create(fleet, Path.of("examples", "pytorchjob.yaml")).get(0);
 
             // by hand, what each one must say (the field or the budget it breaks)
             Map<String, String> why = Map.of(
@@ -51,19 +60,23 @@ class HostileHubIT {
                     "runaway-definition", "budget");
             Eventually.asserted(Duration.ofSeconds(90), () -> {
                 for (HasMetadata h : hostile) {
-                    Map<String, String> annotations = fresh(fleet, h).getMetadata().getAnnotations();
+                    Map<String, String> annotations =
+                            fresh(fleet, h).getMetadata().getAnnotations();
                     Map<String, String> labels = fresh(fleet, h).getMetadata().getLabels();
                     assertThat(labels).as(h.getMetadata().getName()).containsEntry("cartograph.dev/phase", "Failed");
-                    assertThat(annotations.get("cartograph.dev/reason")).as(h.getMetadata().getName())
+                    assertThat(annotations.get("cartograph.dev/reason"))
+                            .as(h.getMetadata().getName())
                             .containsIgnoringCase(why.get(h.getMetadata().getName()));
                 }
-                assertThat(fresh(fleet, gang).getMetadata().getLabels()).containsEntry("cartograph.dev/cluster", "gpu-east")
+                assertThat(fresh(fleet, gang).getMetadata().getLabels())
+                        .containsEntry("cartograph.dev/cluster", "gpu-east")
                         .containsEntry("cartograph.dev/phase", "Running");
             });
             assertThat(fleet.broker().running()).isTrue();
             assertThat(fleet.broker().view().active()).isTrue();
-            System.out.printf("hostile hub: %d objects failed with their reasons, quarantined %d, the ordinary gang runs%n", hostile.size(),
-                    fleet.broker().view().quarantined());
+            System.out.printf(
+                    "hostile hub: %d objects failed with their reasons, quarantined %d, the ordinary gang runs%n",
+                    hostile.size(), fleet.broker().view().quarantined());
         }
     }
 

@@ -27,55 +27,72 @@ class SubmitLatencyBenchmark {
     @Test
     void submitToAppliedAndRunning() throws Exception {
         Path dir = Files.createTempDirectory("latency");
-        try (LocalFleet fleet = LocalFleet.start(LocalFleet.Options.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofHours(1)))) {
-            dev.cartograph.interpreter.testing.Eventually.until(Duration.ofSeconds(60), () -> fleet.broker().view().active()
-                    && fleet.broker().view().fleet().clusters().size() == 3);
+        try (LocalFleet fleet = LocalFleet.start(
+                LocalFleet.Options.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofHours(1)))) {
+            dev.cartograph.interpreter.testing.Eventually.until(
+                    Duration.ofSeconds(60),
+                    () -> fleet.broker().view().active()
+                            && fleet.broker().view().fleet().clusters().size() == 3);
             Map<String, Long> applied = new ConcurrentHashMap<>();
             List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
             for (String c : fleet.clusters()) {
-                informers.add(fleet.member(c).genericKubernetesResources(LocalFleetIT.PYTORCHJOBS).inAnyNamespace().inform(
-                        new ResourceEventHandler<>() {
-                            @Override
-                            public void onAdd(GenericKubernetesResource o) {
-                                applied.putIfAbsent(o.getMetadata().getLabels().get("cartograph.dev/placement-id"), System.nanoTime());
-                            }
+                informers.add(fleet.member(c)
+                        .genericKubernetesResources(LocalFleetIT.PYTORCHJOBS)
+                        .inAnyNamespace()
+                        .inform(
+                                new ResourceEventHandler<>() {
+                                    @Override
+                                    public void onAdd(GenericKubernetesResource o) {
+                                        applied.putIfAbsent(
+                                                o.getMetadata().getLabels().get("cartograph.dev/placement-id"),
+                                                System.nanoTime());
+                                    }
 
-                            @Override
-                            public void onUpdate(GenericKubernetesResource a, GenericKubernetesResource b) {
-                            }
+                                    @Override
+                                    public void onUpdate(GenericKubernetesResource a, GenericKubernetesResource b) {}
 
-                            @Override
-                            public void onDelete(GenericKubernetesResource o, boolean unknown) {
-                            }
-                        }, 0));
+                                    @Override
+                                    public void onDelete(GenericKubernetesResource o, boolean unknown) {}
+                                },
+                                0));
             }
             Map<String, Long> running = new ConcurrentHashMap<>();
-            SharedIndexInformer<GenericKubernetesResource> hubInformer = fleet.hub().genericKubernetesResources(LocalFleetIT.PYTORCHJOBS)
-                    .inAnyNamespace().inform(new ResourceEventHandler<>() {
-                        @Override
-                        public void onAdd(GenericKubernetesResource o) {
-                        }
+            SharedIndexInformer<GenericKubernetesResource> hubInformer = fleet.hub()
+                    .genericKubernetesResources(LocalFleetIT.PYTORCHJOBS)
+                    .inAnyNamespace()
+                    .inform(
+                            new ResourceEventHandler<>() {
+                                @Override
+                                public void onAdd(GenericKubernetesResource o) {}
 
-                        @Override
-                        public void onUpdate(GenericKubernetesResource a, GenericKubernetesResource o) {
-                            if (o.getMetadata().getLabels() != null && "Running".equals(o.getMetadata().getLabels().get("cartograph.dev/phase"))) {
-                                running.putIfAbsent(o.getMetadata().getUid(), System.nanoTime());
-                            }
-                        }
+                                @Override
+                                public void onUpdate(GenericKubernetesResource a, GenericKubernetesResource o) {
+                                    if (o.getMetadata().getLabels() != null
+                                            && "Running"
+                                                    .equals(o.getMetadata()
+                                                            .getLabels()
+                                                            .get("cartograph.dev/phase"))) {
+                                        running.putIfAbsent(o.getMetadata().getUid(), System.nanoTime());
+                                    }
+                                }
 
-                        @Override
-                        public void onDelete(GenericKubernetesResource o, boolean unknown) {
-                        }
-                    }, 0);
+                                @Override
+                                public void onDelete(GenericKubernetesResource o, boolean unknown) {}
+                            },
+                            0);
             Map<String, Long> submitted = new ConcurrentHashMap<>();
             for (int i = 0; i < JOBS; i++) {
                 long t = System.nanoTime();
-                GenericKubernetesResource created = fleet.hub().genericKubernetesResources(LocalFleetIT.PYTORCHJOBS).inNamespace("ml")
-                        .resource(LocalFleetIT.pytorchJob("lat-" + i, 1)).create();
+                GenericKubernetesResource created = fleet.hub()
+                        .genericKubernetesResources(LocalFleetIT.PYTORCHJOBS)
+                        .inNamespace("ml")
+                        .resource(LocalFleetIT.pytorchJob("lat-" + i, 1))
+                        .create();
                 submitted.put(created.getMetadata().getUid(), t);
                 Thread.sleep(GAP_MS);
             }
-            dev.cartograph.interpreter.testing.Eventually.until(Duration.ofSeconds(120), () -> running.keySet().containsAll(submitted.keySet()));
+            dev.cartograph.interpreter.testing.Eventually.until(
+                    Duration.ofSeconds(120), () -> running.keySet().containsAll(submitted.keySet()));
             informers.forEach(SharedIndexInformer::close);
             hubInformer.close();
             System.out.printf("%d single-GPU PyTorchJobs, one every %d ms, on the default local fleet%n", JOBS, GAP_MS);
@@ -88,7 +105,8 @@ class SubmitLatencyBenchmark {
         List<Double> ms = new ArrayList<>();
         from.forEach((uid, t) -> ms.add((to.get(uid) - t) / 1e6));
         Collections.sort(ms);
-        return String.format("p50 %.0f ms, p99 %.0f ms, max %.0f ms (n=%d)", ms.get(ms.size() / 2),
-                ms.get((int) Math.ceil(ms.size() * 0.99) - 1), ms.get(ms.size() - 1), ms.size());
+        return String.format(
+                "p50 %.0f ms, p99 %.0f ms, max %.0f ms (n=%d)",
+                ms.get(ms.size() / 2), ms.get((int) Math.ceil(ms.size() * 0.99) - 1), ms.get(ms.size() - 1), ms.size());
     }
 }

@@ -36,8 +36,14 @@ public final class MemberSimulator implements AutoCloseable {
 
     private MemberSimulator(KubernetesClient client, Definitions definitions, SimulatorSettings settings) {
         this.settings = settings;
-        this.reconciler = new Reconciler(client, Interpreter.of(definitions), StatusLibrary.builtIn(), settings.cluster(),
-                settings.workloadSelector(), settings.batchRunTime(), settings.clock());
+        this.reconciler = new Reconciler(
+                client,
+                Interpreter.of(definitions),
+                StatusLibrary.builtIn(),
+                settings.cluster(),
+                settings.workloadSelector(),
+                settings.batchRunTime(),
+                settings.clock());
     }
 
     /** A simulator that runs a pass every {@code settings.reconcileInterval()} until closed. */
@@ -71,7 +77,11 @@ public final class MemberSimulator implements AutoCloseable {
         try {
             reconcileOnce();
         } catch (RuntimeException e) {
-            LOG.warn("simulator pass on {} failed, retrying in {}: {}", settings.cluster(), settings.reconcileInterval(), e.toString());
+            LOG.warn(
+                    "simulator pass on {} failed, retrying in {}: {}",
+                    settings.cluster(),
+                    settings.reconcileInterval(),
+                    e.toString());
         }
     }
 

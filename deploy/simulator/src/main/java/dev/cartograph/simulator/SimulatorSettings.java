@@ -15,17 +15,19 @@ import java.util.Objects;
  *                          annotation {@value #RUN_SECONDS_ANNOTATION})
  * @param clock             the simulator's time: pod start times, run times, status timestamps
  */
-public record SimulatorSettings(String cluster, String workloadSelector, Duration reconcileInterval, Duration batchRunTime,
-                                Clock clock) {
+public record SimulatorSettings(
+        String cluster, String workloadSelector, Duration reconcileInterval, Duration batchRunTime, Clock clock) {
     public static final String AGENT_SELECTOR = "app.kubernetes.io/managed-by=cartograph-agent";
-    public static final String RUN_SECONDS_ANNOTATION = dev.cartograph.simulator.status.Lifecycle.RUN_SECONDS_ANNOTATION;
+    public static final String RUN_SECONDS_ANNOTATION =
+            dev.cartograph.simulator.status.Lifecycle.RUN_SECONDS_ANNOTATION;
 
     public SimulatorSettings {
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(workloadSelector, "workloadSelector");
         Objects.requireNonNull(clock, "clock");
         if (workloadSelector.isBlank()) {
-            throw new IllegalArgumentException("workloadSelector must not be blank (the simulator runs only selected workloads)");
+            throw new IllegalArgumentException(
+                    "workloadSelector must not be blank (the simulator runs only selected workloads)");
         }
         if (reconcileInterval.isNegative() || reconcileInterval.isZero()) {
             throw new IllegalArgumentException("reconcileInterval must be positive, was " + reconcileInterval);
@@ -37,7 +39,8 @@ public record SimulatorSettings(String cluster, String workloadSelector, Duratio
 
     /** Cluster {@code member}, the agent's selector, 200 ms passes, 30 s batch runs, the system clock. */
     public static SimulatorSettings defaults() {
-        return new SimulatorSettings("member", AGENT_SELECTOR, Duration.ofMillis(200), Duration.ofSeconds(30), Clock.systemUTC());
+        return new SimulatorSettings(
+                "member", AGENT_SELECTOR, Duration.ofMillis(200), Duration.ofSeconds(30), Clock.systemUTC());
     }
 
     public SimulatorSettings withCluster(String name) {

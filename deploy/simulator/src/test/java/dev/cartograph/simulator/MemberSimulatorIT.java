@@ -65,8 +65,13 @@ class MemberSimulatorIT {
         member.addGpuNode("gpu-a");
         member.addGpuNode("gpu-b");
         clock = new MutableClock(Instant.parse("2026-05-01T10:00:00Z"));
-        sim = MemberSimulator.create(client, Catalog.load().definitions(),
-                SimulatorSettings.defaults().withCluster("member-1").withClock(clock).withBatchRunTime(Duration.ofSeconds(30)));
+        sim = MemberSimulator.create(
+                client,
+                Catalog.load().definitions(),
+                SimulatorSettings.defaults()
+                        .withCluster("member-1")
+                        .withClock(clock)
+                        .withBatchRunTime(Duration.ofSeconds(30)));
     }
 
     @Test
@@ -76,7 +81,8 @@ class MemberSimulatorIT {
         sim.reconcileOnce();
 
         List<Pod> pods = member.podsOf("ml", "train");
-        assertThat(pods).extracting(p -> p.getMetadata().getName())
+        assertThat(pods)
+                .extracting(p -> p.getMetadata().getName())
                 .containsExactlyInAnyOrder("train-master-0", "train-worker-0", "train-worker-1", "train-worker-2");
         assertThat(pods).allSatisfy(p -> {
             assertThat(p.getSpec().getNodeName()).isIn("gpu-a", "gpu-b");
@@ -96,7 +102,9 @@ class MemberSimulatorIT {
         clock.advance(Duration.ofSeconds(1));
         sim.reconcileOnce();
         assertThat(member.phase(Member.PYTORCHJOBS, "ml", "train")).isEqualTo(Phase.COMPLETED);
-        assertThat(member.podsOf("ml", "train")).hasSize(4).allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Succeeded"));
+        assertThat(member.podsOf("ml", "train"))
+                .hasSize(4)
+                .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Succeeded"));
         assertThat(member.gpusPerNode()).isEmpty();
 
         sim.reconcileOnce(); // a completed workload stays completed, its pods are not recreated
@@ -138,7 +146,8 @@ class MemberSimulatorIT {
         sim.reconcileOnce();
 
         List<Pod> waiting = member.podsOf("ml", "sweep");
-        assertThat(waiting).extracting(p -> p.getMetadata().getName())
+        assertThat(waiting)
+                .extracting(p -> p.getMetadata().getName())
                 .containsExactlyInAnyOrder("sweep-replicatedjob-trials-0", "sweep-replicatedjob-trials-1");
         assertThat(waiting).allSatisfy(p -> {
             assertThat(p.getSpec().getNodeName()).isNull();
@@ -156,14 +165,16 @@ class MemberSimulatorIT {
         sim.reconcileOnce();
 
         assertThat(member.podsOf("ml", "train")).isEmpty();
-        assertThat(member.podsOf("ml", "sweep")).hasSize(2)
+        assertThat(member.podsOf("ml", "sweep"))
+                .hasSize(2)
                 .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running"));
         assertThat(member.phase(Member.JOBSETS, "ml", "sweep")).isEqualTo(Phase.RUNNING);
     }
 
     @Test
     void ignoresWorkloadsWithoutTheAgentLabel() {
-        member.apply(Member.PYTORCHJOBS, TRAIN.replace("app.kubernetes.io/managed-by: cartograph-agent", "team: research"));
+        member.apply(
+                Member.PYTORCHJOBS, TRAIN.replace("app.kubernetes.io/managed-by: cartograph-agent", "team: research"));
 
         sim.reconcileOnce();
 
@@ -207,9 +218,13 @@ class MemberSimulatorIT {
                             limits:
                               nvidia.com/gpu: 2
                 """);
-        member.apply(Member.PYTORCHJOBS, TRAIN.replace("name: train", "name: short")
-                .replace("namespace: ml", "namespace: ml\n  annotations:\n    sim.cartograph.dev/run-seconds: \"5\"")
-                .replace("replicas: 3", "replicas: 1"));
+        member.apply(
+                Member.PYTORCHJOBS,
+                TRAIN.replace("name: train", "name: short")
+                        .replace(
+                                "namespace: ml",
+                                "namespace: ml\n  annotations:\n    sim.cartograph.dev/run-seconds: \"5\"")
+                        .replace("replicas: 3", "replicas: 1"));
 
         sim.reconcileOnce();
         assertThat(member.podsOf("infer", "serve")).hasSize(4);
@@ -224,7 +239,8 @@ class MemberSimulatorIT {
         clock.advance(Duration.ofHours(1));
         sim.reconcileOnce();
         assertThat(member.phase(Member.LWS, "infer", "serve")).isEqualTo(Phase.RUNNING);
-        assertThat(member.podsOf("infer", "serve")).allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running"));
+        assertThat(member.podsOf("infer", "serve"))
+                .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running"));
     }
 
     @Test
@@ -242,11 +258,15 @@ class MemberSimulatorIT {
                     Worker:
                       replicas: lots
                 """);
-        member.apply(Member.PYTORCHJOBS, TRAIN.replace("name: train", "name: later").replace("replicas: 3", "replicas: 0"));
-        MemberSimulator running = MemberSimulator.start(client, Catalog.load().definitions(),
+        member.apply(
+                Member.PYTORCHJOBS, TRAIN.replace("name: train", "name: later").replace("replicas: 3", "replicas: 0"));
+        MemberSimulator running = MemberSimulator.start(
+                client,
+                Catalog.load().definitions(),
                 SimulatorSettings.defaults().withReconcileInterval(Duration.ofMillis(50)));
         try {
-            waitFor(() -> member.podsOf("ml", "later").size() == 1 && member.phase(Member.PYTORCHJOBS, "ml", "later") == Phase.RUNNING);
+            waitFor(() -> member.podsOf("ml", "later").size() == 1
+                    && member.phase(Member.PYTORCHJOBS, "ml", "later") == Phase.RUNNING);
             var mpijobs = Member.context("kubeflow.org", "v2beta1", "MPIJob", "mpijobs");
             member.installCrd(mpijobs);
             // launcher 1 + worker 1: 2 pods
@@ -278,7 +298,8 @@ class MemberSimulatorIT {
                                   limits:
                                     nvidia.com/gpu: 4
                     """);
-            waitFor(() -> member.podsOf("ml", "allreduce").size() == 2 && member.phase(mpijobs, "ml", "allreduce") == Phase.RUNNING);
+            waitFor(() -> member.podsOf("ml", "allreduce").size() == 2
+                    && member.phase(mpijobs, "ml", "allreduce") == Phase.RUNNING);
         } finally {
             running.close();
         }

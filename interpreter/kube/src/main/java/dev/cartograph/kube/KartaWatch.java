@@ -36,20 +36,24 @@ public final class KartaWatch implements AutoCloseable {
     /** Starts watching; throws when the cluster cannot be reached at all. */
     public static KartaWatch start(KubernetesClient client, Definitions catalog, Consumer<Definitions> onChange) {
         KartaWatch w = new KartaWatch(client, catalog, onChange);
-        w.crd = client.apiextensions().v1().customResourceDefinitions().withName(Kartas.CRD_NAME).inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(CustomResourceDefinition c) {
-                w.watchKartas();
-            }
+        w.crd = client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(Kartas.CRD_NAME)
+                .inform(
+                        new ResourceEventHandler<>() {
+                            @Override
+                            public void onAdd(CustomResourceDefinition c) {
+                                w.watchKartas();
+                            }
 
-            @Override
-            public void onUpdate(CustomResourceDefinition a, CustomResourceDefinition b) {
-            }
+                            @Override
+                            public void onUpdate(CustomResourceDefinition a, CustomResourceDefinition b) {}
 
-            @Override
-            public void onDelete(CustomResourceDefinition c, boolean unknown) {
-            }
-        }, 0);
+                            @Override
+                            public void onDelete(CustomResourceDefinition c, boolean unknown) {}
+                        },
+                        0);
         return w;
     }
 
@@ -63,22 +67,25 @@ public final class KartaWatch implements AutoCloseable {
             return;
         }
         try {
-            kartas = client.genericKubernetesResources(Kartas.KARTAS).inform(new ResourceEventHandler<>() {
-                @Override
-                public void onAdd(GenericKubernetesResource k) {
-                    changed();
-                }
+            kartas = client.genericKubernetesResources(Kartas.KARTAS)
+                    .inform(
+                            new ResourceEventHandler<>() {
+                                @Override
+                                public void onAdd(GenericKubernetesResource k) {
+                                    changed();
+                                }
 
-                @Override
-                public void onUpdate(GenericKubernetesResource a, GenericKubernetesResource b) {
-                    changed();
-                }
+                                @Override
+                                public void onUpdate(GenericKubernetesResource a, GenericKubernetesResource b) {
+                                    changed();
+                                }
 
-                @Override
-                public void onDelete(GenericKubernetesResource k, boolean unknown) {
-                    changed();
-                }
-            }, 0);
+                                @Override
+                                public void onDelete(GenericKubernetesResource k, boolean unknown) {
+                                    changed();
+                                }
+                            },
+                            0);
             changed();
         } catch (RuntimeException e) {
             LOG.warn("cannot watch {} ({}); definitions stay the built-in catalog", Kartas.CRD_NAME, e.getMessage());

@@ -23,15 +23,24 @@ import org.slf4j.LoggerFactory;
 public final class Kartas {
     private static final Logger LOG = LoggerFactory.getLogger(Kartas.class);
     public static final String CRD_NAME = "kartas.run.ai";
-    public static final ResourceDefinitionContext KARTAS = new ResourceDefinitionContext.Builder().withGroup(Definitions.KARTA.group())
-            .withVersion(Definitions.KARTA.version()).withKind(Definitions.KARTA.kind()).withPlural("kartas").withNamespaced(false).build();
+    public static final ResourceDefinitionContext KARTAS = new ResourceDefinitionContext.Builder()
+            .withGroup(Definitions.KARTA.group())
+            .withVersion(Definitions.KARTA.version())
+            .withKind(Definitions.KARTA.kind())
+            .withPlural("kartas")
+            .withNamespaced(false)
+            .build();
 
-    private Kartas() {
-    }
+    private Kartas() {}
 
     /** Whether the cluster has the Karta CRD. */
     public static boolean served(KubernetesClient client) {
-        return client.apiextensions().v1().customResourceDefinitions().withName(CRD_NAME).get() != null;
+        return client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName(CRD_NAME)
+                        .get()
+                != null;
     }
 
     /** The catalog with the cluster's definitions over it, read now. */
@@ -41,7 +50,8 @@ public final class Kartas {
                 LOG.info("no {} CRD in this cluster; using the built-in catalog", CRD_NAME);
                 return catalog;
             }
-            return overlay(catalog, client.genericKubernetesResources(KARTAS).list().getItems());
+            return overlay(
+                    catalog, client.genericKubernetesResources(KARTAS).list().getItems());
         } catch (KubernetesClientException e) {
             LOG.warn("cannot read {} (HTTP {}): using the built-in catalog", CRD_NAME, e.getCode());
             return catalog;
@@ -58,7 +68,9 @@ public final class Kartas {
                 LOG.warn("{}", p);
             }
         }
-        long fromCluster = overlaid.definitions().all().stream().filter(d -> Definitions.CLUSTER_ORIGIN.equals(d.origin())).count();
+        long fromCluster = overlaid.definitions().all().stream()
+                .filter(d -> Definitions.CLUSTER_ORIGIN.equals(d.origin()))
+                .count();
         LOG.info("{} definitions from {} override the catalog", fromCluster, CRD_NAME);
         return overlaid.definitions();
     }

@@ -18,6 +18,7 @@ class KartasTest {
 
     /** The example Karta users are shown (deploy/examples). */
     static final java.nio.file.Path VALID = java.nio.file.Path.of("../../deploy/examples/trainer-karta.yaml");
+
     static final String INVALID = """
             apiVersion: run.ai/v1alpha1
             kind: Karta
@@ -39,14 +40,33 @@ class KartasTest {
         GroupVersionKind trainer = GroupVersionKind.of("example.com/v1", "Trainer");
         assertThat(Kartas.overlay(catalog, client)).isSameAs(catalog);
 
-        client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
-                .withNewMetadata().withName(Kartas.CRD_NAME).endMetadata()
-                .withNewSpec().withGroup("run.ai").withScope("Cluster")
-                .withVersions(new CustomResourceDefinitionVersionBuilder().withName("v1alpha1").withServed(true).withStorage(true).build())
-                .withNewNames().withKind("Karta").withPlural("kartas").withSingular("karta").endNames().endSpec().build()).create();
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .resource(new CustomResourceDefinitionBuilder()
+                        .withNewMetadata()
+                        .withName(Kartas.CRD_NAME)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withGroup("run.ai")
+                        .withScope("Cluster")
+                        .withVersions(new CustomResourceDefinitionVersionBuilder()
+                                .withName("v1alpha1")
+                                .withServed(true)
+                                .withStorage(true)
+                                .build())
+                        .withNewNames()
+                        .withKind("Karta")
+                        .withPlural("kartas")
+                        .withSingular("karta")
+                        .endNames()
+                        .endSpec()
+                        .build())
+                .create();
         for (String yaml : new String[] {read(VALID), INVALID}) {
-            client.genericKubernetesResources(Kartas.KARTAS).resource(client.getKubernetesSerialization()
-                    .unmarshal(yaml, GenericKubernetesResource.class)).create();
+            client.genericKubernetesResources(Kartas.KARTAS)
+                    .resource(client.getKubernetesSerialization().unmarshal(yaml, GenericKubernetesResource.class))
+                    .create();
         }
         Definitions overlaid = Kartas.overlay(catalog, client);
         assertThat(overlaid.find(trainer)).isPresent();

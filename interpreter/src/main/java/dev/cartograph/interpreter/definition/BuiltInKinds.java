@@ -42,14 +42,19 @@ public final class BuiltInKinds {
             entry("coordination.k8s.io/v1", "Lease", "leases", true),
             entry("scheduling.k8s.io/v1", "PriorityClass", "priorityclasses", false, "pc"),
             entry("policy/v1", "PodDisruptionBudget", "poddisruptionbudgets", true, "pdb"),
-            entry("apiextensions.k8s.io/v1", "CustomResourceDefinition", "customresourcedefinitions", false, "crd", "crds"),
+            entry(
+                    "apiextensions.k8s.io/v1",
+                    "CustomResourceDefinition",
+                    "customresourcedefinitions",
+                    false,
+                    "crd",
+                    "crds"),
             entry("events.k8s.io/v1", "Event", "events", true, "ev"));
 
-    private BuiltInKinds() {
-    }
+    private BuiltInKinds() {}
 
-    private static Map.Entry<GroupVersionKind, Kind> entry(String apiVersion, String kind, String plural, boolean namespaced,
-            String... shortNames) {
+    private static Map.Entry<GroupVersionKind, Kind> entry(
+            String apiVersion, String kind, String plural, boolean namespaced, String... shortNames) {
         return Map.entry(GroupVersionKind.of(apiVersion, kind), new Kind(plural, List.of(shortNames), namespaced));
     }
 
@@ -59,6 +64,7 @@ public final class BuiltInKinds {
 
     /** Whether {@code group}/{@code kind} is a built-in kind in any version. */
     public static boolean isBuiltIn(String group, String kind) {
-        return KINDS.keySet().stream().anyMatch(k -> k.group().equals(group) && k.kind().equals(kind));
+        return KINDS.keySet().stream()
+                .anyMatch(k -> k.group().equals(group) && k.kind().equals(kind));
     }
 }

@@ -18,11 +18,11 @@ import java.util.Optional;
 public final class DefinitionParser {
     /** The apiVersion and kind of a definition document. */
     public static final String API_VERSION = "run.ai/v1alpha1";
+
     public static final String KIND = "Karta";
     private static final String STRUCTURE = "spec.structureDefinition";
 
-    private DefinitionParser() {
-    }
+    private DefinitionParser() {}
 
     /** The outcome: a definition when there are no errors, and every problem found either way. */
     public record Parsed(String name, Optional<WorkloadDefinition> definition, List<Problem> problems) {
@@ -38,9 +38,13 @@ public final class DefinitionParser {
     public static Parsed parse(JsonNode doc, String origin, Jq jq) {
         String name = doc.path("metadata").path("name").asText("");
         Reader r = new Reader(name.isEmpty() ? "definition from " + origin : name, jq);
-        if (!API_VERSION.equals(doc.path("apiVersion").asText()) || !KIND.equals(doc.path("kind").asText())) {
-            r.error("", "not a Workload Map definition: expected apiVersion " + API_VERSION + " and kind " + KIND
-                    + ", found '" + doc.path("apiVersion").asText() + "' '" + doc.path("kind").asText() + "'");
+        if (!API_VERSION.equals(doc.path("apiVersion").asText())
+                || !KIND.equals(doc.path("kind").asText())) {
+            r.error(
+                    "",
+                    "not a Workload Map definition: expected apiVersion " + API_VERSION + " and kind " + KIND
+                            + ", found '" + doc.path("apiVersion").asText() + "' '"
+                            + doc.path("kind").asText() + "'");
             return new Parsed(name, Optional.empty(), r.problems());
         }
         if (name.isEmpty()) {
@@ -65,14 +69,17 @@ public final class DefinitionParser {
         List<GroupVersionKind> extraKinds = new ArrayList<>();
         List<JsonNode> extra = r.array(structure, "additionalChildKinds", STRUCTURE);
         for (int i = 0; i < extra.size(); i++) {
-            ComponentParser.kind(extra.get(i), STRUCTURE + ".additionalChildKinds[" + i + "]", r).ifPresent(extraKinds::add);
+            ComponentParser.kind(extra.get(i), STRUCTURE + ".additionalChildKinds[" + i + "]", r)
+                    .ifPresent(extraKinds::add);
         }
         List<ComponentDefinition> ordered = checkTree(components, r);
         List<PodGroupDefinition> groups = GangParser.parse(doc.path("spec"), components, r);
         if (r.hasErrors() || ordered.isEmpty()) {
             return new Parsed(name, Optional.empty(), r.problems());
         }
-        return new Parsed(name, Optional.of(new WorkloadDefinition(name, origin, ordered, extraKinds, groups, doc)),
+        return new Parsed(
+                name,
+                Optional.of(new WorkloadDefinition(name, origin, ordered, extraKinds, groups, doc)),
                 r.problems());
     }
 
@@ -82,7 +89,8 @@ public final class DefinitionParser {
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < components.size(); i++) {
             ComponentDefinition c = components.get(i);
-            String field = i == 0 ? STRUCTURE + ".rootComponent.name" : STRUCTURE + ".childComponents[" + (i - 1) + "].name";
+            String field =
+                    i == 0 ? STRUCTURE + ".rootComponent.name" : STRUCTURE + ".childComponents[" + (i - 1) + "].name";
             if (byName.putIfAbsent(c.name(), c) != null) {
                 r.error(field, "component name '" + c.name() + "' is used more than once");
             }

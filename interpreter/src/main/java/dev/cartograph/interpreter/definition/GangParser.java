@@ -10,8 +10,7 @@ import java.util.Optional;
 final class GangParser {
     private static final String PATH = "spec.optimizationInstructions.gangScheduling";
 
-    private GangParser() {
-    }
+    private GangParser() {}
 
     static List<PodGroupDefinition> parse(JsonNode spec, List<ComponentDefinition> components, Reader r) {
         JsonNode gang = spec.path("optimizationInstructions").path("gangScheduling");
@@ -34,8 +33,11 @@ final class GangParser {
                 JsonNode m = memberNodes.get(j);
                 Optional<String> component = r.requiredString(m, "componentName", mp);
                 component.ifPresent(c -> checkComponent(c, mp + ".componentName", components, r));
-                members.add(new PodGroupDefinition.Member(component.orElse(""),
-                        expressions(m, "groupByKeyPaths", mp, r), expressions(m, "filters", mp, r), Optional.empty()));
+                members.add(new PodGroupDefinition.Member(
+                        component.orElse(""),
+                        expressions(m, "groupByKeyPaths", mp, r),
+                        expressions(m, "filters", mp, r),
+                        Optional.empty()));
             }
             groups.add(new PodGroupDefinition(name, members, Optional.empty()));
         }
@@ -52,11 +54,15 @@ final class GangParser {
             String sp = at + ".subGroups[" + j + "]";
             Optional<String> component = r.requiredString(subGroups.get(j), "componentName", sp);
             component.ifPresent(c -> checkComponent(c, sp + ".componentName", components, r));
-            members.add(new PodGroupDefinition.Member(component.orElse(""), List.of(), List.of(),
+            members.add(new PodGroupDefinition.Member(
+                    component.orElse(""),
+                    List.of(),
+                    List.of(),
                     Optional.ofNullable(subGroups.get(j).get("topology"))));
         }
         if (members.isEmpty() && !components.isEmpty()) {
-            members.add(new PodGroupDefinition.Member(components.get(0).name(), List.of(), List.of(), Optional.empty()));
+            members.add(
+                    new PodGroupDefinition.Member(components.get(0).name(), List.of(), List.of(), Optional.empty()));
         }
         return new PodGroupDefinition(name, members, Optional.ofNullable(g.get("topology")));
     }

@@ -20,8 +20,11 @@ public record PodGroupDefinition(String name, List<Member> members, Optional<Jso
      * A component whose pods belong to the group; pods with equal {@code groupByKeyPaths} values
      * form one gang; {@code filters} (jq on the pod) must all be true.
      */
-    public record Member(String componentName, List<JqExpression> groupByKeyPaths, List<JqExpression> filters,
-                         Optional<JsonNode> topology) {
+    public record Member(
+            String componentName,
+            List<JqExpression> groupByKeyPaths,
+            List<JqExpression> filters,
+            Optional<JsonNode> topology) {
         public Member {
             groupByKeyPaths = List.copyOf(groupByKeyPaths);
             filters = List.copyOf(filters);

@@ -45,7 +45,9 @@ final class Reader {
             return Optional.empty();
         }
         if (!node.isTextual()) {
-            error(path + "." + key, "must be a string, found " + node.getNodeType().name().toLowerCase());
+            error(
+                    path + "." + key,
+                    "must be a string, found " + node.getNodeType().name().toLowerCase());
             return Optional.empty();
         }
         return Optional.of(node.textValue());
@@ -97,8 +99,10 @@ final class Reader {
         if (compiled instanceof Jq.Compiled.Ok ok) {
             return Optional.of(ok.expression());
         }
-        error(field, "jq expression does not compile: " + ((Jq.Compiled.Failed) compiled).reason()
-                + " (expression: " + source + ")");
+        error(
+                field,
+                "jq expression does not compile: " + ((Jq.Compiled.Failed) compiled).reason() + " (expression: "
+                        + source + ")");
         return Optional.empty();
     }
 }

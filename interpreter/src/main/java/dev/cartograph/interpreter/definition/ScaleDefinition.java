@@ -4,6 +4,7 @@ import dev.cartograph.interpreter.jq.JqExpression;
 import java.util.Optional;
 
 /** {@code scaleDefinition}: where a component's replica counts are. Immutable. */
-public record ScaleDefinition(Optional<JqExpression> replicasPath, Optional<JqExpression> minReplicasPath,
-                              Optional<JqExpression> maxReplicasPath) {
-}
+public record ScaleDefinition(
+        Optional<JqExpression> replicasPath,
+        Optional<JqExpression> minReplicasPath,
+        Optional<JqExpression> maxReplicasPath) {}

@@ -8,12 +8,10 @@ import java.util.Optional;
 public sealed interface SpecDefinition {
 
     /** {@code podTemplateSpecPath}: a full pod template ({@code metadata} + {@code spec}). */
-    record PodTemplate(JqExpression path) implements SpecDefinition {
-    }
+    record PodTemplate(JqExpression path) implements SpecDefinition {}
 
     /** {@code podSpecPath} and optional {@code metadataPath}: a pod spec and its metadata. */
-    record PodSpec(JqExpression podSpecPath, Optional<JqExpression> metadataPath) implements SpecDefinition {
-    }
+    record PodSpec(JqExpression podSpecPath, Optional<JqExpression> metadataPath) implements SpecDefinition {}
 
     /** {@code fragmentedPodSpecDefinition}: the pod spec is scattered over the object. */
     record Fragmented(Map<Fragment, JqExpression> paths) implements SpecDefinition {

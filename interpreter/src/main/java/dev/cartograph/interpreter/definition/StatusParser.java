@@ -17,8 +17,7 @@ final class StatusParser {
     /** Keys of older definitions, read as {@code initializing}. */
     private static final List<String> LEGACY_INITIALIZING = List.of("pending", "progressing");
 
-    private StatusParser() {
-    }
+    private StatusParser() {}
 
     static Optional<StatusDefinition> status(JsonNode node, String path, Reader r) {
         Optional<JqExpression> phasePath = r.object(node, "phaseDefinition", path)
@@ -44,12 +43,14 @@ final class StatusParser {
                 phase = Optional.of(Phase.INITIALIZING);
             }
             if (phase.isEmpty()) {
-                r.error(at + "." + key, "is not a status; use one of initializing, running, completed, failed, "
-                        + "degraded, suspended, suspending, resuming");
+                r.error(
+                        at + "." + key,
+                        "is not a status; use one of initializing, running, completed, failed, "
+                                + "degraded, suspended, suspending, resuming");
                 return;
             }
-            List<StatusDefinition.Matcher> matchers = matchers(m, key, at, r,
-                    node.has("phaseDefinition"), node.has("conditionsDefinition"));
+            List<StatusDefinition.Matcher> matchers =
+                    matchers(m, key, at, r, node.has("phaseDefinition"), node.has("conditionsDefinition"));
             mappings.merge(phase.get(), matchers, (a, b) -> {
                 List<StatusDefinition.Matcher> all = new ArrayList<>(a);
                 all.addAll(b);
@@ -63,15 +64,17 @@ final class StatusParser {
         if (!c.has("path")) {
             r.error(path + ".path", "is required");
         }
-        return r.jq(c, "path", path).map(p -> new StatusDefinition.Conditions(p,
-                r.string(c, "typeFieldName", path).orElse("type"),
-                r.string(c, "statusFieldName", path).orElse("status"),
-                r.string(c, "messageFieldName", path).orElse("message"),
-                r.string(c, "reasonFieldName", path).orElse("reason")));
+        return r.jq(c, "path", path)
+                .map(p -> new StatusDefinition.Conditions(
+                        p,
+                        r.string(c, "typeFieldName", path).orElse("type"),
+                        r.string(c, "statusFieldName", path).orElse("status"),
+                        r.string(c, "messageFieldName", path).orElse("message"),
+                        r.string(c, "reasonFieldName", path).orElse("reason")));
     }
 
-    private static List<StatusDefinition.Matcher> matchers(JsonNode mappings, String key, String at, Reader r,
-                                                           boolean hasPhase, boolean hasConditions) {
+    private static List<StatusDefinition.Matcher> matchers(
+            JsonNode mappings, String key, String at, Reader r, boolean hasPhase, boolean hasConditions) {
         List<StatusDefinition.Matcher> out = new ArrayList<>();
         List<JsonNode> items = r.array(mappings, key, at);
         for (int i = 0; i < items.size(); i++) {
@@ -89,12 +92,12 @@ final class StatusParser {
             for (int j = 0; j < conds.size(); j++) {
                 String cp = path + ".byConditions[" + j + "]";
                 JsonNode cond = conds.get(j);
-                r.requiredString(cond, "type", cp).ifPresent(type -> byConditions.add(
-                        new StatusDefinition.ConditionMatch(type, r.string(cond, "status", cp),
-                                r.string(cond, "reason", cp))));
+                r.requiredString(cond, "type", cp)
+                        .ifPresent(type -> byConditions.add(new StatusDefinition.ConditionMatch(
+                                type, r.string(cond, "status", cp), r.string(cond, "reason", cp))));
             }
-            Optional<StatusDefinition.ExpressionMatch> byExpression = r.object(m, "byExpression", path)
-                    .flatMap(e -> expression(e, path + ".byExpression", r));
+            Optional<StatusDefinition.ExpressionMatch> byExpression =
+                    r.object(m, "byExpression", path).flatMap(e -> expression(e, path + ".byExpression", r));
             if (byPhase.isEmpty() && conds.isEmpty() && !m.has("byExpression")) {
                 r.warn(path, "has no byPhase, byConditions or byExpression, so it always matches");
             }
@@ -138,7 +141,9 @@ final class StatusParser {
                 try {
                     out.add(new SuspendDefinition.Action(target.get(), JSON.readTree(text.get())));
                 } catch (JsonProcessingException e) {
-                    r.error(at + ".value", "must be JSON text (e.g. \"true\" or \"{\\\"a\\\":1}\"): " + e.getOriginalMessage());
+                    r.error(
+                            at + ".value",
+                            "must be JSON text (e.g. \"true\" or \"{\\\"a\\\":1}\"): " + e.getOriginalMessage());
                 }
             }
         }

@@ -13,6 +13,5 @@ public record SuspendDefinition(List<Action> suspendActions, List<Action> resume
     }
 
     /** Set every place {@code path} selects to {@code value} (parsed from the definition's JSON text). */
-    public record Action(JqExpression path, JsonNode value) {
-    }
+    public record Action(JqExpression path, JsonNode value) {}
 }

@@ -53,7 +53,9 @@ public record WorkloadDefinition(
     }
 
     public List<ComponentDefinition> children(String componentName) {
-        return components.stream().filter(c -> c.ownerRef().filter(componentName::equals).isPresent()).toList();
+        return components.stream()
+                .filter(c -> c.ownerRef().filter(componentName::equals).isPresent())
+                .toList();
     }
 
     public WorkloadDefinition withOrigin(String newOrigin) {

@@ -26,12 +26,40 @@ final class BoundedFunction implements Function {
      * Builtins that walk their input, and the values their arguments give, whole: to serialize,
      * compare or sort them, or to print them into the error they raise for the wrong type.
      */
-    private static final Set<String> WALKING = Set.of("tojson/0", "tostring/0", "join/1", "error/0", "error/1",
-            "@csv/0", "@tsv/0", "@html/0", "@uri/0", "@sh/0", "@base64/0", "@base64d/0",
-            "sort_by/1", "group_by/1", "min_by/1", "max_by/1",
-            "contains/1", "indices/1", "index/1", "rindex/1",
-            "tonumber/0", "utf8bytelength/0", "reverse/0", "to_entries/0", "from_entries/0", "fromjson/0",
-            "ltrimstr/1", "rtrimstr/1", "startswith/1", "endswith/1", "split/1", "explode/0", "implode/0",
+    private static final Set<String> WALKING = Set.of(
+            "tojson/0",
+            "tostring/0",
+            "join/1",
+            "error/0",
+            "error/1",
+            "@csv/0",
+            "@tsv/0",
+            "@html/0",
+            "@uri/0",
+            "@sh/0",
+            "@base64/0",
+            "@base64d/0",
+            "sort_by/1",
+            "group_by/1",
+            "min_by/1",
+            "max_by/1",
+            "contains/1",
+            "indices/1",
+            "index/1",
+            "rindex/1",
+            "tonumber/0",
+            "utf8bytelength/0",
+            "reverse/0",
+            "to_entries/0",
+            "from_entries/0",
+            "fromjson/0",
+            "ltrimstr/1",
+            "rtrimstr/1",
+            "startswith/1",
+            "endswith/1",
+            "split/1",
+            "explode/0",
+            "implode/0",
             "_match_impl/3");
     /** Builtins that sort their input: n log n comparisons. */
     private static final Set<String> SORTING = Set.of("sort_by/1", "group_by/1", "keys/0");
@@ -42,6 +70,7 @@ final class BoundedFunction implements Function {
      * turned into an object, before it emits anything, so it is charged up front per character.
      */
     private static final Set<String> MATCHING = Set.of("_match_impl/3", "_sub_impl/3");
+
     private static final int STEPS_PER_MATCHED_CHARACTER = 16;
     /** Builtins that write at the paths their first argument gives. */
     private static final Map<String, Boolean> WRITING = Map.of("setpath/2", false, "delpaths/1", true);
@@ -73,8 +102,8 @@ final class BoundedFunction implements Function {
     }
 
     @Override
-    public void apply(Scope scope, List<Expression> args, JsonNode in, Path path, PathOutput output,
-                      Version version) throws JsonQueryException {
+    public void apply(Scope scope, List<Expression> args, JsonNode in, Path path, PathOutput output, Version version)
+            throws JsonQueryException {
         Budget budget = Budget.current();
         if (budget == null) {
             delegate.apply(scope, args, in, path, output, version);
@@ -82,11 +111,17 @@ final class BoundedFunction implements Function {
         }
         budget.enter();
         try {
-            delegate.apply(scope, charged(budget, args, in), in, path, (value, valuePath) -> {
-                budget.step();
-                budget.built(value);
-                output.emit(value, valuePath);
-            }, version);
+            delegate.apply(
+                    scope,
+                    charged(budget, args, in),
+                    in,
+                    path,
+                    (value, valuePath) -> {
+                        budget.step();
+                        budget.built(value);
+                        output.emit(value, valuePath);
+                    },
+                    version);
         } finally {
             budget.leave();
         }
@@ -167,10 +202,15 @@ final class BoundedFunction implements Function {
         @Override
         public void apply(Scope scope, JsonNode in, Path path, PathOutput output, boolean requirePath)
                 throws JsonQueryException {
-            inner.apply(scope, in, path, (value, valuePath) -> {
-                check.accept(value);
-                output.emit(value, valuePath);
-            }, requirePath);
+            inner.apply(
+                    scope,
+                    in,
+                    path,
+                    (value, valuePath) -> {
+                        check.accept(value);
+                        output.emit(value, valuePath);
+                    },
+                    requirePath);
         }
 
         @Override

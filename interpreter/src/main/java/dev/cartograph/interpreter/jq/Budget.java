@@ -15,6 +15,7 @@ final class Budget {
     private static final ThreadLocal<Budget> CURRENT = new ThreadLocal<>();
     /** The clock is read once per this many steps, or this many bytes allocated. */
     private static final int CHECK_EVERY_STEPS = 256;
+
     private static final long CHECK_EVERY_BYTES = 1 << 16;
 
     private final Budget previous;

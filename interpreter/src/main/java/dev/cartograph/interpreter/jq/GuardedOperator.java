@@ -37,7 +37,8 @@ final class GuardedOperator implements BinaryOperator {
             JsonNode text = lhs.isTextual() ? lhs : rhs;
             double times = (lhs.isTextual() ? rhs : lhs).asDouble();
             if (times >= 2) {
-                budget.boundText((long) Math.min(Long.MAX_VALUE / 4, text.textValue().length() * Math.floor(times)));
+                budget.boundText(
+                        (long) Math.min(Long.MAX_VALUE / 4, text.textValue().length() * Math.floor(times)));
             }
             return;
         }

@@ -23,9 +23,23 @@ public final class Jq {
 
     /** Functions (name/arity) that would make an expression impure: time, environment, I/O. */
     static final Set<String> DENIED = Set.of(
-            "now/0", "env/0", "input/0", "inputs/0", "debug/0", "debug/1", "stderr/0",
-            "input_filename/0", "input_line_number/0", "$__loc__/0", "localtime/0", "strflocaltime/1",
-            "get_search_list/0", "halt/0", "halt_error/0", "halt_error/1", "builtins/0");
+            "now/0",
+            "env/0",
+            "input/0",
+            "inputs/0",
+            "debug/0",
+            "debug/1",
+            "stderr/0",
+            "input_filename/0",
+            "input_line_number/0",
+            "$__loc__/0",
+            "localtime/0",
+            "strflocaltime/1",
+            "get_search_list/0",
+            "halt/0",
+            "halt_error/0",
+            "halt_error/1",
+            "builtins/0");
 
     private static final int MAX_MESSAGE = 1_000;
     private static final Jq STANDARD = new Jq(JqLimits.DEFAULT);
@@ -115,7 +129,8 @@ public final class Jq {
      * instead of scanning every jar on a large classpath; classes still load normally.
      */
     private static final class JqJarOnly extends ClassLoader {
-        private final java.net.URL jar = JsonQuery.class.getProtectionDomain().getCodeSource() == null ? null
+        private final java.net.URL jar = JsonQuery.class.getProtectionDomain().getCodeSource() == null
+                ? null
                 : JsonQuery.class.getProtectionDomain().getCodeSource().getLocation();
 
         JqJarOnly(ClassLoader parent) {
@@ -141,25 +156,27 @@ public final class Jq {
     private static final class NoModules implements ModuleLoader {
         @Override
         public net.thisptr.jackson.jq.module.Module loadModule(
-                net.thisptr.jackson.jq.module.Module caller, String path,
-                com.fasterxml.jackson.databind.JsonNode metadata) throws JsonQueryException {
+                net.thisptr.jackson.jq.module.Module caller,
+                String path,
+                com.fasterxml.jackson.databind.JsonNode metadata)
+                throws JsonQueryException {
             throw new JsonQueryException("modules are not available in definitions: " + path);
         }
 
         @Override
         public com.fasterxml.jackson.databind.JsonNode loadData(
-                net.thisptr.jackson.jq.module.Module caller, String path,
-                com.fasterxml.jackson.databind.JsonNode metadata) throws JsonQueryException {
+                net.thisptr.jackson.jq.module.Module caller,
+                String path,
+                com.fasterxml.jackson.databind.JsonNode metadata)
+                throws JsonQueryException {
             throw new JsonQueryException("data imports are not available in definitions: " + path);
         }
     }
 
     /** The outcome of compiling: an expression, or the reason it does not compile. */
     public sealed interface Compiled {
-        record Ok(JqExpression expression) implements Compiled {
-        }
+        record Ok(JqExpression expression) implements Compiled {}
 
-        record Failed(String reason) implements Compiled {
-        }
+        record Failed(String reason) implements Compiled {}
     }
 }

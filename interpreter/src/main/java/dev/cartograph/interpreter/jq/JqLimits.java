@@ -31,8 +31,14 @@ import java.time.Duration;
  *                          level takes 0.7 to 3.5 KiB; the default stays below what a 1 MiB thread
  *                          stack holds, and a stack that runs out anyway ends as a budget error too
  */
-public record JqLimits(Duration timeout, int maxResults, int maxStringLength, long maxSteps, int maxElements,
-                       long maxAllocatedBytes, int maxDepth) {
+public record JqLimits(
+        Duration timeout,
+        int maxResults,
+        int maxStringLength,
+        long maxSteps,
+        int maxElements,
+        long maxAllocatedBytes,
+        int maxDepth) {
 
     /** Estimated bytes of one array element, object entry or node. */
     public static final int BYTES_PER_ELEMENT = 16;
@@ -49,8 +55,8 @@ public record JqLimits(Duration timeout, int maxResults, int maxStringLength, lo
      * object), tight enough that a runaway stops within milliseconds to a few hundred: 500 ms, 10,000
      * results, strings of 4 Mi characters, 2 million steps, 1 Mi elements, 64 MiB, 200 nested calls.
      */
-    public static final JqLimits DEFAULT = new JqLimits(Duration.ofMillis(500), 10_000, 1 << 22,
-            DEFAULT_STEPS, DEFAULT_ELEMENTS, DEFAULT_BYTES, DEFAULT_DEPTH);
+    public static final JqLimits DEFAULT = new JqLimits(
+            Duration.ofMillis(500), 10_000, 1 << 22, DEFAULT_STEPS, DEFAULT_ELEMENTS, DEFAULT_BYTES, DEFAULT_DEPTH);
 
     public JqLimits {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
@@ -60,7 +66,8 @@ public record JqLimits(Duration timeout, int maxResults, int maxStringLength, lo
             throw new IllegalArgumentException("maxResults and maxStringLength must be positive");
         }
         if (maxSteps < 1 || maxElements < 1 || maxAllocatedBytes < 1 || maxDepth < 1) {
-            throw new IllegalArgumentException("maxSteps, maxElements, maxAllocatedBytes and maxDepth must be positive");
+            throw new IllegalArgumentException(
+                    "maxSteps, maxElements, maxAllocatedBytes and maxDepth must be positive");
         }
     }
 

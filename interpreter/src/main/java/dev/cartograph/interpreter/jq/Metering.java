@@ -41,16 +41,27 @@ final class Metering {
      * applications, nesting and emissions. BUILDING: as PASSING, and sizes what it emits. PART: not
      * an expression, only holds some.
      */
-    private enum Kind { LEAF, PLAIN, SINGLE, PAIRWISE, PASSING, BUILDING, PART }
+    private enum Kind {
+        LEAF,
+        PLAIN,
+        SINGLE,
+        PAIRWISE,
+        PASSING,
+        BUILDING,
+        PART
+    }
 
     /** What a field's expressions are to their node. */
-    private enum Role { CHILD, COLLECTED, ASSIGNED, CALLED }
-
-    private record Slot(Field field, Role role) {
+    private enum Role {
+        CHILD,
+        COLLECTED,
+        ASSIGNED,
+        CALLED
     }
 
-    private record Shape(Kind kind, List<Slot> slots) {
-    }
+    private record Slot(Field field, Role role) {}
+
+    private record Shape(Kind kind, List<Slot> slots) {}
 
     /**
      * Every node class of jackson-jq 1.6's trees, its kind, and the fields that hold sub-expressions
@@ -126,9 +137,13 @@ final class Metering {
             "internal.tree.matcher.matchers.ObjectMatcher$FieldMatcher PART name matcher");
 
     /** Types whose values are parts of a tree: the fields of these types must all be listed. */
-    private static final Set<String> TREE_TYPES = Set.of(JQ + "Expression", JQ + "internal.operators.BinaryOperator",
-            JQ + "internal.tree.PipeComponent", JQ + "internal.tree.FieldConstruction",
-            JQ + "internal.tree.matcher.PatternMatcher", JQ + "internal.tree.matcher.matchers.ObjectMatcher$FieldMatcher");
+    private static final Set<String> TREE_TYPES = Set.of(
+            JQ + "Expression",
+            JQ + "internal.operators.BinaryOperator",
+            JQ + "internal.tree.PipeComponent",
+            JQ + "internal.tree.FieldConstruction",
+            JQ + "internal.tree.matcher.PatternMatcher",
+            JQ + "internal.tree.matcher.matchers.ObjectMatcher$FieldMatcher");
 
     /** Fields of listed classes that hold tree types but are deliberately not rewritten. */
     private static final Set<String> UNMETERED = Set.of(
@@ -141,8 +156,7 @@ final class Metering {
 
     private final Map<Object, Object> rewritten = new IdentityHashMap<>();
 
-    private Metering() {
-    }
+    private Metering() {}
 
     /** Meters a freshly compiled query (owned by the caller, not yet shared); returns its metered root. */
     static Expression meter(JsonQuery query) {
@@ -183,8 +197,11 @@ final class Metering {
     }
 
     private Object rewrite(Object value, Role role) {
-        if (value == null || value instanceof Metered || value instanceof GuardedOperator
-                || value instanceof String || value instanceof Integer) {
+        if (value == null
+                || value instanceof Metered
+                || value instanceof GuardedOperator
+                || value instanceof String
+                || value instanceof Integer) {
             return value;
         }
         Object done = rewritten.get(value);
@@ -219,7 +236,8 @@ final class Metering {
             try {
                 slot.field().set(node, rewrite(slot.field().get(node), slot.role()));
             } catch (IllegalAccessException e) {
-                throw new IllegalStateException("cannot meter " + node.getClass().getName(), e);
+                throw new IllegalStateException(
+                        "cannot meter " + node.getClass().getName(), e);
             }
         }
         Kind kind = shape.kind() == Kind.PAIRWISE && !singularChildren(node, shape) ? Kind.PASSING : shape.kind();
@@ -302,7 +320,8 @@ final class Metering {
         Set<String> names = new LinkedHashSet<>();
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
             for (Field f : c.getDeclaredFields()) {
-                if (!Modifier.isStatic(f.getModifiers()) && holdsTree(f.getGenericType())
+                if (!Modifier.isStatic(f.getModifiers())
+                        && holdsTree(f.getGenericType())
                         && !UNMETERED.contains(specName + "." + f.getName())) {
                     names.add(f.getName());
                 }
@@ -333,7 +352,7 @@ final class Metering {
                 // look in the superclass
             }
         }
-        throw new IllegalStateException("jackson-jq's " + type.getName() + " has no field '" + name
-                + "'; update Metering.SPEC");
+        throw new IllegalStateException(
+                "jackson-jq's " + type.getName() + " has no field '" + name + "'; update Metering.SPEC");
     }
 }

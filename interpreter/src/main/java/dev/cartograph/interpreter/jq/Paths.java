@@ -7,8 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  * every array and object on the way, and pads an array with nulls up to a new index. Pure.
  */
 final class Paths {
-    private Paths() {
-    }
+    private Paths() {}
 
     /**
      * Charges the copies a write at {@code path} (jq's form: an array of keys and indices) into

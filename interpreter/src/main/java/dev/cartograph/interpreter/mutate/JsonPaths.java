@@ -12,8 +12,7 @@ import java.util.Optional;
  * callers pass their own copy.
  */
 final class JsonPaths {
-    private JsonPaths() {
-    }
+    private JsonPaths() {}
 
     /** The node at {@code path}, if every step exists. */
     static Optional<JsonNode> get(JsonNode root, JsonNode path) {

@@ -24,8 +24,7 @@ import java.util.Optional;
  * stays as it was. Pure and thread-safe.
  */
 public final class Mutator {
-    private Mutator() {
-    }
+    private Mutator() {}
 
     /** The rewritten object, how many places were changed, and what could not be done. */
     public record Result(JsonNode object, int changed, List<Problem> problems) {
@@ -35,13 +34,16 @@ public final class Mutator {
     }
 
     /** Applies {@code patch} to the pod templates of {@code component}, or of every component when empty. */
-    public static Result patchPods(WorkloadDefinition definition, JsonNode input, PodPatch patch, Optional<String> component) {
+    public static Result patchPods(
+            WorkloadDefinition definition, JsonNode input, PodPatch patch, Optional<String> component) {
         JsonNode object = input.deepCopy();
         String subject = Resolver.identity(object).describe();
         List<Problem> problems = new ArrayList<>();
         if (component.isPresent() && definition.component(component.get()).isEmpty()) {
-            problems.add(Problem.error(subject, "component", "definition " + definition.name() + " has no component '"
-                    + component.get() + "'"));
+            problems.add(Problem.error(
+                    subject,
+                    "component",
+                    "definition " + definition.name() + " has no component '" + component.get() + "'"));
             return new Result(object, 0, problems);
         }
         int changed = 0;
@@ -69,15 +71,21 @@ public final class Mutator {
         List<Problem> problems = new ArrayList<>();
         Optional<SuspendDefinition> def = definition.suspend();
         if (def.isEmpty()) {
-            problems.add(Problem.error(subject, "suspendDefinition", "definition " + definition.name()
-                    + " does not say how to " + (suspend ? "suspend" : "resume") + " " + definition.kind().kind()));
+            problems.add(Problem.error(
+                    subject,
+                    "suspendDefinition",
+                    "definition " + definition.name() + " does not say how to " + (suspend ? "suspend" : "resume") + " "
+                            + definition.kind().kind()));
             return new Result(object, 0, problems);
         }
         int changed = 0;
-        for (SuspendDefinition.Action action : suspend ? def.get().suspendActions() : def.get().resumeActions()) {
+        for (SuspendDefinition.Action action :
+                suspend ? def.get().suspendActions() : def.get().resumeActions()) {
             JqResult paths = action.path().paths(object);
             if (!paths.ok()) {
-                problems.add(Problem.error(subject, "suspendDefinition " + action.path().source(),
+                problems.add(Problem.error(
+                        subject,
+                        "suspendDefinition " + action.path().source(),
                         "is not a path expression: " + paths.error().orElse("")));
                 continue;
             }
@@ -97,7 +105,8 @@ public final class Mutator {
                 if (JsonPaths.get(object, p).filter(JsonNode::isObject).isEmpty()) {
                     continue;
                 }
-                boolean touchesMetadata = !patch.labels().isEmpty() || !patch.annotations().isEmpty();
+                boolean touchesMetadata =
+                        !patch.labels().isEmpty() || !patch.annotations().isEmpty();
                 ObjectNode meta = touchesMetadata ? JsonPaths.objectAt(object, JsonPaths.child(p, "metadata")) : null;
                 ObjectNode spec = JsonPaths.objectAt(object, JsonPaths.child(p, "spec"));
                 if ((meta != null || !touchesMetadata) && spec != null) {
@@ -126,7 +135,8 @@ public final class Mutator {
                     }
                 }
             } else if (!patch.labels().isEmpty() || !patch.annotations().isEmpty()) {
-                problems.add(Problem.warning(subject, field, "has no metadataPath, so labels and annotations are not set"));
+                problems.add(
+                        Problem.warning(subject, field, "has no metadataPath, so labels and annotations are not set"));
             }
             return n;
         }
@@ -136,9 +146,12 @@ public final class Mutator {
             n += merge(paths.get(Fragment.LABELS), Fragment.LABELS, patch.labels());
             n += merge(paths.get(Fragment.ANNOTATIONS), Fragment.ANNOTATIONS, patch.annotations());
             n += assign(paths.get(Fragment.SCHEDULER_NAME), Fragment.SCHEDULER_NAME, patch.schedulerName());
-            n += assign(paths.get(Fragment.PRIORITY_CLASS_NAME), Fragment.PRIORITY_CLASS_NAME, patch.priorityClassName());
+            n += assign(
+                    paths.get(Fragment.PRIORITY_CLASS_NAME), Fragment.PRIORITY_CLASS_NAME, patch.priorityClassName());
             if (!patch.tolerations().isEmpty() || !patch.nodeSelector().isEmpty()) {
-                problems.add(Problem.warning(subject, field + ".fragmentedPodSpecDefinition",
+                problems.add(Problem.warning(
+                        subject,
+                        field + ".fragmentedPodSpecDefinition",
                         "has no path for tolerations or nodeSelector, so they are not set"));
             }
             return n;
@@ -149,7 +162,9 @@ public final class Mutator {
                 return 0;
             }
             if (path == null) {
-                problems.add(Problem.warning(subject, field + ".fragmentedPodSpecDefinition." + fragment.key(),
+                problems.add(Problem.warning(
+                        subject,
+                        field + ".fragmentedPodSpecDefinition." + fragment.key(),
                         "is not defined, so these entries are not set: " + entries.keySet()));
                 return 0;
             }
@@ -169,7 +184,9 @@ public final class Mutator {
                 return 0;
             }
             if (path == null) {
-                problems.add(Problem.warning(subject, field + ".fragmentedPodSpecDefinition." + fragment.key(),
+                problems.add(Problem.warning(
+                        subject,
+                        field + ".fragmentedPodSpecDefinition." + fragment.key(),
                         "is not defined, so it is not set"));
                 return 0;
             }
@@ -183,8 +200,11 @@ public final class Mutator {
         private List<JsonNode> paths(JqExpression expression, String key) {
             JqResult r = expression.paths(object);
             if (!r.ok()) {
-                problems.add(Problem.error(subject, field + "." + key, "cannot be written through: "
-                        + r.error().orElse("") + " (expression: " + expression.source() + ")"));
+                problems.add(Problem.error(
+                        subject,
+                        field + "." + key,
+                        "cannot be written through: " + r.error().orElse("") + " (expression: " + expression.source()
+                                + ")"));
                 return List.of();
             }
             return r.values();
@@ -201,7 +221,8 @@ public final class Mutator {
         patch.priorityClassName().ifPresent(s -> spec.put("priorityClassName", s));
         mergeInto(spec, "nodeSelector", patch.nodeSelector());
         if (!patch.tolerations().isEmpty()) {
-            ArrayNode tolerations = spec.path("tolerations").isArray() ? (ArrayNode) spec.get("tolerations")
+            ArrayNode tolerations = spec.path("tolerations").isArray()
+                    ? (ArrayNode) spec.get("tolerations")
                     : spec.putArray("tolerations");
             for (JsonNode t : patch.tolerations()) {
                 boolean present = false;

@@ -10,12 +10,16 @@ import java.util.Optional;
  * annotations merged in, scheduler and priority class set, tolerations appended (unless already
  * there), node selector entries merged in. Immutable.
  */
-public record PodPatch(Map<String, String> labels, Map<String, String> annotations, Optional<String> schedulerName,
-                       List<JsonNode> tolerations, Map<String, String> nodeSelector,
-                       Optional<String> priorityClassName) {
+public record PodPatch(
+        Map<String, String> labels,
+        Map<String, String> annotations,
+        Optional<String> schedulerName,
+        List<JsonNode> tolerations,
+        Map<String, String> nodeSelector,
+        Optional<String> priorityClassName) {
 
-    public static final PodPatch EMPTY = new PodPatch(Map.of(), Map.of(), Optional.empty(), List.of(), Map.of(),
-            Optional.empty());
+    public static final PodPatch EMPTY =
+            new PodPatch(Map.of(), Map.of(), Optional.empty(), List.of(), Map.of(), Optional.empty());
 
     public PodPatch {
         labels = Map.copyOf(labels);

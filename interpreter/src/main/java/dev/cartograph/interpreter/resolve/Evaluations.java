@@ -30,24 +30,29 @@ final class Evaluations {
         }
         JqResult result = path.get().evaluate(object);
         if (!result.ok()) {
-            findings.error(field, "jq failed on this object: " + result.error().orElse("") + " (expression: "
-                    + path.get().source() + ")");
+            findings.error(
+                    field,
+                    "jq failed on this object: " + result.error().orElse("") + " (expression: "
+                            + path.get().source() + ")");
             return Optional.empty();
         }
         List<JsonNode> values = result.values();
         if (values.isEmpty() || values.size() == instances) {
             return Optional.of(values);
         }
-        findings.error(field, "yields " + values.size() + " values for " + instances + " instance"
-                + (instances == 1 ? "" : "s") + " (instance ids and paths are zipped by index)");
+        findings.error(
+                field,
+                "yields " + values.size() + " values for " + instances + " instance" + (instances == 1 ? "" : "s")
+                        + " (instance ids and paths are zipped by index)");
         return Optional.empty();
     }
 
     List<JsonNode> all(JqExpression path, String field) {
         JqResult result = path.evaluate(object);
         if (!result.ok()) {
-            findings.error(field, "jq failed on this object: " + result.error().orElse("") + " (expression: "
-                    + path.source() + ")");
+            findings.error(
+                    field,
+                    "jq failed on this object: " + result.error().orElse("") + " (expression: " + path.source() + ")");
         }
         return result.values();
     }
@@ -59,7 +64,9 @@ final class Evaluations {
      */
     Optional<String> objectPath(JqExpression path, int index, int instances) {
         JqResult paths = path.paths(object);
-        if (!paths.ok() || paths.values().size() != instances || !paths.values().get(index).isArray()) {
+        if (!paths.ok()
+                || paths.values().size() != instances
+                || !paths.values().get(index).isArray()) {
             return Optional.empty();
         }
         return Optional.of(ObjectPaths.format(paths.values().get(index)));

@@ -37,10 +37,13 @@ final class GangCalculator {
         this.findings = findings;
     }
 
-    private enum SplitKind { NONE, INSTANCE, REPLICA }
-
-    private record Split(SplitKind kind, String component) {
+    private enum SplitKind {
+        NONE,
+        INSTANCE,
+        REPLICA
     }
+
+    private record Split(SplitKind kind, String component) {}
 
     Gang compute() {
         List<Gang.Group> groups = new ArrayList<>();
@@ -52,14 +55,16 @@ final class GangCalculator {
                     for (InstanceView i : instances.getOrDefault(componentName, List.of())) {
                         if (i.hasPods() && passes(m, i, componentName)) {
                             bySplit.computeIfAbsent(split, s -> new ArrayList<>())
-                                    .add(new Gang.Member(componentName, i.id(), i.replicas().min()));
+                                    .add(new Gang.Member(
+                                            componentName, i.id(), i.replicas().min()));
                         }
                     }
                 }
             }
             bySplit.forEach((split, members) -> groups.addAll(groups(g.name(), split, members, bySplit.size() > 1)));
         }
-        long minMember = groups.stream().mapToLong(gr -> gr.count() * gr.minMember()).sum();
+        long minMember =
+                groups.stream().mapToLong(gr -> gr.count() * gr.minMember()).sum();
         return new Gang(minMember, groups);
     }
 
@@ -67,35 +72,50 @@ final class GangCalculator {
         String base = qualify && split.kind() != SplitKind.NONE ? name + "/" + split.component() : name;
         switch (split.kind()) {
             case INSTANCE -> {
-                return members.stream().map(m -> new Gang.Group(base + "/" + m.instance(), 1, m.pods(), List.of(m))).toList();
+                return members.stream()
+                        .map(m -> new Gang.Group(base + "/" + m.instance(), 1, m.pods(), List.of(m)))
+                        .toList();
             }
             case REPLICA -> {
-                InstanceView owner = instances.getOrDefault(split.component(), List.of()).stream().findFirst().orElse(null);
+                InstanceView owner = instances.getOrDefault(split.component(), List.of()).stream()
+                        .findFirst()
+                        .orElse(null);
                 long count = owner == null ? 0 : owner.replicas().desired();
                 long unitMin = owner == null ? 0 : owner.replicas().min();
                 if (unitMin == 0) {
                     return List.of();
                 }
                 List<Gang.Member> perGang = members.stream()
-                        .map(m -> new Gang.Member(m.component(), m.instance(), m.pods() / unitMin)).toList();
-                return List.of(new Gang.Group(base, count, perGang.stream().mapToLong(Gang.Member::pods).sum(), perGang));
+                        .map(m -> new Gang.Member(m.component(), m.instance(), m.pods() / unitMin))
+                        .toList();
+                return List.of(new Gang.Group(
+                        base,
+                        count,
+                        perGang.stream().mapToLong(Gang.Member::pods).sum(),
+                        perGang));
             }
             default -> {
-                return List.of(new Gang.Group(base, 1, members.stream().mapToLong(Gang.Member::pods).sum(), members));
+                return List.of(new Gang.Group(
+                        base, 1, members.stream().mapToLong(Gang.Member::pods).sum(), members));
             }
         }
     }
 
     /** The nearest component (the member or an owner) whose replica or instance key is a group key. */
     private Split split(PodGroupDefinition.Member m) {
-        Set<String> keys = m.groupByKeyPaths().stream().map(e -> normalize(e.source())).collect(Collectors.toSet());
+        Set<String> keys =
+                m.groupByKeyPaths().stream().map(e -> normalize(e.source())).collect(Collectors.toSet());
         Optional<ComponentDefinition> c = definition.component(m.componentName());
         while (c.isPresent()) {
             Optional<PodSelectorDefinition> selector = c.get().podSelector();
-            if (selector.flatMap(PodSelectorDefinition::replicaKeyPath).map(e -> keys.contains(normalize(e.source()))).orElse(false)) {
+            if (selector.flatMap(PodSelectorDefinition::replicaKeyPath)
+                    .map(e -> keys.contains(normalize(e.source())))
+                    .orElse(false)) {
                 return new Split(SplitKind.REPLICA, c.get().name());
             }
-            if (selector.flatMap(PodSelectorDefinition::instanceIdPath).map(e -> keys.contains(normalize(e.source()))).orElse(false)) {
+            if (selector.flatMap(PodSelectorDefinition::instanceIdPath)
+                    .map(e -> keys.contains(normalize(e.source())))
+                    .orElse(false)) {
                 return new Split(SplitKind.INSTANCE, c.get().name());
             }
             c = c.get().ownerRef().flatMap(definition::component);
@@ -117,17 +137,22 @@ final class GangCalculator {
             return true;
         }
         JsonNode template = i.podTemplate().orElseThrow();
-        ObjectNode pod = JsonNodeFactory.instance.objectNode().put("apiVersion", "v1").put("kind", "Pod");
+        ObjectNode pod =
+                JsonNodeFactory.instance.objectNode().put("apiVersion", "v1").put("kind", "Pod");
         pod.set("metadata", template.path("metadata"));
         pod.set("spec", template.path("spec"));
         for (JqExpression filter : m.filters()) {
             JqResult r = filter.evaluate(pod);
             if (!r.ok()) {
-                findings.warn("spec.optimizationInstructions.gangScheduling", "filter " + filter.source() + " failed on "
-                        + componentName + "/" + i.id() + ": " + r.error().orElse(""));
+                findings.warn(
+                        "spec.optimizationInstructions.gangScheduling",
+                        "filter " + filter.source() + " failed on " + componentName + "/" + i.id() + ": "
+                                + r.error().orElse(""));
                 return false;
             }
-            if (r.values().size() != 1 || !r.values().get(0).isBoolean() || !r.values().get(0).booleanValue()) {
+            if (r.values().size() != 1
+                    || !r.values().get(0).isBoolean()
+                    || !r.values().get(0).booleanValue()) {
                 return false;
             }
         }

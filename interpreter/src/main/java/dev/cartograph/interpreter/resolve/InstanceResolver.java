@@ -47,9 +47,12 @@ final class InstanceResolver {
         }
         int n = ids.size();
         Optional<ScaleDefinition> scale = c.scale();
-        Optional<List<JsonNode>> replicas = eval.aligned(scale.flatMap(ScaleDefinition::replicasPath), n, at + ".scaleDefinition.replicasPath");
-        Optional<List<JsonNode>> mins = eval.aligned(scale.flatMap(ScaleDefinition::minReplicasPath), n, at + ".scaleDefinition.minReplicasPath");
-        Optional<List<JsonNode>> maxes = eval.aligned(scale.flatMap(ScaleDefinition::maxReplicasPath), n, at + ".scaleDefinition.maxReplicasPath");
+        Optional<List<JsonNode>> replicas =
+                eval.aligned(scale.flatMap(ScaleDefinition::replicasPath), n, at + ".scaleDefinition.replicasPath");
+        Optional<List<JsonNode>> mins = eval.aligned(
+                scale.flatMap(ScaleDefinition::minReplicasPath), n, at + ".scaleDefinition.minReplicasPath");
+        Optional<List<JsonNode>> maxes = eval.aligned(
+                scale.flatMap(ScaleDefinition::maxReplicasPath), n, at + ".scaleDefinition.maxReplicasPath");
         Optional<List<Optional<JsonNode>>> templates = templates(c, n);
         if (replicas.isEmpty() || mins.isEmpty() || maxes.isEmpty() || templates.isEmpty()) {
             return List.of();
@@ -89,8 +92,8 @@ final class InstanceResolver {
         List<String> ids = new ArrayList<>();
         for (JsonNode id : eval.all(c.instanceIdPath().get(), c.field() + ".instanceIdPath")) {
             if (id.isNull() || id.asText().isEmpty() || id.isContainerNode()) {
-                findings.error(c.field() + ".instanceIdPath", "instance " + ids.size() + " has no usable id ("
-                        + id + ")");
+                findings.error(
+                        c.field() + ".instanceIdPath", "instance " + ids.size() + " has no usable id (" + id + ")");
                 return null;
             }
             ids.add(id.asText());
@@ -118,13 +121,15 @@ final class InstanceResolver {
             if (specs.isEmpty() || metas.isEmpty()) {
                 return Optional.empty();
             }
-            return Optional.of(perInstance(n, i -> PodTemplates.fromPodSpec(Evaluations.at(specs.get(), i),
-                    Evaluations.at(metas.get(), i))));
+            return Optional.of(perInstance(
+                    n, i -> PodTemplates.fromPodSpec(Evaluations.at(specs.get(), i), Evaluations.at(metas.get(), i))));
         }
         SpecDefinition.Fragmented f = (SpecDefinition.Fragmented) spec;
         Map<Fragment, List<JsonNode>> located = new EnumMap<>(Fragment.class);
         for (Map.Entry<Fragment, JqExpression> e : f.paths().entrySet()) {
-            Optional<List<JsonNode>> values = eval.aligned(Optional.of(e.getValue()), n,
+            Optional<List<JsonNode>> values = eval.aligned(
+                    Optional.of(e.getValue()),
+                    n,
                     at + ".fragmentedPodSpecDefinition." + e.getKey().key());
             if (values.isEmpty()) {
                 return Optional.empty();
@@ -146,10 +151,22 @@ final class InstanceResolver {
         return out;
     }
 
-    private InstanceView instance(String id, Replicas replicas, Optional<JsonNode> template, ComponentDefinition c,
-                                  int index, int instances) {
+    private InstanceView instance(
+            String id,
+            Replicas replicas,
+            Optional<JsonNode> template,
+            ComponentDefinition c,
+            int index,
+            int instances) {
         if (template.isEmpty()) {
-            return new InstanceView(id, replicas, template, ResourceList.EMPTY, NodeConstraints.NONE, Optional.empty(), Optional.empty());
+            return new InstanceView(
+                    id,
+                    replicas,
+                    template,
+                    ResourceList.EMPTY,
+                    NodeConstraints.NONE,
+                    Optional.empty(),
+                    Optional.empty());
         }
         // the view keeps only its own copy of the template, never a node of the caller's object
         JsonNode own = template.get().deepCopy();
@@ -166,8 +183,14 @@ final class InstanceResolver {
                 }
             }
         }
-        return new InstanceView(id, replicas, template, requests.request(), NodeConstraints.of(spec),
-                text(spec, "priorityClassName"), text(spec, "schedulerName"));
+        return new InstanceView(
+                id,
+                replicas,
+                template,
+                requests.request(),
+                NodeConstraints.of(spec),
+                text(spec, "priorityClassName"),
+                text(spec, "schedulerName"));
     }
 
     private static Optional<String> text(JsonNode node, String key) {

@@ -7,8 +7,7 @@ import java.util.regex.Pattern;
 final class ObjectPaths {
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
-    private ObjectPaths() {
-    }
+    private ObjectPaths() {}
 
     static String format(JsonNode path) {
         StringBuilder out = new StringBuilder();
@@ -18,7 +17,9 @@ final class ObjectPaths {
             } else if (IDENTIFIER.matcher(step.asText()).matches()) {
                 out.append(out.length() == 0 ? "" : ".").append(step.asText());
             } else {
-                out.append("[\"").append(step.asText().replace("\\", "\\\\").replace("\"", "\\\"")).append("\"]");
+                out.append("[\"")
+                        .append(step.asText().replace("\\", "\\\\").replace("\"", "\\\""))
+                        .append("\"]");
             }
         }
         return out.toString();

@@ -16,24 +16,27 @@ import java.util.Optional;
  * the first whose {@code componentTypeSelector} holds. Pure and thread-safe.
  */
 public final class PodAttribution {
-    private PodAttribution() {
-    }
+    private PodAttribution() {}
 
     /** Where a pod belongs: component, and instance id and replica key when the definition says. */
-    public record Attributed(String component, Optional<String> instance, Optional<String> replica) {
-    }
+    public record Attributed(String component, Optional<String> instance, Optional<String> replica) {}
 
     public static Optional<Attributed> attribute(WorkloadDefinition definition, JsonNode pod) {
-        List<ComponentDefinition> podMaking = definition.components().stream().filter(c -> c.spec().isPresent()).toList();
-        Optional<ComponentDefinition> component = podMaking.size() == 1 ? Optional.of(podMaking.get(0))
+        List<ComponentDefinition> podMaking = definition.components().stream()
+                .filter(c -> c.spec().isPresent())
+                .toList();
+        Optional<ComponentDefinition> component = podMaking.size() == 1
+                ? Optional.of(podMaking.get(0))
                 : podMaking.stream().filter(c -> typeMatches(c, pod)).findFirst();
-        return component.map(c -> new Attributed(c.name(),
+        return component.map(c -> new Attributed(
+                c.name(),
                 c.podSelector().flatMap(PodSelectorDefinition::instanceIdPath).flatMap(p -> text(p, pod)),
                 replica(definition, c, pod)));
     }
 
     private static boolean typeMatches(ComponentDefinition c, JsonNode pod) {
-        Optional<PodSelectorDefinition.TypeSelector> selector = c.podSelector().flatMap(PodSelectorDefinition::componentType);
+        Optional<PodSelectorDefinition.TypeSelector> selector =
+                c.podSelector().flatMap(PodSelectorDefinition::componentType);
         if (selector.isEmpty()) {
             return false;
         }
@@ -66,6 +69,9 @@ public final class PodAttribution {
 
     private static Optional<String> text(JqExpression e, JsonNode pod) {
         JqResult r = e.evaluate(pod);
-        return r.first().filter(v -> !v.isNull() && !v.isContainerNode()).map(JsonNode::asText).filter(s -> !s.isEmpty());
+        return r.first()
+                .filter(v -> !v.isNull() && !v.isContainerNode())
+                .map(JsonNode::asText)
+                .filter(s -> !s.isEmpty());
     }
 }

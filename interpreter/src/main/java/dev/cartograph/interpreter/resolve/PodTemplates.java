@@ -15,8 +15,7 @@ import java.util.Optional;
 final class PodTemplates {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private PodTemplates() {
-    }
+    private PodTemplates() {}
 
     /** A pod template located as such ({@code podTemplateSpecPath}); a bare Pod is a template too. */
     static Optional<JsonNode> fromTemplate(JsonNode template) {
@@ -71,7 +70,8 @@ final class PodTemplates {
         }
         boolean statesResources = false;
         for (JsonNode c : containers) {
-            statesResources |= c.path("resources").isObject() && !c.path("resources").isEmpty();
+            statesResources |=
+                    c.path("resources").isObject() && !c.path("resources").isEmpty();
         }
         JsonNode resources = values.get(Fragment.RESOURCES);
         JsonNode image = values.get(Fragment.IMAGE);

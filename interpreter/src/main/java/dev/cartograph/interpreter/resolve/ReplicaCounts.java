@@ -26,21 +26,37 @@ final class ReplicaCounts {
     }
 
     /** The counts one component instance states itself, before its owners' scale. */
-    record Scale(Optional<Long> desired, Optional<Long> min, Optional<Long> max) {
-    }
+    record Scale(Optional<Long> desired, Optional<Long> min, Optional<Long> max) {}
 
     /** Instance {@code index}'s counts from what {@code c}'s scale paths yielded for all {@code instances}. */
-    Scale read(ComponentDefinition c, List<JsonNode> replicas, List<JsonNode> mins, List<JsonNode> maxes,
-               int index, int instances) {
+    Scale read(
+            ComponentDefinition c,
+            List<JsonNode> replicas,
+            List<JsonNode> mins,
+            List<JsonNode> maxes,
+            int index,
+            int instances) {
         String at = c.field() + ".scaleDefinition.";
         Optional<ScaleDefinition> scale = c.scale();
         return new Scale(
-                read(Evaluations.at(replicas, index), at + "replicasPath",
-                        scale.flatMap(ScaleDefinition::replicasPath), index, instances),
-                read(Evaluations.at(mins, index), at + "minReplicasPath",
-                        scale.flatMap(ScaleDefinition::minReplicasPath), index, instances),
-                read(Evaluations.at(maxes, index), at + "maxReplicasPath",
-                        scale.flatMap(ScaleDefinition::maxReplicasPath), index, instances));
+                read(
+                        Evaluations.at(replicas, index),
+                        at + "replicasPath",
+                        scale.flatMap(ScaleDefinition::replicasPath),
+                        index,
+                        instances),
+                read(
+                        Evaluations.at(mins, index),
+                        at + "minReplicasPath",
+                        scale.flatMap(ScaleDefinition::minReplicasPath),
+                        index,
+                        instances),
+                read(
+                        Evaluations.at(maxes, index),
+                        at + "maxReplicasPath",
+                        scale.flatMap(ScaleDefinition::maxReplicasPath),
+                        index,
+                        instances));
     }
 
     /**
@@ -55,7 +71,9 @@ final class ReplicaCounts {
         if (why.isEmpty()) {
             return Optional.of(value.decimalValue().longValueExact());
         }
-        String at = path.flatMap(p -> eval.objectPath(p, index, instances)).map(p -> " (at " + p + ")").orElse("");
+        String at = path.flatMap(p -> eval.objectPath(p, index, instances))
+                .map(p -> " (at " + p + ")")
+                .orElse("");
         findings.reject(field, "is not a replica count: " + why.get() + at);
         return Optional.empty();
     }
@@ -64,15 +82,19 @@ final class ReplicaCounts {
     Replicas scale(Scale own, InstanceResolver.Multiplier owner, String field) {
         long desired = own.desired().orElse(own.min().filter(m -> m > 0).orElse(1L));
         long min = own.min().filter(m -> m > 0).orElse(desired);
-        return new Replicas(times(desired, owner.desired(), field), times(min, owner.min(), field),
+        return new Replicas(
+                times(desired, owner.desired(), field),
+                times(min, owner.min(), field),
                 own.max().flatMap(m -> owner.max().map(om -> times(m, om, field))));
     }
 
     private long times(long own, long owner, String field) {
         long pods = own * owner; // both at most the ceiling, 10^6: the product fits
         if (pods > Ceilings.MAX_REPLICAS) {
-            findings.reject(field, own + " replicas × " + owner + " of the owner's = " + pods
-                    + " pods, more than the ceiling of " + Ceilings.MAX_REPLICAS + " per component instance");
+            findings.reject(
+                    field,
+                    own + " replicas × " + owner + " of the owner's = " + pods + " pods, more than the ceiling of "
+                            + Ceilings.MAX_REPLICAS + " per component instance");
             return Ceilings.MAX_REPLICAS;
         }
         return pods;

@@ -25,8 +25,7 @@ import java.util.Optional;
  * values that share no nodes with it.
  */
 public final class Resolver {
-    private Resolver() {
-    }
+    private Resolver() {}
 
     /**
      * The view and every problem met on the way; problems never stop the rest of the view.
@@ -47,9 +46,13 @@ public final class Resolver {
 
     public static Identity identity(JsonNode object) {
         JsonNode meta = object.path("metadata");
-        return new Identity(object.path("apiVersion").asText(""), object.path("kind").asText(""),
+        return new Identity(
+                object.path("apiVersion").asText(""),
+                object.path("kind").asText(""),
                 meta.path("name").asText(meta.path("generateName").asText("")),
-                text(meta, "namespace"), text(meta, "uid"), text(meta, "creationTimestamp").flatMap(Resolver::instant));
+                text(meta, "namespace"),
+                text(meta, "uid"),
+                text(meta, "creationTimestamp").flatMap(Resolver::instant));
     }
 
     public static Outcome resolve(WorkloadDefinition definition, JsonNode input) {
@@ -81,28 +84,32 @@ public final class Resolver {
         }
         Gang gang = new GangCalculator(definition, byComponent, findings).compute();
         StatusView status = StatusEvaluator.evaluate(definition.status(), object);
-        WorkloadView view = new WorkloadView(identity, definition.name(), definition.origin(), root,
-                new Totals(pods, resources), gang, status);
+        WorkloadView view = new WorkloadView(
+                identity, definition.name(), definition.origin(), root, new Totals(pods, resources), gang, status);
         return new Outcome(view, findings.problems(), findings.rejected());
     }
 
-    private static InstanceResolver.Multiplier multiplier(ComponentDefinition child, List<InstanceView> owner,
-                                                          Findings findings) {
+    private static InstanceResolver.Multiplier multiplier(
+            ComponentDefinition child, List<InstanceView> owner, Findings findings) {
         if (owner.isEmpty()) {
             return new InstanceResolver.Multiplier(0, 0, Optional.of(0L));
         }
         if (owner.size() > 1) {
-            findings.error(child.field() + ".ownerRef", "owner '" + child.ownerRef().orElse("") + "' has "
-                    + owner.size() + " instances, so its scale cannot multiply this component's; counted once");
+            findings.error(
+                    child.field() + ".ownerRef",
+                    "owner '" + child.ownerRef().orElse("") + "' has " + owner.size()
+                            + " instances, so its scale cannot multiply this component's; counted once");
             return InstanceResolver.Multiplier.ONE;
         }
         InstanceView o = owner.get(0);
-        return new InstanceResolver.Multiplier(o.replicas().desired(), o.replicas().min(),
+        return new InstanceResolver.Multiplier(
+                o.replicas().desired(),
+                o.replicas().min(),
                 Optional.of(o.replicas().max().orElse(o.replicas().desired())));
     }
 
-    private static ComponentView tree(WorkloadDefinition definition, ComponentDefinition c,
-                                      Map<String, List<InstanceView>> byComponent) {
+    private static ComponentView tree(
+            WorkloadDefinition definition, ComponentDefinition c, Map<String, List<InstanceView>> byComponent) {
         List<ComponentView> children = new ArrayList<>();
         for (ComponentDefinition child : definition.children(c.name())) {
             children.add(tree(definition, child, byComponent));
@@ -120,6 +127,7 @@ public final class Resolver {
 
     private static Optional<String> text(JsonNode node, String key) {
         return node.path(key).isTextual() && !node.get(key).textValue().isEmpty()
-                ? Optional.of(node.get(key).textValue()) : Optional.empty();
+                ? Optional.of(node.get(key).textValue())
+                : Optional.empty();
     }
 }

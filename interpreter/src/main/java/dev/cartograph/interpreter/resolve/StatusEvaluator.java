@@ -19,8 +19,7 @@ import java.util.Optional;
  * the object counts as not holding and is reported in {@link StatusView#errors()}. Pure.
  */
 public final class StatusEvaluator {
-    private StatusEvaluator() {
-    }
+    private StatusEvaluator() {}
 
     public static StatusView evaluate(StatusDefinition definition, JsonNode object) {
         List<String> errors = new ArrayList<>();
@@ -29,8 +28,8 @@ public final class StatusEvaluator {
             r.error().ifPresent(e -> errors.add("phaseDefinition.path: " + e));
             return r.first().filter(v -> !v.isNull()).map(JsonNode::asText);
         });
-        Map<String, StatusView.Condition> conditions = definition.conditions()
-                .map(c -> conditions(c, object, errors)).orElse(Map.of());
+        Map<String, StatusView.Condition> conditions =
+                definition.conditions().map(c -> conditions(c, object, errors)).orElse(Map.of());
         List<Phase> matched = new ArrayList<>();
         for (Phase phase : Phase.values()) {
             List<Matcher> matchers = definition.mappings().getOrDefault(phase, List.of());
@@ -47,8 +46,13 @@ public final class StatusEvaluator {
         return new StatusView(Phase.choose(matched), matched, rawPhase, List.copyOf(conditions.values()), errors);
     }
 
-    private static boolean holds(Matcher m, Optional<String> rawPhase, Map<String, StatusView.Condition> conditions,
-                                 JsonNode object, Phase phase, List<String> errors) {
+    private static boolean holds(
+            Matcher m,
+            Optional<String> rawPhase,
+            Map<String, StatusView.Condition> conditions,
+            JsonNode object,
+            Phase phase,
+            List<String> errors) {
         if (m.byPhase().isPresent() && !m.byPhase().equals(rawPhase)) {
             return false;
         }
@@ -64,17 +68,21 @@ public final class StatusEvaluator {
             StatusDefinition.ExpressionMatch e = m.byExpression().get();
             JqResult r = e.expression().evaluate(object);
             if (!r.ok()) {
-                errors.add(phase.mappingKey() + ": " + r.error().orElse("") + " (expression: " + e.expression().source() + ")");
+                errors.add(phase.mappingKey() + ": " + r.error().orElse("") + " (expression: "
+                        + e.expression().source() + ")");
                 return false;
             }
-            return r.first().map(JsonNode::asText).filter(e.expectedResult()::equals).isPresent();
+            return r.first()
+                    .map(JsonNode::asText)
+                    .filter(e.expectedResult()::equals)
+                    .isPresent();
         }
         return true;
     }
 
     /** Conditions by type; a later duplicate type replaces an earlier one. */
-    private static Map<String, StatusView.Condition> conditions(StatusDefinition.Conditions def, JsonNode object,
-                                                               List<String> errors) {
+    private static Map<String, StatusView.Condition> conditions(
+            StatusDefinition.Conditions def, JsonNode object, List<String> errors) {
         JqResult r = def.path().evaluate(object);
         r.error().ifPresent(e -> errors.add("conditionsDefinition.path: " + e));
         List<JsonNode> items = new ArrayList<>();
@@ -88,8 +96,10 @@ public final class StatusEvaluator {
         Map<String, StatusView.Condition> byType = new LinkedHashMap<>();
         for (JsonNode c : items) {
             Optional<String> type = text(c, def.typeField());
-            type.ifPresent(t -> byType.put(t, new StatusView.Condition(t, text(c, def.statusField()),
-                    text(c, def.reasonField()), text(c, def.messageField()))));
+            type.ifPresent(t -> byType.put(
+                    t,
+                    new StatusView.Condition(
+                            t, text(c, def.statusField()), text(c, def.reasonField()), text(c, def.messageField()))));
         }
         return byType;
     }

@@ -35,11 +35,10 @@ public final class Ceilings {
     /** Millicores, bytes, devices or units of a total over pods. */
     public static final long MAX_TOTAL = 1L << 62;
 
-    private static final Map<String, String> UNITS = Map.of(ResourceList.CPU, "millicores",
-            ResourceList.MEMORY, "bytes", ResourceList.GPU, "GPUs");
+    private static final Map<String, String> UNITS =
+            Map.of(ResourceList.CPU, "millicores", ResourceList.MEMORY, "bytes", ResourceList.GPU, "GPUs");
 
-    private Ceilings() {
-    }
+    private Ceilings() {}
 
     /** The most of {@code resource} one pod may ask for, in its base unit (cores, bytes, devices). */
     public static BigDecimal perPod(String resource) {
@@ -78,7 +77,8 @@ public final class Ceilings {
             BigDecimal counted = ResourceList.CPU.equals(resource) ? amount.movePointRight(3) : amount;
             if (counted.abs().multiply(count).compareTo(max) > 0) {
                 beyond.add(resource + " " + Quantity.format(counted.multiply(count)) + " "
-                        + UNITS.getOrDefault(resource, "units") + " is more than the " + MAX_TOTAL + " Cartograph counts");
+                        + UNITS.getOrDefault(resource, "units") + " is more than the " + MAX_TOTAL
+                        + " Cartograph counts");
             }
         });
         return beyond;

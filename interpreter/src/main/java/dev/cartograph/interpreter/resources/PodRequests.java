@@ -19,8 +19,7 @@ import java.util.regex.Pattern;
 public final class PodRequests {
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
-    private PodRequests() {
-    }
+    private PodRequests() {}
 
     /** The effective request of a pod spec (the {@code spec} of a Pod or of a pod template). */
     public static Result of(JsonNode podSpec) {
@@ -43,8 +42,12 @@ public final class PodRequests {
         }
         ResourceList effective = apps.plus(sidecars).max(initPeak);
         ResourceList total = effective.plus(read(podSpec.path("overhead"), "overhead", issues));
-        total.amounts().forEach((name, amount) -> Ceilings.checkPerPod(name, amount).ifPresent(why ->
-                issues.add(new Issue("", name + " " + Quantity.format(amount) + " per pod, summed over its containers, " + why))));
+        total.amounts()
+                .forEach((name, amount) -> Ceilings.checkPerPod(name, amount)
+                        .ifPresent(why -> issues.add(new Issue(
+                                "",
+                                name + " " + Quantity.format(amount) + " per pod, summed over its containers, "
+                                        + why))));
         return new Result(total, issues);
     }
 
@@ -91,8 +94,10 @@ public final class PodRequests {
             }
             Optional<BigDecimal> amount = amount(value);
             Optional<String> unusable = amount.isEmpty()
-                    ? Optional.of("'" + shorten(value.isTextual() ? value.textValue() : value.asText()) + "' is not a Kubernetes quantity")
-                    : Ceilings.checkPerPod(e.getKey(), amount.get()).map(why -> "quantity " + value.asText() + " " + why);
+                    ? Optional.of("'" + shorten(value.isTextual() ? value.textValue() : value.asText())
+                            + "' is not a Kubernetes quantity")
+                    : Ceilings.checkPerPod(e.getKey(), amount.get())
+                            .map(why -> "quantity " + value.asText() + " " + why);
             if (unusable.isPresent()) {
                 issues.add(new Issue(where + key(e.getKey()), unusable.get()));
             } else {
@@ -114,7 +119,8 @@ public final class PodRequests {
 
     /** A map key as a jq path step: {@code .cpu}, {@code ["nvidia.com/gpu"]}. */
     private static String key(String name) {
-        return IDENTIFIER.matcher(name).matches() ? "." + name
+        return IDENTIFIER.matcher(name).matches()
+                ? "." + name
                 : "[\"" + name.replace("\\", "\\\\").replace("\"", "\\\"") + "\"]";
     }
 

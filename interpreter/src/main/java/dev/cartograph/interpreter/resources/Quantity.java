@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
  * amount is sane for a pod is {@link Ceilings}' question.
  */
 public final class Quantity {
-    private static final Pattern FORMAT =
-            Pattern.compile("^([+-]?(?:\\d+\\.?\\d*|\\.\\d+))(?:([eE][+-]?\\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E))?$");
+    private static final Pattern FORMAT = Pattern.compile(
+            "^([+-]?(?:\\d+\\.?\\d*|\\.\\d+))(?:([eE][+-]?\\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E))?$");
     private static final Map<String, BigDecimal> SUFFIXES = Map.ofEntries(
             Map.entry("Ki", BigDecimal.valueOf(1L << 10)),
             Map.entry("Mi", BigDecimal.valueOf(1L << 20)),
@@ -47,8 +47,7 @@ public final class Quantity {
     private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
     private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
 
-    private Quantity() {
-    }
+    private Quantity() {}
 
     /** Parses a quantity; empty when the text is not one, or not a plausible one (see above). */
     public static Optional<BigDecimal> parse(String text) {
@@ -73,7 +72,8 @@ public final class Quantity {
             return Optional.of(BigDecimal.ZERO);
         }
         int exponent = number.precision() - number.scale() - 1;
-        boolean plausible = Math.abs(exponent) <= MAX_EXPONENT && number.stripTrailingZeros().scale() <= MAX_EXPONENT;
+        boolean plausible = Math.abs(exponent) <= MAX_EXPONENT
+                && number.stripTrailingZeros().scale() <= MAX_EXPONENT;
         return plausible ? Optional.of(number) : Optional.empty();
     }
 

@@ -15,7 +15,8 @@ import java.util.Optional;
  * @param requiredTerms {@code affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms};
  *                      empty when the pod has no required node affinity
  */
-public record NodeConstraints(Map<String, String> nodeSelector, List<NodeSelectorTerm> requiredTerms, List<Toleration> tolerations) {
+public record NodeConstraints(
+        Map<String, String> nodeSelector, List<NodeSelectorTerm> requiredTerms, List<Toleration> tolerations) {
     /** A pod that may run on any node without taints that repel. */
     public static final NodeConstraints NONE = new NodeConstraints(Map.of(), List.of(), List.of());
 
@@ -33,10 +34,15 @@ public record NodeConstraints(Map<String, String> nodeSelector, List<NodeSelecto
     /** The constraints of a pod spec ({@code spec} of a pod or pod template); missing parts are no constraint. */
     public static NodeConstraints of(JsonNode podSpec) {
         Map<String, String> selector = new LinkedHashMap<>();
-        podSpec.path("nodeSelector").fields().forEachRemaining(e -> selector.put(e.getKey(), e.getValue().asText()));
+        podSpec.path("nodeSelector")
+                .fields()
+                .forEachRemaining(e -> selector.put(e.getKey(), e.getValue().asText()));
         List<NodeSelectorTerm> terms = new ArrayList<>();
-        podSpec.path("affinity").path("nodeAffinity").path("requiredDuringSchedulingIgnoredDuringExecution")
-                .path("nodeSelectorTerms").forEach(t -> terms.add(NodeSelectorTerm.of(t)));
+        podSpec.path("affinity")
+                .path("nodeAffinity")
+                .path("requiredDuringSchedulingIgnoredDuringExecution")
+                .path("nodeSelectorTerms")
+                .forEach(t -> terms.add(NodeSelectorTerm.of(t)));
         List<Toleration> tolerations = new ArrayList<>();
         podSpec.path("tolerations").forEach(t -> tolerations.add(Toleration.of(t)));
         return new NodeConstraints(selector, terms, tolerations);
@@ -54,11 +60,16 @@ public record NodeConstraints(Map<String, String> nodeSelector, List<NodeSelecto
 
     /** The first taint that repels (NoSchedule, NoExecute) and no toleration tolerates. */
     public Optional<Taint> untolerated(List<Taint> nodeTaints) {
-        return nodeTaints.stream().filter(Taint::repels).filter(t -> tolerations.stream().noneMatch(tol -> tol.tolerates(t))).findFirst();
+        return nodeTaints.stream()
+                .filter(Taint::repels)
+                .filter(t -> tolerations.stream().noneMatch(tol -> tol.tolerates(t)))
+                .findFirst();
     }
 
     /** Whether the pod may run on the node by selector, affinity and taints. */
     public boolean admits(String nodeName, Map<String, String> nodeLabels, List<Taint> nodeTaints) {
-        return selects(nodeLabels) && affinityHolds(nodeLabels, nodeName) && untolerated(nodeTaints).isEmpty();
+        return selects(nodeLabels)
+                && affinityHolds(nodeLabels, nodeName)
+                && untolerated(nodeTaints).isEmpty();
     }
 }

@@ -22,7 +22,8 @@ public record NodeSelectorTerm(List<Requirement> matchExpressions, List<Requirem
 
     /** A term as a pod spec holds it; requirements that are not JSON objects are kept as ones that never hold. */
     public static NodeSelectorTerm of(JsonNode term) {
-        return new NodeSelectorTerm(requirements(term.path("matchExpressions")), requirements(term.path("matchFields")));
+        return new NodeSelectorTerm(
+                requirements(term.path("matchExpressions")), requirements(term.path("matchFields")));
     }
 
     private static List<Requirement> requirements(JsonNode array) {

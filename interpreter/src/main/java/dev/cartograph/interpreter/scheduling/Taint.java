@@ -25,7 +25,10 @@ public record Taint(String key, String value, String effect) {
 
     /** A taint as a node's {@code spec.taints[]} holds it; missing fields read as empty. */
     public static Taint of(JsonNode taint) {
-        return new Taint(taint.path("key").asText(""), taint.path("value").asText(""), taint.path("effect").asText(""));
+        return new Taint(
+                taint.path("key").asText(""),
+                taint.path("value").asText(""),
+                taint.path("effect").asText(""));
     }
 
     /** Only these effects keep a new pod off a node; PreferNoSchedule is a preference. */

@@ -22,7 +22,10 @@ public record Toleration(String key, String operator, String value, String effec
 
     /** A toleration as a pod spec's {@code tolerations[]} holds it; missing fields read as empty. */
     public static Toleration of(JsonNode toleration) {
-        return new Toleration(text(toleration, "key"), text(toleration, "operator"), text(toleration, "value"),
+        return new Toleration(
+                text(toleration, "key"),
+                text(toleration, "operator"),
+                text(toleration, "value"),
                 text(toleration, "effect"));
     }
 

@@ -6,8 +6,8 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /** A component with its instances and child components, as a tree. Immutable. */
-public record ComponentView(String name, Optional<GroupVersionKind> kind, List<InstanceView> instances,
-                            List<ComponentView> children) {
+public record ComponentView(
+        String name, Optional<GroupVersionKind> kind, List<InstanceView> instances, List<ComponentView> children) {
 
     public ComponentView {
         instances = List.copyOf(instances);

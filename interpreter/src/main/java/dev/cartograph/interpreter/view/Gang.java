@@ -23,6 +23,5 @@ public record Gang(long minMember, List<Group> groups) {
     }
 
     /** Pods of one component instance in one gang of the group. */
-    public record Member(String component, String instance, long pods) {
-    }
+    public record Member(String component, String instance, long pods) {}
 }

@@ -9,8 +9,8 @@ import java.util.Optional;
  * raw phase and conditions it was read from. {@code errors} lists status expressions that failed
  * on this object (they count as not matching). Immutable.
  */
-public record StatusView(Phase phase, List<Phase> phases, Optional<String> rawPhase, List<Condition> conditions,
-                         List<String> errors) {
+public record StatusView(
+        Phase phase, List<Phase> phases, Optional<String> rawPhase, List<Condition> conditions, List<String> errors) {
 
     public StatusView {
         phases = List.copyOf(phases);
@@ -19,6 +19,5 @@ public record StatusView(Phase phase, List<Phase> phases, Optional<String> rawPh
     }
 
     /** A status condition as the definition's field names read it. */
-    public record Condition(String type, Optional<String> status, Optional<String> reason, Optional<String> message) {
-    }
+    public record Condition(String type, Optional<String> status, Optional<String> reason, Optional<String> message) {}
 }

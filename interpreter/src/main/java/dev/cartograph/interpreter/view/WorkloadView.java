@@ -10,8 +10,14 @@ import java.util.stream.Stream;
  * @param definition the definition's name; {@code origin} where that definition came from
  * @param root       the root component, with its children below it
  */
-public record WorkloadView(Identity identity, String definition, String origin, ComponentView root, Totals totals,
-                           Gang gang, StatusView status) {
+public record WorkloadView(
+        Identity identity,
+        String definition,
+        String origin,
+        ComponentView root,
+        Totals totals,
+        Gang gang,
+        StatusView status) {
 
     /** Every component, depth first from the root. */
     public Stream<ComponentView> components() {
@@ -20,7 +26,10 @@ public record WorkloadView(Identity identity, String definition, String origin, 
 
     /** Every instance that makes pods. */
     public List<InstanceView> podInstances() {
-        return components().flatMap(c -> c.instances().stream()).filter(InstanceView::hasPods).toList();
+        return components()
+                .flatMap(c -> c.instances().stream())
+                .filter(InstanceView::hasPods)
+                .toList();
     }
 
     public Phase phase() {

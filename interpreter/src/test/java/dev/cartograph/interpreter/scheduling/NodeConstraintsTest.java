@@ -20,7 +20,8 @@ class NodeConstraintsTest {
     private static final Taint GPU = new Taint("nvidia.com/gpu", "present", Taint.NO_SCHEDULE);
 
     static JsonNode yaml(String text) throws Exception {
-        return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).get(0);
+        return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)))
+                .get(0);
     }
 
     @Test
@@ -28,28 +29,36 @@ class NodeConstraintsTest {
         Toleration all = new Toleration("", Toleration.EXISTS, "", "");
         assertThat(all.tolerates(GPU)).isTrue();
         assertThat(all.tolerates(new Taint("other", "", Taint.NO_EXECUTE))).isTrue();
-        assertThat(new Toleration("nvidia.com/gpu", Toleration.EXISTS, "", Taint.NO_EXECUTE).tolerates(GPU)).isFalse();
+        assertThat(new Toleration("nvidia.com/gpu", Toleration.EXISTS, "", Taint.NO_EXECUTE).tolerates(GPU))
+                .isFalse();
     }
 
     @Test
     void equalAlsoWhenTheOperatorIsLeftOutNeedsTheSameValue() {
-        assertThat(new Toleration("nvidia.com/gpu", "", "present", "").tolerates(GPU)).isTrue();
-        assertThat(new Toleration("nvidia.com/gpu", Toleration.EQUAL, "absent", "").tolerates(GPU)).isFalse();
-        assertThat(new Toleration("nvidia.com/gpu", Toleration.EQUAL, "", "").tolerates(new Taint("nvidia.com/gpu", "", "NoSchedule"))).isTrue();
+        assertThat(new Toleration("nvidia.com/gpu", "", "present", "").tolerates(GPU))
+                .isTrue();
+        assertThat(new Toleration("nvidia.com/gpu", Toleration.EQUAL, "absent", "").tolerates(GPU))
+                .isFalse();
+        assertThat(new Toleration("nvidia.com/gpu", Toleration.EQUAL, "", "")
+                        .tolerates(new Taint("nvidia.com/gpu", "", "NoSchedule")))
+                .isTrue();
     }
 
     /** Both copies this replaces matched an unknown operator as Equal; Kubernetes matches nothing. */
     @Test
     void anUnknownOperatorToleratesNothing() {
-        assertThat(new Toleration("nvidia.com/gpu", "exists", "present", "").tolerates(GPU)).isFalse();
+        assertThat(new Toleration("nvidia.com/gpu", "exists", "present", "").tolerates(GPU))
+                .isFalse();
     }
 
     @Test
     void onlyNoScheduleAndNoExecuteKeepAPodOff() {
         NodeConstraints none = NodeConstraints.NONE;
-        assertThat(none.untolerated(List.of(new Taint("soft", "", Taint.PREFER_NO_SCHEDULE)))).isEmpty();
+        assertThat(none.untolerated(List.of(new Taint("soft", "", Taint.PREFER_NO_SCHEDULE))))
+                .isEmpty();
         assertThat(none.untolerated(List.of(GPU))).contains(GPU);
-        assertThat(none.untolerated(List.of(new Taint("evict", "", Taint.NO_EXECUTE)))).isPresent();
+        assertThat(none.untolerated(List.of(new Taint("evict", "", Taint.NO_EXECUTE))))
+                .isPresent();
     }
 
     @Test
@@ -102,9 +111,13 @@ class NodeConstraintsTest {
                 """));
         assertThat(c.nodeSelector()).containsExactly(Map.entry("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"));
         assertThat(c.requiredTerms()).isEmpty();
-        assertThat(c.tolerations()).containsExactly(new Toleration("nvidia.com/gpu", "Exists", "", "NoSchedule"),
-                new Toleration("7", "Equal", "", ""));
-        assertThat(c.admits("n", Map.of("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"), List.of(GPU))).isTrue();
-        assertThat(c.admits("n", Map.of("nvidia.com/gpu.product", "NVIDIA-A100"), List.of(GPU))).isFalse();
+        assertThat(c.tolerations())
+                .containsExactly(
+                        new Toleration("nvidia.com/gpu", "Exists", "", "NoSchedule"),
+                        new Toleration("7", "Equal", "", ""));
+        assertThat(c.admits("n", Map.of("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"), List.of(GPU)))
+                .isTrue();
+        assertThat(c.admits("n", Map.of("nvidia.com/gpu.product", "NVIDIA-A100"), List.of(GPU)))
+                .isFalse();
     }
 }

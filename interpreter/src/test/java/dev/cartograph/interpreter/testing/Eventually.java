@@ -5,8 +5,7 @@ import java.util.function.BooleanSupplier;
 
 /** Polls until a condition holds or time runs out (then fails with the last reason). */
 public final class Eventually {
-    private Eventually() {
-    }
+    private Eventually() {}
 
     public static void until(Duration timeout, BooleanSupplier condition) throws InterruptedException {
         until(timeout, condition, () -> "condition not met");

@@ -19,11 +19,9 @@ import java.util.stream.Stream;
  * The older names Pending and Progressing are read as Initializing, as the current vocabulary does.
  */
 public final class RecordedEvents {
-    private RecordedEvents() {
-    }
+    private RecordedEvents() {}
 
-    public record StateEvent(int index, JsonNode object, Set<Phase> phases, Phase state) {
-    }
+    public record StateEvent(int index, JsonNode object, Set<Phase> phases, Phase state) {}
 
     public record Recording(Path file, String definition, List<StateEvent> events) {
         public String label(Path root) {
@@ -34,7 +32,8 @@ public final class RecordedEvents {
     public static List<Recording> all(Path recorded) throws IOException {
         List<Recording> out = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(recorded)) {
-            for (Path file : walk.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+            for (Path file :
+                    walk.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
                 Path rel = recorded.relativize(file);
                 if (rel.getNameCount() != 3 || rel.getName(0).toString().startsWith("_")) {
                     continue;
@@ -56,7 +55,8 @@ public final class RecordedEvents {
             if ("STATE".equals(e.path("kind").asText())) {
                 Set<Phase> phases = new LinkedHashSet<>();
                 e.path("phases").forEach(p -> phases.add(phase(p.asText())));
-                events.add(new StateEvent(i, e.get("object"), phases, phase(e.path("state").asText())));
+                events.add(new StateEvent(
+                        i, e.get("object"), phases, phase(e.path("state").asText())));
             }
             i++;
         }
@@ -67,7 +67,8 @@ public final class RecordedEvents {
      * A list of known exceptions ({@code file} relative to recorded/, {@code events} indices) under
      * {@code key} in a YAML test resource, by file.
      */
-    public static java.util.Map<String, Set<Integer>> exceptions(Class<?> owner, String resource, String key) throws IOException {
+    public static java.util.Map<String, Set<Integer>> exceptions(Class<?> owner, String resource, String key)
+            throws IOException {
         try (InputStream in = owner.getResourceAsStream(resource)) {
             return exceptions(in, key);
         }
@@ -87,6 +88,7 @@ public final class RecordedEvents {
         if (recorded.equalsIgnoreCase("Pending") || recorded.equalsIgnoreCase("Progressing")) {
             return Phase.INITIALIZING;
         }
-        return Phase.parse(recorded).orElseThrow(() -> new IllegalArgumentException("unknown recorded phase " + recorded));
+        return Phase.parse(recorded)
+                .orElseThrow(() -> new IllegalArgumentException("unknown recorded phase " + recorded));
     }
 }

@@ -10,8 +10,7 @@ import java.util.Optional;
  * elsewhere; otherwise the folders above the working directory are searched for {@code shared/}.
  */
 public final class SharedData {
-    private SharedData() {
-    }
+    private SharedData() {}
 
     public static Optional<Path> root() {
         String configured = System.getProperty("cartograph.shared", System.getenv("CARTOGRAPH_SHARED"));

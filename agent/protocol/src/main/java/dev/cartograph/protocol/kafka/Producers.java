@@ -15,8 +15,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * security, tuning) pass through, but cannot turn durability off. Stateless; thread-safe.
  */
 public final class Producers {
-    private Producers() {
-    }
+    private Producers() {}
 
     /** The producer configuration: {@code settings} with durability enforced and compression defaulted. A new, mutable map. */
     public static Map<String, Object> durable(Map<String, String> settings) {

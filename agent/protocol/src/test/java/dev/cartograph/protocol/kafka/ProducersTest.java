@@ -10,14 +10,25 @@ import org.junit.jupiter.api.Timeout;
 class ProducersTest {
     @Test
     void settingsPassThroughButCannotTurnDurabilityOff() {
-        Map<String, Object> config = Producers.durable(Map.of("bootstrap.servers", "kafka:9092", "acks", "1",
-                "enable.idempotence", "false", "compression.type", "lz4"));
-        assertThat(config).containsEntry("bootstrap.servers", "kafka:9092").containsEntry("acks", "all")
-                .containsEntry("enable.idempotence", true).containsEntry("compression.type", "lz4");
+        Map<String, Object> config = Producers.durable(Map.of(
+                "bootstrap.servers",
+                "kafka:9092",
+                "acks",
+                "1",
+                "enable.idempotence",
+                "false",
+                "compression.type",
+                "lz4"));
+        assertThat(config)
+                .containsEntry("bootstrap.servers", "kafka:9092")
+                .containsEntry("acks", "all")
+                .containsEntry("enable.idempotence", true)
+                .containsEntry("compression.type", "lz4");
     }
 
     @Test
     void compressionIsZstdUnlessSaidOtherwise() {
-        assertThat(Producers.durable(Map.of("bootstrap.servers", "kafka:9092"))).containsEntry("compression.type", "zstd");
+        assertThat(Producers.durable(Map.of("bootstrap.servers", "kafka:9092")))
+                .containsEntry("compression.type", "zstd");
     }
 }

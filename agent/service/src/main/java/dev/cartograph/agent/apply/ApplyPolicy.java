@@ -24,23 +24,17 @@ public record ApplyPolicy(Definitions catalog, Set<String> allowedNamespaces, Se
 
     /** What to do; a value, with the reason for refusals. */
     public sealed interface Decision {
-        record Create(JsonNode manifest) implements Decision {
-        }
+        record Create(JsonNode manifest) implements Decision {}
 
-        record Update(JsonNode manifest) implements Decision {
-        }
+        record Update(JsonNode manifest) implements Decision {}
 
-        record Delete(JsonNode existing) implements Decision {
-        }
+        record Delete(JsonNode existing) implements Decision {}
 
-        record NothingToDelete() implements Decision {
-        }
+        record NothingToDelete() implements Decision {}
 
-        record Reject(String reason) implements Decision {
-        }
+        record Reject(String reason) implements Decision {}
 
-        record Stale(long applied) implements Decision {
-        }
+        record Stale(long applied) implements Decision {}
     }
 
     /**
@@ -61,7 +55,8 @@ public record ApplyPolicy(Definitions catalog, Set<String> allowedNamespaces, Se
         }
         if (existing.isPresent() && !sameObject(existing.get(), manifest)) {
             return new Decision.Reject("placement " + command.placementId() + " already created "
-                    + existing.get().path("kind").asText() + " " + existing.get().path("metadata").path("namespace").asText()
+                    + existing.get().path("kind").asText() + " "
+                    + existing.get().path("metadata").path("namespace").asText()
                     + "/" + existing.get().path("metadata").path("name").asText() + "; a placement holds one object");
         }
         JsonNode marked = Ownership.mark(manifest, command.placementId(), command.epoch());
@@ -82,16 +77,25 @@ public record ApplyPolicy(Definitions catalog, Set<String> allowedNamespaces, Se
         if (namespace.isEmpty()) {
             return Optional.of("the manifest has no metadata.namespace; only namespaced workloads are applied");
         }
-        if (deniedNamespaces.contains(namespace) || !allowedNamespaces.isEmpty() && !allowedNamespaces.contains(namespace)) {
+        if (deniedNamespaces.contains(namespace)
+                || !allowedNamespaces.isEmpty() && !allowedNamespaces.contains(namespace)) {
             return Optional.of("namespace " + namespace + " is not allowed"
-                    + (allowedNamespaces.isEmpty() ? "" : " (allowed: " + String.join(", ", new java.util.TreeSet<>(allowedNamespaces)) + ")"));
+                    + (allowedNamespaces.isEmpty()
+                            ? ""
+                            : " (allowed: " + String.join(", ", new java.util.TreeSet<>(allowedNamespaces)) + ")"));
         }
         return Optional.empty();
     }
 
     private static boolean sameObject(JsonNode existing, JsonNode manifest) {
         return existing.path("kind").asText().equals(manifest.path("kind").asText())
-                && existing.path("metadata").path("name").asText().equals(manifest.path("metadata").path("name").asText())
-                && existing.path("metadata").path("namespace").asText().equals(manifest.path("metadata").path("namespace").asText());
+                && existing.path("metadata")
+                        .path("name")
+                        .asText()
+                        .equals(manifest.path("metadata").path("name").asText())
+                && existing.path("metadata")
+                        .path("namespace")
+                        .asText()
+                        .equals(manifest.path("metadata").path("namespace").asText());
     }
 }

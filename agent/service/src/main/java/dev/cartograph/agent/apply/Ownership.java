@@ -15,8 +15,7 @@ public final class Ownership {
     public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
     public static final String MANAGED_BY = "cartograph-agent";
 
-    private Ownership() {
-    }
+    private Ownership() {}
 
     /**
      * The member copy of a manifest the broker sent ({@link MemberManifest}, applied again in case the sender did
@@ -57,12 +56,17 @@ public final class Ownership {
     /** True when the object was created by an agent for {@code placementId}. */
     public static boolean ownedBy(JsonNode object, String placementId) {
         JsonNode labels = object.path("metadata").path("labels");
-        return MANAGED_BY.equals(labels.path(MANAGED_BY_LABEL).asText()) && placementId.equals(labels.path(MetadataKeys.PLACEMENT_ID_LABEL).asText());
+        return MANAGED_BY.equals(labels.path(MANAGED_BY_LABEL).asText())
+                && placementId.equals(
+                        labels.path(MetadataKeys.PLACEMENT_ID_LABEL).asText());
     }
 
     /** The epoch the object was applied at, when the agent marked it. */
     public static Optional<Long> epoch(JsonNode object) {
-        String text = object.path("metadata").path("annotations").path(MetadataKeys.EPOCH_ANNOTATION).asText("");
+        String text = object.path("metadata")
+                .path("annotations")
+                .path(MetadataKeys.EPOCH_ANNOTATION)
+                .asText("");
         try {
             return text.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(text));
         } catch (NumberFormatException e) {
@@ -71,7 +75,10 @@ public final class Ownership {
     }
 
     public static Optional<String> placementId(JsonNode object) {
-        String id = object.path("metadata").path("labels").path(MetadataKeys.PLACEMENT_ID_LABEL).asText("");
+        String id = object.path("metadata")
+                .path("labels")
+                .path(MetadataKeys.PLACEMENT_ID_LABEL)
+                .asText("");
         return id.isEmpty() ? Optional.empty() : Optional.of(id);
     }
 }

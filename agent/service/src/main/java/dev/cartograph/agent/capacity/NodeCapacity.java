@@ -19,8 +19,7 @@ import java.util.TreeMap;
  * the node, plus one pod slot each. Pure and thread-safe.
  */
 public final class NodeCapacity {
-    private NodeCapacity() {
-    }
+    private NodeCapacity() {}
 
     public static List<NodeState> of(List<JsonNode> nodes, List<JsonNode> pods) {
         Map<String, ResourceList> allocated = new HashMap<>();
@@ -36,17 +35,29 @@ public final class NodeCapacity {
         for (JsonNode node : nodes) {
             String name = node.path("metadata").path("name").asText();
             Map<String, String> labels = new LinkedHashMap<>();
-            node.path("metadata").path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+            node.path("metadata")
+                    .path("labels")
+                    .fields()
+                    .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
             List<Taint> taints = new ArrayList<>();
             node.path("spec").path("taints").forEach(t -> taints.add(Taint.of(t)));
-            out.add(new NodeState(name, labels, taints, ready(node), !node.path("spec").path("unschedulable").asBoolean(false),
-                    PodRequests.parseList(node.path("status").path("allocatable"), "node " + name + " allocatable", new ArrayList<>()),
+            out.add(new NodeState(
+                    name,
+                    labels,
+                    taints,
+                    ready(node),
+                    !node.path("spec").path("unschedulable").asBoolean(false),
+                    PodRequests.parseList(
+                            node.path("status").path("allocatable"),
+                            "node " + name + " allocatable",
+                            new ArrayList<>()),
                     allocated.getOrDefault(name, ResourceList.EMPTY)));
         }
         return out;
     }
 
-    private static final ResourceList ONE_POD = new ResourceList(new TreeMap<>(Map.of(ResourceList.PODS, BigDecimal.ONE)));
+    private static final ResourceList ONE_POD =
+            new ResourceList(new TreeMap<>(Map.of(ResourceList.PODS, BigDecimal.ONE)));
 
     /** Succeeded and Failed pods hold nothing (the scheduler does not count them). */
     public static boolean terminal(JsonNode pod) {

@@ -59,9 +59,16 @@ public class AgentFactory {
         if (p.bootstrapServers() != null && !p.bootstrapServers().isBlank()) {
             kafka.put("bootstrap.servers", p.bootstrapServers());
         }
-        return new AgentSettings(p.cluster(), p.labels() == null ? Map.of() : p.labels(), p.topicPrefix(), kafka,
-                p.publishInterval(), p.heartbeatInterval(), new HashSet<>(p.allowedNamespaces() == null ? List.of() : p.allowedNamespaces()),
-                p.createNamespaces(), new SelfFence.Settings(p.selfFence() ? Optional.of(p.selfFenceAfter()) : Optional.empty(),
-                        p.selfFenceRunning()));
+        return new AgentSettings(
+                p.cluster(),
+                p.labels() == null ? Map.of() : p.labels(),
+                p.topicPrefix(),
+                kafka,
+                p.publishInterval(),
+                p.heartbeatInterval(),
+                new HashSet<>(p.allowedNamespaces() == null ? List.of() : p.allowedNamespaces()),
+                p.createNamespaces(),
+                new SelfFence.Settings(
+                        p.selfFence() ? Optional.of(p.selfFenceAfter()) : Optional.empty(), p.selfFenceRunning()));
     }
 }

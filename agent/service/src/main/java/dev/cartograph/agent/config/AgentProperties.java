@@ -30,5 +30,4 @@ public record AgentProperties(
         @Bindable(defaultValue = "false") boolean createNamespaces,
         @Bindable(defaultValue = "true") boolean selfFence,
         @Bindable(defaultValue = "4m") Duration selfFenceAfter,
-        @Bindable(defaultValue = "false") boolean selfFenceRunning) {
-}
+        @Bindable(defaultValue = "false") boolean selfFenceRunning) {}

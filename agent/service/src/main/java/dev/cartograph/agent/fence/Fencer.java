@@ -60,8 +60,10 @@ public final class Fencer implements Runnable {
     }
 
     private void carryOut(SelfFence.Verdict v, JsonNode copy) {
-        String what = copy.path("kind").asText() + " " + copy.path("metadata").path("namespace").asText() + "/"
-                + copy.path("metadata").path("name").asText() + " (placement " + v.copy().placementId() + " epoch " + v.copy().epoch() + ")";
+        String what = copy.path("kind").asText() + " "
+                + copy.path("metadata").path("namespace").asText() + "/"
+                + copy.path("metadata").path("name").asText() + " (placement "
+                + v.copy().placementId() + " epoch " + v.copy().epoch() + ")";
         try {
             KubeApplier.Outcome outcome = applier.carryOut(new ApplyPolicy.Decision.Delete(copy));
             if (outcome.outcome() == CommandResult.Outcome.DELETED) {

@@ -30,6 +30,7 @@ public final class SelfFence {
     public record Settings(Optional<Duration> after, boolean running) {
         /** Four minutes: one under the broker's default failover timeout of five. */
         public static final Settings DEFAULT = new Settings(Optional.of(Duration.ofMinutes(4)), false);
+
         public static final Settings OFF = new Settings(Optional.empty(), false);
 
         public Settings {
@@ -40,12 +41,10 @@ public final class SelfFence {
     }
 
     /** A copy of a placement on this cluster, as the agent sees it now. */
-    public record Copy(String placementId, long epoch) {
-    }
+    public record Copy(String placementId, long epoch) {}
 
     /** Why a copy is fenced, for the log and the copy's Event. */
-    public record Verdict(Copy copy, String reason) {
-    }
+    public record Verdict(Copy copy, String reason) {}
 
     private final Settings settings;
     private Instant lastDelivered;
@@ -78,7 +77,10 @@ public final class SelfFence {
 
     /** Whether no cluster summary has been acknowledged for the fence time (always false when fencing is off). */
     public synchronized boolean silent(Instant now) {
-        return settings.after().isPresent() && Duration.between(lastDelivered, now).compareTo(settings.after().get()) >= 0;
+        return settings.after().isPresent()
+                && Duration.between(lastDelivered, now)
+                                .compareTo(settings.after().get())
+                        >= 0;
     }
 
     /**
@@ -102,10 +104,14 @@ public final class SelfFence {
         for (Copy c : copies) {
             Boolean started = startedAsDelivered.get(c.placementId());
             if ((started == null || !started || settings.running()) && fenced.add(c.placementId())) {
-                String as = started == null ? "never reported by this agent" : started ? "reported started" : "reported not started";
-                out.add(new Verdict(c, "self-fenced: no cluster summary reached Kafka for " + silent.toSeconds() + "s (limit "
-                        + settings.after().get().toSeconds() + "s) and the copy was " + as
-                        + ", so the broker re-places it elsewhere; deleted here so it never runs twice"));
+                String as = started == null
+                        ? "never reported by this agent"
+                        : started ? "reported started" : "reported not started";
+                out.add(new Verdict(
+                        c,
+                        "self-fenced: no cluster summary reached Kafka for " + silent.toSeconds() + "s (limit "
+                                + settings.after().get().toSeconds() + "s) and the copy was " + as
+                                + ", so the broker re-places it elsewhere; deleted here so it never runs twice"));
             }
         }
         return out;

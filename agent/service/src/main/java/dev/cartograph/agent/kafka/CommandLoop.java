@@ -54,7 +54,12 @@ public final class CommandLoop implements Runnable, AutoCloseable {
     /** What the loop is doing, since when, in words an operator can act on. Immutable. */
     public record Status(State state, String detail, Instant since) {
         public enum State {
-            STARTING, WAITING_FOR_TOPIC, SERVING, RETRYING, STOPPED, FAILED
+            STARTING,
+            WAITING_FOR_TOPIC,
+            SERVING,
+            RETRYING,
+            STOPPED,
+            FAILED
         }
 
         /** True once the loop no longer reads commands. */
@@ -80,8 +85,13 @@ public final class CommandLoop implements Runnable, AutoCloseable {
     /**
      * @param sources opens a new consumer of the command topic; called again after every Kafka failure
      */
-    public CommandLoop(String cluster, Supplier<CommandSource> sources, Results results, Function<Command, CommandResult> handle,
-                       Backoff backoff, Clock clock) {
+    public CommandLoop(
+            String cluster,
+            Supplier<CommandSource> sources,
+            Results results,
+            Function<Command, CommandResult> handle,
+            Backoff backoff,
+            Clock clock) {
         this.cluster = cluster;
         this.sources = sources;
         this.results = results;
@@ -150,7 +160,8 @@ public final class CommandLoop implements Runnable, AutoCloseable {
     private boolean awaitTopic(CommandSource source) {
         for (int n = 1; !source.topicExists(); n++) {
             Duration wait = min(backoff.after(n), TOPIC_CHECK_MAX);
-            String detail = "command topic " + source.topic() + " does not exist yet (the broker creates it); checking again in " + wait;
+            String detail = "command topic " + source.topic()
+                    + " does not exist yet (the broker creates it); checking again in " + wait;
             status(Status.State.WAITING_FOR_TOPIC, detail);
             if (n == 1 || n % 10 == 0) {
                 LOG.info("{} (check {})", detail, n);
@@ -184,7 +195,11 @@ public final class CommandLoop implements Runnable, AutoCloseable {
 
     private void recovered(CommandSource source) {
         if (failuresInARow > 0) {
-            LOG.info("command loop for {} reads {} again after {} failed attempts", cluster, source.topic(), failuresInARow);
+            LOG.info(
+                    "command loop for {} reads {} again after {} failed attempts",
+                    cluster,
+                    source.topic(),
+                    failuresInARow);
             failuresInARow = 0;
             status(Status.State.SERVING, "reading " + source.topic());
         }
@@ -194,7 +209,9 @@ public final class CommandLoop implements Runnable, AutoCloseable {
     private boolean survive(RuntimeException e) {
         Throwable cause = e instanceof NotDurable ? e.getCause() : e;
         if (Refusals.replaced(cause)) {
-            status(Status.State.FAILED, "stopped: another agent for " + cluster + " took its commands over (" + cause.getMessage() + ")");
+            status(
+                    Status.State.FAILED,
+                    "stopped: another agent for " + cluster + " took its commands over (" + cause.getMessage() + ")");
             LOG.error("command loop for {} stopped: another agent for this cluster took its commands over", cluster);
             return false;
         }
@@ -207,15 +224,23 @@ public final class CommandLoop implements Runnable, AutoCloseable {
         failuresInARow++;
         Duration wait = backoff.after(failuresInARow);
         String what = e instanceof NotDurable ? "a command result was not confirmed" : "a Kafka call failed";
-        status(Status.State.RETRYING, what + " (" + cause + "); retrying in " + wait + " with a new consumer"
-                + (e instanceof NotDurable ? " and producer" : "") + ", " + failuresInARow + " in a row");
-        LOG.warn("command loop for {}: {} ({}); the command is read again from the last committed offset in {}", cluster, what,
-                cause.toString(), wait);
+        status(
+                Status.State.RETRYING,
+                what + " (" + cause + "); retrying in " + wait + " with a new consumer"
+                        + (e instanceof NotDurable ? " and producer" : "") + ", " + failuresInARow + " in a row");
+        LOG.warn(
+                "command loop for {}: {} ({}); the command is read again from the last committed offset in {}",
+                cluster,
+                what,
+                cause.toString(),
+                wait);
         if (e instanceof NotDurable) {
             try {
                 results.reset();
             } catch (RuntimeException resetFailed) {
-                LOG.warn("could not replace the producer ({}); trying again after the next failure", resetFailed.toString());
+                LOG.warn(
+                        "could not replace the producer ({}); trying again after the next failure",
+                        resetFailed.toString());
             }
         }
         return !pause(wait);
@@ -224,13 +249,20 @@ public final class CommandLoop implements Runnable, AutoCloseable {
     private void process(ConsumerRecord<String, byte[]> r) {
         Decoded<Command> decoded;
         try {
-            decoded = r.value() == null ? new Decoded.Failed<>("empty record (a tombstone is not a command)") : Wire.decodeCommand(r.value());
+            decoded = r.value() == null
+                    ? new Decoded.Failed<>("empty record (a tombstone is not a command)")
+                    : Wire.decodeCommand(r.value());
         } catch (RuntimeException e) {
             decoded = new Decoded.Failed<>(e.toString());
         }
         if (decoded instanceof Decoded.Failed<Command> failed) {
             long n = poison.incrementAndGet();
-            LOG.warn("skipping undecodable command at {}-{} offset {} ({} so far): {}", r.topic(), r.partition(), r.offset(), n,
+            LOG.warn(
+                    "skipping undecodable command at {}-{} offset {} ({} so far): {}",
+                    r.topic(),
+                    r.partition(),
+                    r.offset(),
+                    n,
                     failed.reason());
             return;
         }
@@ -249,9 +281,20 @@ public final class CommandLoop implements Runnable, AutoCloseable {
             try {
                 return handle.apply(command);
             } catch (RuntimeException e) {
-                LOG.error("{} {} epoch {} could not be handled; answered FAILED", verb(command), command.placementId(), command.epoch(), e);
-                return new CommandResult(cluster, command.placementId(), command.epoch(), verb(command), CommandResult.Outcome.FAILED,
-                        "the agent could not handle this command: " + e, clock.instant());
+                LOG.error(
+                        "{} {} epoch {} could not be handled; answered FAILED",
+                        verb(command),
+                        command.placementId(),
+                        command.epoch(),
+                        e);
+                return new CommandResult(
+                        cluster,
+                        command.placementId(),
+                        command.epoch(),
+                        verb(command),
+                        CommandResult.Outcome.FAILED,
+                        "the agent could not handle this command: " + e,
+                        clock.instant());
             }
         }
     }

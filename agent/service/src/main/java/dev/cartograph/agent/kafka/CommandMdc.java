@@ -11,8 +11,7 @@ import org.slf4j.MDC;
 final class CommandMdc implements AutoCloseable {
     private static final String[] KEYS = {"cluster", "placement", "kind", "namespace", "name"};
 
-    private CommandMdc() {
-    }
+    private CommandMdc() {}
 
     static CommandMdc of(String cluster, Command command) {
         MDC.put("cluster", cluster);

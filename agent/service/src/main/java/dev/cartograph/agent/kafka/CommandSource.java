@@ -60,7 +60,8 @@ public interface CommandSource extends AutoCloseable {
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
         return new CommandSource() {
             @Override
             public String topic() {
@@ -86,7 +87,8 @@ public interface CommandSource extends AutoCloseable {
 
             @Override
             public void commit(ConsumerRecord<String, byte[]> r) {
-                consumer.commitSync(Map.of(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1)));
+                consumer.commitSync(
+                        Map.of(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1)));
             }
 
             @Override

@@ -42,12 +42,15 @@ public final class Publisher implements CommandLoop.Results, AutoCloseable {
 
     /** Sends a cluster summary; {@code acknowledged} runs (on the producer's thread) once Kafka has it. */
     public void cluster(ClusterSummary summary, Runnable acknowledged) {
-        producer.send(new ProducerRecord<>(topics.clusters(), summary.cluster(), Wire.encode(summary)), whenAcknowledged(acknowledged));
+        producer.send(
+                new ProducerRecord<>(topics.clusters(), summary.cluster(), Wire.encode(summary)),
+                whenAcknowledged(acknowledged));
     }
 
     /** Sends a workload summary; {@code acknowledged} runs (on the producer's thread) once Kafka has it. */
     public void workload(WorkloadSummary summary, Runnable acknowledged) {
-        producer.send(new ProducerRecord<>(topics.workloads(), summary.key().kafkaKey(), Wire.encode(summary)),
+        producer.send(
+                new ProducerRecord<>(topics.workloads(), summary.key().kafkaKey(), Wire.encode(summary)),
                 whenAcknowledged(acknowledged));
     }
 
@@ -72,7 +75,8 @@ public final class Publisher implements CommandLoop.Results, AutoCloseable {
     @Override
     public void durably(CommandResult result) {
         try {
-            producer.send(new ProducerRecord<>(topics.events(), result.placementId(), Wire.encode(result))).get(30, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>(topics.events(), result.placementId(), Wire.encode(result)))
+                    .get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptException(e);

@@ -7,8 +7,7 @@ import org.apache.kafka.common.errors.FencedInstanceIdException;
 
 /** Kafka failures the command loop must not retry: it stops and its status says why. Stateless. */
 final class Refusals {
-    private Refusals() {
-    }
+    private Refusals() {}
 
     /** A newer incarnation joined with the same static member id: two agents must not serve one cluster. */
     static boolean replaced(Throwable t) {

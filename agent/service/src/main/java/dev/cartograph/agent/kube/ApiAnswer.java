@@ -15,30 +15,38 @@ import java.util.stream.Collectors;
  * the server's own message. Pure.
  */
 final class ApiAnswer {
-    private ApiAnswer() {
-    }
+    private ApiAnswer() {}
 
     static boolean isTransient(Throwable t) {
         if (!(t instanceof KubernetesClientException e)) {
             return false;
         }
         int code = e.getCode();
-        return code <= 0 || code == 401 || code == 408 || code == 409 && !alreadyExists(e) || code == 429 || code >= 500;
+        return code <= 0
+                || code == 401
+                || code == 408
+                || code == 409 && !alreadyExists(e)
+                || code == 429
+                || code >= 500;
     }
 
     /** 409 with reason AlreadyExists (a create whose name is taken), as opposed to a Conflict on update. */
     static boolean alreadyExists(KubernetesClientException e) {
-        return e.getCode() == 409 && (e.getStatus() == null || e.getStatus().getReason() == null
-                || "AlreadyExists".equals(e.getStatus().getReason()));
+        return e.getCode() == 409
+                && (e.getStatus() == null
+                        || e.getStatus().getReason() == null
+                        || "AlreadyExists".equals(e.getStatus().getReason()));
     }
 
     /** The outcome of a write that ended in {@code e} after {@code attempts} tries. */
     static KubeApplier.Outcome of(KubernetesClientException e, int attempts) {
         if (isTransient(e)) {
-            String what = e.getCode() <= 0 ? "the API server did not answer (" + rootMessage(e) + ")"
+            String what = e.getCode() <= 0
+                    ? "the API server did not answer (" + rootMessage(e) + ")"
                     : "the API server answered " + answer(e);
-            return new KubeApplier.Outcome(CommandResult.Outcome.RETRY, "not written for now: " + what + ", " + attempts
-                    + (attempts == 1 ? " attempt" : " attempts"));
+            return new KubeApplier.Outcome(
+                    CommandResult.Outcome.RETRY,
+                    "not written for now: " + what + ", " + attempts + (attempts == 1 ? " attempt" : " attempts"));
         }
         return new KubeApplier.Outcome(CommandResult.Outcome.FAILED, "the API server refused it: " + answer(e));
     }
@@ -49,12 +57,18 @@ final class ApiAnswer {
         if (status == null) {
             return e.getCode() + ": " + e.getMessage();
         }
-        String message = status.getMessage() == null || status.getMessage().isBlank() ? e.getMessage() : status.getMessage();
-        List<StatusCause> causes = status.getDetails() == null || status.getDetails().getCauses() == null ? List.of()
-                : status.getDetails().getCauses();
-        String unsaid = causes.stream().filter(c -> c.getMessage() != null && !message.contains(c.getMessage()))
-                .map(c -> (c.getField() == null ? "" : c.getField() + ": ") + c.getMessage()).collect(Collectors.joining("; "));
-        return e.getCode() + (status.getReason() == null || status.getReason().isBlank() ? "" : " " + status.getReason()) + ": "
+        String message =
+                status.getMessage() == null || status.getMessage().isBlank() ? e.getMessage() : status.getMessage();
+        List<StatusCause> causes =
+                status.getDetails() == null || status.getDetails().getCauses() == null
+                        ? List.of()
+                        : status.getDetails().getCauses();
+        String unsaid = causes.stream()
+                .filter(c -> c.getMessage() != null && !message.contains(c.getMessage()))
+                .map(c -> (c.getField() == null ? "" : c.getField() + ": ") + c.getMessage())
+                .collect(Collectors.joining("; "));
+        return e.getCode()
+                + (status.getReason() == null || status.getReason().isBlank() ? "" : " " + status.getReason()) + ": "
                 + message + (unsaid.isEmpty() ? "" : " (" + unsaid + ")");
     }
 
@@ -63,6 +77,8 @@ final class ApiAnswer {
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getClass().getSimpleName() + ": " + root.getMessage();
+        return root.getMessage() == null
+                ? root.getClass().getSimpleName()
+                : root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 }

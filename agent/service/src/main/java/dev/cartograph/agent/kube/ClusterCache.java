@@ -36,17 +36,16 @@ public final class ClusterCache implements AutoCloseable {
 
     /** What changed: {@code nodes} and {@code pods}, or a workload key {@code apiVersion/kind/namespace/name}. */
     public sealed interface Change {
-        record Capacity() implements Change {
-        }
+        record Capacity() implements Change {}
 
-        record Workload(GroupVersionKind kind, String namespace, String name) implements Change {
-        }
+        record Workload(GroupVersionKind kind, String namespace, String name) implements Change {}
     }
 
     private final KubernetesClient client;
     private volatile Definitions definitions;
     private final Consumer<Change> onChange;
-    private final Map<GroupVersionKind, SharedIndexInformer<GenericKubernetesResource>> workloads = new ConcurrentHashMap<>();
+    private final Map<GroupVersionKind, SharedIndexInformer<GenericKubernetesResource>> workloads =
+            new ConcurrentHashMap<>();
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Pod> pods;
     private SharedIndexInformer<CustomResourceDefinition> crds;
@@ -83,11 +82,24 @@ public final class ClusterCache implements AutoCloseable {
                 continue;
             }
             served(kind).ifPresent(plural -> {
-                ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder().withGroup(kind.group())
-                        .withVersion(kind.version()).withKind(kind.kind()).withPlural(plural).withNamespaced(true).build();
+                ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder()
+                        .withGroup(kind.group())
+                        .withVersion(kind.version())
+                        .withKind(kind.kind())
+                        .withPlural(plural)
+                        .withNamespaced(true)
+                        .build();
                 try {
-                    workloads.put(kind, client.genericKubernetesResources(ctx).inAnyNamespace().inform(handler(o ->
-                            onChange.accept(new Change.Workload(kind, o.getMetadata().getNamespace(), o.getMetadata().getName()))), 0));
+                    workloads.put(
+                            kind,
+                            client.genericKubernetesResources(ctx)
+                                    .inAnyNamespace()
+                                    .inform(
+                                            handler(o -> onChange.accept(new Change.Workload(
+                                                    kind,
+                                                    o.getMetadata().getNamespace(),
+                                                    o.getMetadata().getName()))),
+                                            0));
                     LOG.info("watching {} ({})", kind.qualified(), plural);
                 } catch (KubernetesClientException e) {
                     LOG.warn("cannot watch {}: {}", kind.qualified(), e.getMessage());
@@ -100,8 +112,11 @@ public final class ClusterCache implements AutoCloseable {
         try {
             APIResourceList list = client.getApiResources(kind.apiVersion());
             if (list != null && list.getResources() != null) {
-                Optional<String> found = list.getResources().stream().filter(r -> kind.kind().equals(r.getKind()) && !r.getName().contains("/"))
-                        .map(APIResource::getName).findFirst();
+                Optional<String> found = list.getResources().stream()
+                        .filter(r ->
+                                kind.kind().equals(r.getKind()) && !r.getName().contains("/"))
+                        .map(APIResource::getName)
+                        .findFirst();
                 if (found.isPresent()) {
                     return found;
                 }
@@ -109,7 +124,8 @@ public final class ClusterCache implements AutoCloseable {
         } catch (KubernetesClientException e) {
             LOG.debug("discovery of {} failed: {}", kind.apiVersion(), e.getMessage());
         }
-        return dev.cartograph.interpreter.definition.BuiltInKinds.of(kind).map(dev.cartograph.interpreter.definition.BuiltInKinds.Kind::plural);
+        return dev.cartograph.interpreter.definition.BuiltInKinds.of(kind)
+                .map(dev.cartograph.interpreter.definition.BuiltInKinds.Kind::plural);
     }
 
     public List<JsonNode> nodes() {
@@ -132,7 +148,8 @@ public final class ClusterCache implements AutoCloseable {
         if (informer == null) {
             return Optional.empty();
         }
-        return Optional.ofNullable(informer.getStore().getByKey(namespace + "/" + name)).map(ClusterCache::tree);
+        return Optional.ofNullable(informer.getStore().getByKey(namespace + "/" + name))
+                .map(ClusterCache::tree);
     }
 
     /** Whether the kind is watched (served by this cluster). */

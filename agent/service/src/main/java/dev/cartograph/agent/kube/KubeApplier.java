@@ -34,8 +34,7 @@ import java.util.function.Supplier;
  */
 public final class KubeApplier {
     /** What happened, in the protocol's vocabulary. */
-    public record Outcome(CommandResult.Outcome outcome, String reason) {
-    }
+    public record Outcome(CommandResult.Outcome outcome, String reason) {}
 
     private final KubernetesClient client;
     private final Function<GroupVersionKind, Optional<String>> plurals;
@@ -48,18 +47,33 @@ public final class KubeApplier {
      * @param plurals the resource name under which the cluster serves a kind (empty when it does not)
      * @param attempts tries per write, the first included
      */
-    public KubeApplier(KubernetesClient client, Function<GroupVersionKind, Optional<String>> plurals, boolean createNamespaces,
-                       Duration firstBackoff, int attempts) {
+    public KubeApplier(
+            KubernetesClient client,
+            Function<GroupVersionKind, Optional<String>> plurals,
+            boolean createNamespaces,
+            Duration firstBackoff,
+            int attempts) {
         this.client = client;
         this.plurals = plurals;
         this.createNamespaces = createNamespaces;
         this.attempts = attempts;
-        this.retry = Retry.of("kube-writes", RetryConfig.custom().maxAttempts(attempts)
-                .intervalFunction(io.github.resilience4j.core.IntervalFunction.ofExponentialBackoff(firstBackoff, 2.0))
-                .retryOnException(ApiAnswer::isTransient).build());
-        this.breaker = CircuitBreaker.of("kube-writes", CircuitBreakerConfig.custom().failureRateThreshold(50)
-                .slidingWindowSize(20).minimumNumberOfCalls(10).waitDurationInOpenState(Duration.ofSeconds(30))
-                .recordException(ApiAnswer::isTransient).build());
+        this.retry = Retry.of(
+                "kube-writes",
+                RetryConfig.custom()
+                        .maxAttempts(attempts)
+                        .intervalFunction(
+                                io.github.resilience4j.core.IntervalFunction.ofExponentialBackoff(firstBackoff, 2.0))
+                        .retryOnException(ApiAnswer::isTransient)
+                        .build());
+        this.breaker = CircuitBreaker.of(
+                "kube-writes",
+                CircuitBreakerConfig.custom()
+                        .failureRateThreshold(50)
+                        .slidingWindowSize(20)
+                        .minimumNumberOfCalls(10)
+                        .waitDurationInOpenState(Duration.ofSeconds(30))
+                        .recordException(ApiAnswer::isTransient)
+                        .build());
     }
 
     public Outcome carryOut(ApplyPolicy.Decision decision) {
@@ -82,8 +96,9 @@ public final class KubeApplier {
             }
             return new Outcome(CommandResult.Outcome.REJECTED, ((ApplyPolicy.Decision.Reject) decision).reason());
         } catch (CallNotPermittedException e) {
-            return new Outcome(CommandResult.Outcome.RETRY, "not written: the API server keeps failing, so writes pause for up to 30s "
-                    + "(circuit open)");
+            return new Outcome(
+                    CommandResult.Outcome.RETRY,
+                    "not written: the API server keeps failing, so writes pause for up to 30s " + "(circuit open)");
         } catch (KubernetesClientException e) {
             return ApiAnswer.of(e, attempts);
         } catch (RuntimeException e) {
@@ -116,19 +131,27 @@ public final class KubeApplier {
     private Outcome alreadyThere(JsonNode manifest) {
         Optional<JsonNode> found = read(manifest);
         if (found.isEmpty()) {
-            return new Outcome(CommandResult.Outcome.RETRY, describe(manifest) + " was there a moment ago and is gone now");
+            return new Outcome(
+                    CommandResult.Outcome.RETRY, describe(manifest) + " was there a moment ago and is gone now");
         }
         if (!found.get().path("metadata").path("deletionTimestamp").isMissingNode()) {
-            return new Outcome(CommandResult.Outcome.RETRY, describe(manifest) + " is being deleted; it can be created once it is gone");
+            return new Outcome(
+                    CommandResult.Outcome.RETRY,
+                    describe(manifest) + " is being deleted; it can be created once it is gone");
         }
         return switch (Ownership.compare(found.get(), manifest)) {
-            case SAME_EPOCH -> new Outcome(CommandResult.Outcome.APPLIED, "already created " + describe(manifest)
-                    + " (an earlier attempt went through)");
+            case SAME_EPOCH ->
+                new Outcome(
+                        CommandResult.Outcome.APPLIED,
+                        "already created " + describe(manifest) + " (an earlier attempt went through)");
             case OLDER_EPOCH -> update(manifest);
             case NEWER_EPOCH -> stale(Ownership.epoch(found.get()).orElse(0L));
-            case NOT_OURS -> new Outcome(CommandResult.Outcome.FAILED, describe(manifest)
-                    + " already exists and was not created by Cartograph for placement "
-                    + Ownership.placementId(manifest).orElse("?") + "; it is left alone");
+            case NOT_OURS ->
+                new Outcome(
+                        CommandResult.Outcome.FAILED,
+                        describe(manifest)
+                                + " already exists and was not created by Cartograph for placement "
+                                + Ownership.placementId(manifest).orElse("?") + "; it is left alone");
         };
     }
 
@@ -161,21 +184,31 @@ public final class KubeApplier {
             action.run();
             return null;
         };
-        Retry.decorateSupplier(retry, CircuitBreaker.decorateSupplier(breaker, call)).get();
+        Retry.decorateSupplier(retry, CircuitBreaker.decorateSupplier(breaker, call))
+                .get();
     }
 
     private void createObject(JsonNode manifest) {
         String ns = manifest.path("metadata").path("namespace").asText();
         if (createNamespaces && client.namespaces().withName(ns).get() == null) {
             try {
-                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+                client.namespaces()
+                        .resource(new NamespaceBuilder()
+                                .withNewMetadata()
+                                .withName(ns)
+                                .endMetadata()
+                                .build())
+                        .create();
             } catch (KubernetesClientException e) {
                 if (!ApiAnswer.alreadyExists(e)) { // created meanwhile: fine
                     throw e;
                 }
             }
         }
-        client.genericKubernetesResources(context(manifest)).inNamespace(ns).resource(resource(manifest)).create();
+        client.genericKubernetesResources(context(manifest))
+                .inNamespace(ns)
+                .resource(resource(manifest))
+                .create();
     }
 
     private void delete(JsonNode existing) {
@@ -183,27 +216,38 @@ public final class KubeApplier {
     }
 
     private Resource<GenericKubernetesResource> op(JsonNode manifest) {
-        return client.genericKubernetesResources(context(manifest)).inNamespace(manifest.path("metadata").path("namespace").asText())
+        return client.genericKubernetesResources(context(manifest))
+                .inNamespace(manifest.path("metadata").path("namespace").asText())
                 .withName(manifest.path("metadata").path("name").asText());
     }
 
     private ResourceDefinitionContext context(JsonNode manifest) {
-        GroupVersionKind kind = GroupVersionKind.of(manifest.path("apiVersion").asText(), manifest.path("kind").asText());
-        String plural = plurals.apply(kind).orElseThrow(() -> new KubernetesClientException(
-                kind.qualified() + " is not served by this cluster", 404, null));
-        return new ResourceDefinitionContext.Builder().withGroup(kind.group()).withVersion(kind.version()).withKind(kind.kind())
-                .withPlural(plural).withNamespaced(true).build();
+        GroupVersionKind kind = GroupVersionKind.of(
+                manifest.path("apiVersion").asText(), manifest.path("kind").asText());
+        String plural = plurals.apply(kind)
+                .orElseThrow(() ->
+                        new KubernetesClientException(kind.qualified() + " is not served by this cluster", 404, null));
+        return new ResourceDefinitionContext.Builder()
+                .withGroup(kind.group())
+                .withVersion(kind.version())
+                .withKind(kind.kind())
+                .withPlural(plural)
+                .withNamespaced(true)
+                .build();
     }
 
     private static GenericKubernetesResource resource(JsonNode manifest) {
         try {
             return Documents.json().treeToValue(manifest, GenericKubernetesResource.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new KubernetesClientException("the manifest is not a Kubernetes object: " + e.getOriginalMessage(), 422, null);
+            throw new KubernetesClientException(
+                    "the manifest is not a Kubernetes object: " + e.getOriginalMessage(), 422, null);
         }
     }
 
     static String describe(JsonNode o) {
-        return o.path("kind").asText() + " " + o.path("metadata").path("namespace").asText() + "/" + o.path("metadata").path("name").asText();
+        return o.path("kind").asText() + " "
+                + o.path("metadata").path("namespace").asText() + "/"
+                + o.path("metadata").path("name").asText();
     }
 }

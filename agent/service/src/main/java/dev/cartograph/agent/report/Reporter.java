@@ -55,8 +55,13 @@ public final class Reporter {
      * @param placed the objects this agent created (marked with a placement id)
      * @param podsOf the pods of one such object (found by owner references)
      */
-    public ClusterSummary cluster(Interpreter interpreter, List<JsonNode> nodes, List<JsonNode> pods, List<JsonNode> placed,
-                                  java.util.function.Function<JsonNode, List<JsonNode>> podsOf, Instant now) {
+    public ClusterSummary cluster(
+            Interpreter interpreter,
+            List<JsonNode> nodes,
+            List<JsonNode> pods,
+            List<JsonNode> placed,
+            java.util.function.Function<JsonNode, List<JsonNode>> podsOf,
+            Instant now) {
         List<PlacementReport> placements = new ArrayList<>();
         for (JsonNode object : placed) {
             Optional<String> id = Ownership.placementId(object);
@@ -94,12 +99,18 @@ public final class Reporter {
             }
             placements.add(new PlacementReport(id.get(), Ownership.epoch(object).orElse(0L), pending, demand));
         }
-        return new ClusterSummary(cluster, labels, agentVersion, incarnation, sequence.incrementAndGet(), now,
-                NodeCapacity.of(nodes, pods), placements);
+        return new ClusterSummary(
+                cluster,
+                labels,
+                agentVersion,
+                incarnation,
+                sequence.incrementAndGet(),
+                now,
+                NodeCapacity.of(nodes, pods),
+                placements);
     }
 
-    private record Expected(long pods, ResourceList demand) {
-    }
+    private record Expected(long pods, ResourceList demand) {}
 
     /** The pods a workload should run: its gang minimum when it has one, else every desired pod. */
     private static Expected expected(WorkloadView v) {
@@ -139,20 +150,40 @@ public final class Reporter {
         for (ComponentView c : v.components().toList()) {
             for (InstanceView i : c.instances()) {
                 if (i.hasPods()) {
-                    roles.add(new WorkloadSummary.Role(c.name(), i.id(), i.replicas().desired(), i.replicas().min(),
-                            i.replicas().max(), i.perPod()));
+                    roles.add(new WorkloadSummary.Role(
+                            c.name(),
+                            i.id(),
+                            i.replicas().desired(),
+                            i.replicas().min(),
+                            i.replicas().max(),
+                            i.perPod()));
                 }
             }
         }
-        return Optional.of(new WorkloadSummary(key(object), apiVersion, incarnation, sequence.incrementAndGet(), now,
-                Ownership.placementId(object), v.phase().displayName(), v.status().phases().stream().map(Phase::displayName).toList(),
-                v.totals().pods(), v.totals().resources(), v.gang().minMember(), roles, object.path("status")));
+        return Optional.of(new WorkloadSummary(
+                key(object),
+                apiVersion,
+                incarnation,
+                sequence.incrementAndGet(),
+                now,
+                Ownership.placementId(object),
+                v.phase().displayName(),
+                v.status().phases().stream().map(Phase::displayName).toList(),
+                v.totals().pods(),
+                v.totals().resources(),
+                v.gang().minMember(),
+                roles,
+                object.path("status")));
     }
 
     public WorkloadKey key(JsonNode object) {
         String apiVersion = object.path("apiVersion").asText("");
         String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
-        return new WorkloadKey(cluster, object.path("metadata").path("namespace").asText(""), group,
-                object.path("kind").asText(), object.path("metadata").path("name").asText());
+        return new WorkloadKey(
+                cluster,
+                object.path("metadata").path("namespace").asText(""),
+                group,
+                object.path("kind").asText(),
+                object.path("metadata").path("name").asText());
     }
 }

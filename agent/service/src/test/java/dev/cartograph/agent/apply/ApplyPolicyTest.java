@@ -16,22 +16,26 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(30)
 class ApplyPolicyTest {
-    static final ApplyPolicy POLICY = new ApplyPolicy(Catalog.load().definitions(), Set.of(), ApplyPolicy.SYSTEM_NAMESPACES);
+    static final ApplyPolicy POLICY =
+            new ApplyPolicy(Catalog.load().definitions(), Set.of(), ApplyPolicy.SYSTEM_NAMESPACES);
     static final Instant T = Instant.parse("2026-12-02T12:00:00Z");
 
     static JsonNode yaml(String text) throws Exception {
-        return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).get(0);
+        return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)))
+                .get(0);
     }
 
-    static final String JOB = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ml, uid: from-hub, resourceVersion: \"9\"}\n"
-            + "spec: {template: {spec: {containers: [{name: c, image: x}]}}}\nstatus: {active: 1}\n";
+    static final String JOB =
+            "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ml, uid: from-hub, resourceVersion: \"9\"}\n"
+                    + "spec: {template: {spec: {containers: [{name: c, image: x}]}}}\nstatus: {active: 1}\n";
 
     @Test
     void createsMarkedCopiesWithoutServerFields() throws Exception {
         ApplyPolicy.Decision d = POLICY.decide(new Command.Apply("p-1", 3, T, yaml(JOB)), Optional.empty());
         assertThat(d).isInstanceOf(ApplyPolicy.Decision.Create.class);
         JsonNode m = ((ApplyPolicy.Decision.Create) d).manifest();
-        assertThat(m.at("/metadata/labels/cartograph.dev~1placement-id").asText()).isEqualTo("p-1");
+        assertThat(m.at("/metadata/labels/cartograph.dev~1placement-id").asText())
+                .isEqualTo("p-1");
         assertThat(m.at("/metadata/annotations/cartograph.dev~1epoch").asText()).isEqualTo("3");
         assertThat(m.at("/metadata/uid").isMissingNode()).isTrue();
         assertThat(m.has("status")).isFalse();
@@ -45,21 +49,33 @@ class ApplyPolicyTest {
                 .isInstanceOf(ApplyPolicy.Decision.Update.class);
         assertThat(POLICY.decide(new Command.Apply("p-1", 2, T, yaml(JOB)), Optional.of(existing)))
                 .isEqualTo(new ApplyPolicy.Decision.Stale(3));
-        assertThat(POLICY.decide(new Command.Delete("p-1", 2, T), Optional.of(existing))).isEqualTo(new ApplyPolicy.Decision.Stale(3));
-        assertThat(POLICY.decide(new Command.Delete("p-1", 4, T), Optional.of(existing))).isInstanceOf(ApplyPolicy.Decision.Delete.class);
-        assertThat(POLICY.decide(new Command.Delete("p-1", 4, T), Optional.empty())).isInstanceOf(ApplyPolicy.Decision.NothingToDelete.class);
+        assertThat(POLICY.decide(new Command.Delete("p-1", 2, T), Optional.of(existing)))
+                .isEqualTo(new ApplyPolicy.Decision.Stale(3));
+        assertThat(POLICY.decide(new Command.Delete("p-1", 4, T), Optional.of(existing)))
+                .isInstanceOf(ApplyPolicy.Decision.Delete.class);
+        assertThat(POLICY.decide(new Command.Delete("p-1", 4, T), Optional.empty()))
+                .isInstanceOf(ApplyPolicy.Decision.NothingToDelete.class);
     }
 
     @Test
     void refusesWhatIsNotAllowedWithTheReason() throws Exception {
-        assertThat(POLICY.decide(new Command.Apply("p", 1, T, yaml(JOB.replace("namespace: ml", "namespace: kube-system"))), Optional.empty()))
+        assertThat(POLICY.decide(
+                        new Command.Apply("p", 1, T, yaml(JOB.replace("namespace: ml", "namespace: kube-system"))),
+                        Optional.empty()))
                 .isEqualTo(new ApplyPolicy.Decision.Reject("namespace kube-system is not allowed"));
-        assertThat(POLICY.decide(new Command.Apply("p", 1, T, yaml("apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: ml}\n")),
-                Optional.empty())).isEqualTo(new ApplyPolicy.Decision.Reject("Secret (v1) is not a catalog workload kind; only those are applied"));
+        assertThat(POLICY.decide(
+                        new Command.Apply(
+                                "p", 1, T, yaml("apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: ml}\n")),
+                        Optional.empty()))
+                .isEqualTo(new ApplyPolicy.Decision.Reject(
+                        "Secret (v1) is not a catalog workload kind; only those are applied"));
         ApplyPolicy onlyMl = new ApplyPolicy(Catalog.load().definitions(), Set.of("ml"), Set.of());
-        assertThat(onlyMl.decide(new Command.Apply("p", 1, T, yaml(JOB.replace("namespace: ml", "namespace: other"))), Optional.empty()))
+        assertThat(onlyMl.decide(
+                        new Command.Apply("p", 1, T, yaml(JOB.replace("namespace: ml", "namespace: other"))),
+                        Optional.empty()))
                 .isEqualTo(new ApplyPolicy.Decision.Reject("namespace other is not allowed (allowed: ml)"));
-        assertThat(POLICY.decide(new Command.Apply("p", 1, T, yaml(JOB.replace(", namespace: ml", ""))), Optional.empty()))
+        assertThat(POLICY.decide(
+                        new Command.Apply("p", 1, T, yaml(JOB.replace(", namespace: ml", ""))), Optional.empty()))
                 .isInstanceOf(ApplyPolicy.Decision.Reject.class);
     }
 
@@ -80,22 +96,29 @@ class ApplyPolicyTest {
                     metadata: {labels: {batch.kubernetes.io/controller-uid: hub-uid, controller-uid: hub-uid, job-name: j, app: w}}
                     spec: {containers: [{name: c, image: x}]}
                 """);
-        JsonNode m = ((ApplyPolicy.Decision.Create) POLICY.decide(new Command.Apply("p-1", 3, T, hub), Optional.empty())).manifest();
+        JsonNode m = ((ApplyPolicy.Decision.Create)
+                        POLICY.decide(new Command.Apply("p-1", 3, T, hub), Optional.empty()))
+                .manifest();
 
         assertThat(m.path("spec").has("selector")).isFalse();
         assertThat(m.at("/spec/template/metadata/labels")).isEqualTo(yaml("app: w\n"));
-        assertThat(m.at("/metadata/labels")).isEqualTo(yaml(
-                "cartograph.dev/placement-id: p-1\napp.kubernetes.io/managed-by: cartograph-agent\n"));
-        assertThat(m.at("/metadata/annotations")).isEqualTo(yaml("cartograph.dev/priority: \"3\"\ncartograph.dev/epoch: \"3\"\n"));
+        assertThat(m.at("/metadata/labels"))
+                .isEqualTo(yaml("cartograph.dev/placement-id: p-1\napp.kubernetes.io/managed-by: cartograph-agent\n"));
+        assertThat(m.at("/metadata/annotations"))
+                .isEqualTo(yaml("cartograph.dev/priority: \"3\"\ncartograph.dev/epoch: \"3\"\n"));
     }
 
     @Test
     void anObjectFoundUnderTheNameIsComparedByPlacementAndEpoch() throws Exception {
         JsonNode marked = Ownership.mark(yaml(JOB), "p-1", 3);
-        assertThat(Ownership.compare(Ownership.mark(yaml(JOB), "p-1", 3), marked)).isEqualTo(Ownership.Found.SAME_EPOCH);
-        assertThat(Ownership.compare(Ownership.mark(yaml(JOB), "p-1", 2), marked)).isEqualTo(Ownership.Found.OLDER_EPOCH);
-        assertThat(Ownership.compare(Ownership.mark(yaml(JOB), "p-1", 4), marked)).isEqualTo(Ownership.Found.NEWER_EPOCH);
-        assertThat(Ownership.compare(Ownership.mark(yaml(JOB), "p-2", 3), marked)).isEqualTo(Ownership.Found.NOT_OURS);
+        assertThat(Ownership.compare(Ownership.mark(yaml(JOB), "p-1", 3), marked))
+                .isEqualTo(Ownership.Found.SAME_EPOCH);
+        assertThat(Ownership.compare(Ownership.mark(yaml(JOB), "p-1", 2), marked))
+                .isEqualTo(Ownership.Found.OLDER_EPOCH);
+        assertThat(Ownership.compare(Ownership.mark(yaml(JOB), "p-1", 4), marked))
+                .isEqualTo(Ownership.Found.NEWER_EPOCH);
+        assertThat(Ownership.compare(Ownership.mark(yaml(JOB), "p-2", 3), marked))
+                .isEqualTo(Ownership.Found.NOT_OURS);
         assertThat(Ownership.compare(yaml(JOB), marked)).isEqualTo(Ownership.Found.NOT_OURS);
     }
 }

@@ -74,7 +74,9 @@ class NodeCapacityTest {
         assertThat(gpu.ready()).isTrue();
         assertThat(gpu.schedulable()).isTrue();
         assertThat(gpu.gpuProduct()).isEqualTo("NVIDIA-A100-SXM4-80GB");
-        assertThat(gpu.taints()).singleElement().satisfies(t -> assertThat(t.effect()).isEqualTo("NoSchedule"));
+        assertThat(gpu.taints())
+                .singleElement()
+                .satisfies(t -> assertThat(t.effect()).isEqualTo("NoSchedule"));
         NodeState cpu = states.get(1);
         assertThat(cpu.ready()).isFalse();
         assertThat(cpu.schedulable()).isFalse();

@@ -47,7 +47,9 @@ class SelfFenceTest {
         SelfFence fence = fenceWithReports(FOUR_MINUTES);
         List<SelfFence.Verdict> due = fence.due(T0.plusSeconds(250), all);
         assertThat(ids(due)).containsExactlyInAnyOrder("p-pending", "p-new");
-        assertThat(due.get(0).reason()).contains("no cluster summary reached Kafka for 240s").contains("never runs twice");
+        assertThat(due.get(0).reason())
+                .contains("no cluster summary reached Kafka for 240s")
+                .contains("never runs twice");
         assertThat(fence.fencing()).isTrue();
         assertThat(fence.due(T0.plusSeconds(251), all)).isEmpty(); // each once
     }
@@ -55,7 +57,8 @@ class SelfFenceTest {
     @Test
     void whenTheBrokerAlsoReplacesRunningGangsEveryCopyIsFenced() {
         SelfFence fence = fenceWithReports(new SelfFence.Settings(Optional.of(Duration.ofMinutes(4)), true));
-        assertThat(ids(fence.due(T0.plusSeconds(250), all))).containsExactlyInAnyOrder("p-pending", "p-running", "p-new");
+        assertThat(ids(fence.due(T0.plusSeconds(250), all)))
+                .containsExactlyInAnyOrder("p-pending", "p-running", "p-new");
     }
 
     @Test
@@ -75,19 +78,23 @@ class SelfFenceTest {
         SelfFence fence = new SelfFence(FOUR_MINUTES, T0);
         fence.delivered("p-running", false); // the broker last heard: not started; it started while cut off
         assertThat(fence.due(T0.plusSeconds(239), all)).isEmpty();
-        assertThat(ids(fence.due(T0.plusSeconds(240), all))).containsExactlyInAnyOrder("p-pending", "p-running", "p-new");
+        assertThat(ids(fence.due(T0.plusSeconds(240), all)))
+                .containsExactlyInAnyOrder("p-pending", "p-running", "p-new");
     }
 
     @Test
     void aCopyThatIsGoneIsForgotten() {
         SelfFence fence = fenceWithReports(FOUR_MINUTES);
         fence.due(T0.plusSeconds(20), List.of(pending)); // p-running is gone from the cluster
-        assertThat(ids(fence.due(T0.plusSeconds(250), List.of(running)))).containsExactly("p-running"); // back, never reported since
+        assertThat(ids(fence.due(T0.plusSeconds(250), List.of(running))))
+                .containsExactly("p-running"); // back, never reported since
     }
 
     @Test
     void fencingOffNeverFencesAndTooShortAFenceTimeIsRefused() {
-        assertThat(fenceWithReports(SelfFence.Settings.OFF).due(T0.plusSeconds(100_000), all)).isEmpty();
-        assertThatThrownBy(() -> new SelfFence.Settings(Optional.of(Duration.ZERO), false)).hasMessageContaining("self-fence-after");
+        assertThat(fenceWithReports(SelfFence.Settings.OFF).due(T0.plusSeconds(100_000), all))
+                .isEmpty();
+        assertThatThrownBy(() -> new SelfFence.Settings(Optional.of(Duration.ZERO), false))
+                .hasMessageContaining("self-fence-after");
     }
 }

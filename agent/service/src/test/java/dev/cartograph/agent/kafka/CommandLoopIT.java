@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -91,8 +90,8 @@ class CommandLoopIT {
 
     void start() {
         String topic = topics.commands(cluster);
-        Supplier<CommandSource> sources = () -> faults.wrap(CommandSource.kafka(Map.of("bootstrap.servers", kafka.bootstrapServers()),
-                topic, cluster));
+        Supplier<CommandSource> sources = () ->
+                faults.wrap(CommandSource.kafka(Map.of("bootstrap.servers", kafka.bootstrapServers()), topic, cluster));
         loop = new CommandLoop(cluster, sources, results, c -> handler.apply(c), FAST, Clock.systemUTC());
         thread = new Thread(loop, "command-loop-it");
         thread.start();
@@ -100,7 +99,8 @@ class CommandLoopIT {
 
     CommandResult answer(Command c) {
         handledIds.add(c.placementId());
-        return new CommandResult(cluster, c.placementId(), c.epoch(), "apply", CommandResult.Outcome.APPLIED, "", Instant.now());
+        return new CommandResult(
+                cluster, c.placementId(), c.epoch(), "apply", CommandResult.Outcome.APPLIED, "", Instant.now());
     }
 
     @Test
@@ -139,7 +139,8 @@ class CommandLoopIT {
         results.failures.set(1);
         start();
         send("p-1");
-        Eventually.until(Duration.ofSeconds(30), () -> results.delivered.size() == 1, () -> "delivered " + results.delivered);
+        Eventually.until(
+                Duration.ofSeconds(30), () -> results.delivered.size() == 1, () -> "delivered " + results.delivered);
 
         assertThat(handledIds).containsExactly("p-1", "p-1");
         assertThat(results.resets.get()).isEqualTo(1);
@@ -169,11 +170,14 @@ class CommandLoopIT {
         sendRaw("p-null", null); // a tombstone
         sendRaw("p-junk", "{\"not\": \"a command\"".getBytes());
         send("p-ok");
-        Eventually.until(Duration.ofSeconds(30), () -> results.delivered.size() == 2, () -> "delivered " + results.delivered);
+        Eventually.until(
+                Duration.ofSeconds(30), () -> results.delivered.size() == 2, () -> "delivered " + results.delivered);
 
-        assertThat(results.delivered).extracting(CommandResult::placementId, CommandResult::outcome).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("p-bad", CommandResult.Outcome.FAILED),
-                org.assertj.core.groups.Tuple.tuple("p-ok", CommandResult.Outcome.APPLIED));
+        assertThat(results.delivered)
+                .extracting(CommandResult::placementId, CommandResult::outcome)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("p-bad", CommandResult.Outcome.FAILED),
+                        org.assertj.core.groups.Tuple.tuple("p-ok", CommandResult.Outcome.APPLIED));
         assertThat(results.delivered.get(0).reason()).contains("IllegalStateException: injected: a bug");
         assertThat(loop.poisonRecords()).isEqualTo(2);
         assertThat(loop.kafkaFailures()).isZero();
@@ -182,9 +186,12 @@ class CommandLoopIT {
     @Test
     void waitsForTheCommandTopicWithoutCreatingItAndSaysSo() throws Exception {
         start();
-        Eventually.until(Duration.ofSeconds(30), () -> loop.status().state() == CommandLoop.Status.State.WAITING_FOR_TOPIC,
+        Eventually.until(
+                Duration.ofSeconds(30),
+                () -> loop.status().state() == CommandLoop.Status.State.WAITING_FOR_TOPIC,
                 () -> "status " + loop.status());
-        assertThat(loop.status().detail()).contains("command topic " + topics.commands(cluster) + " does not exist yet");
+        assertThat(loop.status().detail())
+                .contains("command topic " + topics.commands(cluster) + " does not exist yet");
         Thread.sleep(500); // a few checks go by
         try (Admin admin = admin()) {
             assertThat(admin.listTopics().names().get()).doesNotContain(topics.commands(cluster));
@@ -207,7 +214,9 @@ class CommandLoopIT {
         assertThat(thread.isAlive()).isFalse();
         assertThat(loop.status().state()).isEqualTo(CommandLoop.Status.State.FAILED);
         assertThat(loop.status().ended()).isTrue();
-        assertThat(loop.status().detail()).contains("Kafka refuses this agent").contains("not authorized to read the topic");
+        assertThat(loop.status().detail())
+                .contains("Kafka refuses this agent")
+                .contains("not authorized to read the topic");
     }
 
     // ---- helpers
@@ -221,12 +230,20 @@ class CommandLoopIT {
     }
 
     void send(String id) throws Exception {
-        sendRaw(id, Wire.encode(new Command.Apply(id, 1, Instant.now(), Documents.json().createObjectNode().put("kind", "Job"))));
+        sendRaw(
+                id,
+                Wire.encode(new Command.Apply(
+                        id,
+                        1,
+                        Instant.now(),
+                        Documents.json().createObjectNode().put("kind", "Job"))));
     }
 
     void sendRaw(String key, byte[] value) throws Exception {
-        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers()),
-                new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(
+                Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
             p.send(new ProducerRecord<>(topics.commands(cluster), key, value)).get();
         }
     }

@@ -40,7 +40,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class ForwardedJobIT {
-    static final ApplyPolicy POLICY = new ApplyPolicy(Catalog.load().definitions(), Set.of(), ApplyPolicy.SYSTEM_NAMESPACES);
+    static final ApplyPolicy POLICY =
+            new ApplyPolicy(Catalog.load().definitions(), Set.of(), ApplyPolicy.SYSTEM_NAMESPACES);
     static final String HUB_UID = "10f48056-f070-4e64-a367-5715492ed20d"; // the recorded Job's uid, by hand
 
     KubernetesMockServer server;
@@ -49,7 +50,8 @@ class ForwardedJobIT {
 
     @BeforeEach
     void member() {
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new JobApiServer(), false);
+        server = new KubernetesMockServer(
+                new Context(), new MockWebServer(), new HashMap<>(), new JobApiServer(), false);
         server.init();
         client = server.createClient();
         applier = new KubeApplier(client, kind -> Optional.of("jobs"), false, Duration.ofMillis(1), 2);
@@ -72,13 +74,20 @@ class ForwardedJobIT {
     @Test
     void aJobWithTheHubsGeneratedSelectorIsRefusedAsItIsAndCreatedOnceTheAgentStripsIt() throws Exception {
         JsonNode hub = hubJob();
-        assertThat(hub.at("/spec/selector/matchLabels/batch.kubernetes.io~1controller-uid").asText()).isEqualTo(HUB_UID);
+        assertThat(hub.at("/spec/selector/matchLabels/batch.kubernetes.io~1controller-uid")
+                        .asText())
+                .isEqualTo(HUB_UID);
 
         // what the agent used to send: server fields and status gone, the hub's selector kept
         ObjectNode asItWas = hub.deepCopy();
         asItWas.remove("status");
-        ((ObjectNode) asItWas.get("metadata")).remove(java.util.List.of("uid", "resourceVersion", "creationTimestamp", "generation"));
-        assertThatThrownBy(() -> client.batch().v1().jobs().resource(Documents.json().treeToValue(asItWas, Job.class)).create())
+        ((ObjectNode) asItWas.get("metadata"))
+                .remove(java.util.List.of("uid", "resourceVersion", "creationTimestamp", "generation"));
+        assertThatThrownBy(() -> client.batch()
+                        .v1()
+                        .jobs()
+                        .resource(Documents.json().treeToValue(asItWas, Job.class))
+                        .create())
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(422);
                     assertThat(e.getStatus().getMessage()).contains("`selector` not auto-generated");
@@ -87,36 +96,63 @@ class ForwardedJobIT {
         Command.Apply apply = new Command.Apply("p-7", 1, Instant.EPOCH, hub);
         KubeApplier.Outcome created = applier.carryOut(POLICY.decide(apply, Optional.empty()));
 
-        assertThat(created).isEqualTo(new KubeApplier.Outcome(CommandResult.Outcome.APPLIED, "created Job test-n88rk/karta-e2e-job-running"));
-        Job job = client.batch().v1().jobs().inNamespace("test-n88rk").withName("karta-e2e-job-running").get();
+        assertThat(created)
+                .isEqualTo(new KubeApplier.Outcome(
+                        CommandResult.Outcome.APPLIED, "created Job test-n88rk/karta-e2e-job-running"));
+        Job job = client.batch()
+                .v1()
+                .jobs()
+                .inNamespace("test-n88rk")
+                .withName("karta-e2e-job-running")
+                .get();
         String memberUid = job.getMetadata().getUid();
         assertThat(memberUid).isNotEqualTo(HUB_UID);
-        assertThat(job.getSpec().getSelector().getMatchLabels()).containsExactlyEntriesOf(
-                java.util.Map.of("batch.kubernetes.io/controller-uid", memberUid));
+        assertThat(job.getSpec().getSelector().getMatchLabels())
+                .containsExactlyEntriesOf(java.util.Map.of("batch.kubernetes.io/controller-uid", memberUid));
         assertThat(job.getSpec().getTemplate().getMetadata().getLabels()).containsEntry("controller-uid", memberUid);
-        assertThat(job.getMetadata().getLabels()).containsEntry("cartograph.dev/placement-id", "p-7").doesNotContainKey("controller-uid");
+        assertThat(job.getMetadata().getLabels())
+                .containsEntry("cartograph.dev/placement-id", "p-7")
+                .doesNotContainKey("controller-uid");
 
         // delivered again (a crash before the commit): an update that keeps what the member generated, accepted
-        ApplyPolicy.Decision again = POLICY.decide(apply, Optional.of(Documents.json().valueToTree(job)));
+        ApplyPolicy.Decision again =
+                POLICY.decide(apply, Optional.of(Documents.json().valueToTree(job)));
         assertThat(again).isInstanceOf(ApplyPolicy.Decision.Update.class);
-        assertThat(applier.carryOut(again)).isEqualTo(new KubeApplier.Outcome(CommandResult.Outcome.APPLIED,
-                "updated Job test-n88rk/karta-e2e-job-running"));
-        assertThat(client.batch().v1().jobs().inNamespace("test-n88rk").withName("karta-e2e-job-running").get().getSpec().getSelector())
+        assertThat(applier.carryOut(again))
+                .isEqualTo(new KubeApplier.Outcome(
+                        CommandResult.Outcome.APPLIED, "updated Job test-n88rk/karta-e2e-job-running"));
+        assertThat(client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace("test-n88rk")
+                        .withName("karta-e2e-job-running")
+                        .get()
+                        .getSpec()
+                        .getSelector())
                 .isEqualTo(job.getSpec().getSelector());
     }
 
     @Test
     void replacingTheJobWithTheStrippedManifestWouldBeRefusedAsImmutable() throws Exception {
         JsonNode hub = hubJob();
-        JsonNode marked = ((ApplyPolicy.Decision.Create) POLICY.decide(new Command.Apply("p-7", 1, Instant.EPOCH, hub),
-                Optional.empty())).manifest();
+        JsonNode marked = ((ApplyPolicy.Decision.Create)
+                        POLICY.decide(new Command.Apply("p-7", 1, Instant.EPOCH, hub), Optional.empty()))
+                .manifest();
         applier.carryOut(new ApplyPolicy.Decision.Create(marked));
-        Job stored = client.batch().v1().jobs().inNamespace("test-n88rk").withName("karta-e2e-job-running").get();
+        Job stored = client.batch()
+                .v1()
+                .jobs()
+                .inNamespace("test-n88rk")
+                .withName("karta-e2e-job-running")
+                .get();
         Job replacement = Documents.json().treeToValue(marked, Job.class);
         replacement.getMetadata().setResourceVersion(stored.getMetadata().getResourceVersion());
 
         // why the agent updates with a merge patch and not a PUT of the manifest
-        assertThatThrownBy(() -> client.batch().v1().jobs().resource(replacement).update())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(422));
+        assertThatThrownBy(
+                        () -> client.batch().v1().jobs().resource(replacement).update())
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getCode()).isEqualTo(422));
     }
 }

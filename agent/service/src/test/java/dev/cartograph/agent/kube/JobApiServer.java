@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  * Everything else is the CRUD mock's. Thread-safe as the CRUD dispatcher is.
  */
 final class JobApiServer extends Dispatcher {
-    private static final Pattern JOBS = Pattern.compile("/apis/batch/v1/namespaces/([^/]+)/jobs(?:/([^/?]+))?(?:\\?.*)?");
+    private static final Pattern JOBS =
+            Pattern.compile("/apis/batch/v1/namespaces/([^/]+)/jobs(?:/([^/?]+))?(?:\\?.*)?");
     private static final String[] UID_LABELS = {"batch.kubernetes.io/controller-uid", "controller-uid"};
 
     private final KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher();
@@ -52,18 +53,28 @@ final class JobApiServer extends Dispatcher {
     }
 
     private static RecordedRequest at(RecordedRequest request, HttpMethod method, String path, String body) {
-        return new RecordedRequest(request.getHttpVersion(), method, path, request.getHeaders(), new Buffer().writeUtf8(body));
+        return new RecordedRequest(
+                request.getHttpVersion(), method, path, request.getHeaders(), new Buffer().writeUtf8(body));
     }
 
     private MockResponse create(RecordedRequest request, ObjectNode job) {
         if (!job.path("spec").path("manualSelector").asBoolean(false)) {
             for (String label : UID_LABELS) {
-                JsonNode inSelector = job.path("spec").path("selector").path("matchLabels").path(label);
-                JsonNode inTemplate = job.path("spec").path("template").path("metadata").path("labels").path(label);
+                JsonNode inSelector =
+                        job.path("spec").path("selector").path("matchLabels").path(label);
+                JsonNode inTemplate = job.path("spec")
+                        .path("template")
+                        .path("metadata")
+                        .path("labels")
+                        .path(label);
                 if (!inSelector.isMissingNode() || !inTemplate.isMissingNode()) {
-                    return invalid(job, "spec.selector: Invalid value: " + job.path("spec").path("selector")
-                            + ": `selector` not auto-generated, spec.template.metadata.labels[" + label + "]: Invalid value: "
-                            + (inTemplate.isMissingNode() ? inSelector : inTemplate) + ": must be the new Job's uid");
+                    return invalid(
+                            job,
+                            "spec.selector: Invalid value: " + job.path("spec").path("selector")
+                                    + ": `selector` not auto-generated, spec.template.metadata.labels[" + label
+                                    + "]: Invalid value: "
+                                    + (inTemplate.isMissingNode() ? inSelector : inTemplate)
+                                    + ": must be the new Job's uid");
                 }
             }
         } else {
@@ -76,12 +87,19 @@ final class JobApiServer extends Dispatcher {
         job = json(stored.getBody().readUtf8()); // the uid is the server's
         String uid = job.path("metadata").path("uid").asText();
         ObjectNode labels = job.with("spec").with("template").with("metadata").with("labels");
-        labels.put("batch.kubernetes.io/controller-uid", uid).put("controller-uid", uid)
-                .put("batch.kubernetes.io/job-name", job.path("metadata").path("name").asText())
+        labels.put("batch.kubernetes.io/controller-uid", uid)
+                .put("controller-uid", uid)
+                .put(
+                        "batch.kubernetes.io/job-name",
+                        job.path("metadata").path("name").asText())
                 .put("job-name", job.path("metadata").path("name").asText());
         job.with("spec").with("selector").with("matchLabels").put("batch.kubernetes.io/controller-uid", uid);
-        MockResponse generated = crud.dispatch(at(request, HttpMethod.PUT,
-                request.getPath().replaceFirst("\\?.*", "") + "/" + job.path("metadata").path("name").asText(), job.toString()));
+        MockResponse generated = crud.dispatch(at(
+                request,
+                HttpMethod.PUT,
+                request.getPath().replaceFirst("\\?.*", "") + "/"
+                        + job.path("metadata").path("name").asText(),
+                job.toString()));
         return generated.setResponseCode(201);
     }
 
@@ -89,9 +107,13 @@ final class JobApiServer extends Dispatcher {
         JsonNode before = current(m);
         if (before != null) {
             for (String immutable : new String[] {"selector", "template"}) {
-                if (!before.path("spec").path(immutable).equals(next.path("spec").path(immutable))) {
-                    return invalid(next, "spec." + immutable + ": Invalid value: " + next.path("spec").path(immutable)
-                            + ": field is immutable");
+                if (!before.path("spec")
+                        .path(immutable)
+                        .equals(next.path("spec").path(immutable))) {
+                    return invalid(
+                            next,
+                            "spec." + immutable + ": Invalid value: "
+                                    + next.path("spec").path(immutable) + ": field is immutable");
                 }
             }
         }
@@ -122,12 +144,18 @@ final class JobApiServer extends Dispatcher {
     /** A 422 as the API server writes it. */
     private static MockResponse invalid(JsonNode job, String message) {
         String name = job.path("metadata").path("name").asText();
-        ObjectNode status = Documents.json().createObjectNode().put("kind", "Status").put("apiVersion", "v1");
+        ObjectNode status =
+                Documents.json().createObjectNode().put("kind", "Status").put("apiVersion", "v1");
         status.putObject("metadata");
-        status.put("status", "Failure").put("message", "Job.batch \"" + name + "\" is invalid: " + message).put("reason", "Invalid");
+        status.put("status", "Failure")
+                .put("message", "Job.batch \"" + name + "\" is invalid: " + message)
+                .put("reason", "Invalid");
         status.putObject("details").put("name", name).put("group", "batch").put("kind", "Job");
         status.put("code", 422);
-        return new MockResponse().setResponseCode(422).setHeader("Content-Type", "application/json").setBody(status.toString());
+        return new MockResponse()
+                .setResponseCode(422)
+                .setHeader("Content-Type", "application/json")
+                .setBody(status.toString());
     }
 
     private static ObjectNode json(String text) {

@@ -24,12 +24,12 @@ import java.util.Map;
  * reads; reserved capacity counts as allocated there) with per-cluster GPU rows added. Pure.
  */
 public final class Views {
-    private Views() {
-    }
+    private Views() {}
 
     public static ObjectNode fleet(BrokerView view, Instant now, Duration heartbeatTimeout) {
         List<ClusterState> planning = view.fleet().forPlanning(now, heartbeatTimeout).stream()
-                .sorted(Comparator.comparing(ClusterState::name)).toList();
+                .sorted(Comparator.comparing(ClusterState::name))
+                .toList();
         ObjectNode o = Wire.fleet(planning);
         FleetReport report = FleetReport.of(view.fleet(), now, heartbeatTimeout, pendingByCluster(view));
         Map<String, FleetReport.ClusterReport> byName = new HashMap<>();
@@ -41,8 +41,14 @@ public final class Views {
             co.put("heartbeat", r.heartbeat().toString()).put("pending", r.pending());
             ArrayNode models = co.putArray("gpuModels");
             for (FleetReport.ModelReport m : r.models()) {
-                models.addObject().put("model", m.model()).put("nodes", m.nodes()).put("total", m.total()).put("allocated", m.allocated())
-                        .put("reserved", m.reserved()).put("free", m.free()).put("largestFreeBlock", m.largestFreeBlock());
+                models.addObject()
+                        .put("model", m.model())
+                        .put("nodes", m.nodes())
+                        .put("total", m.total())
+                        .put("allocated", m.allocated())
+                        .put("reserved", m.reserved())
+                        .put("free", m.free())
+                        .put("largestFreeBlock", m.largestFreeBlock());
                 totals[0] += m.total();
                 totals[1] += m.allocated();
                 totals[2] += m.reserved();
@@ -50,7 +56,11 @@ public final class Views {
                 totals[4] = Math.max(totals[4], m.largestFreeBlock());
             }
         }
-        o.putObject("totals").put("total", totals[0]).put("allocated", totals[1]).put("reserved", totals[2]).put("free", totals[3])
+        o.putObject("totals")
+                .put("total", totals[0])
+                .put("allocated", totals[1])
+                .put("reserved", totals[2])
+                .put("free", totals[3])
                 .put("largestFreeBlock", totals[4]);
         o.put("queued", view.queue().size()).put("at", now.toString());
         return o;
@@ -60,9 +70,11 @@ public final class Views {
     public static Map<String, Integer> pendingByCluster(BrokerView view) {
         Map<String, Integer> pending = new HashMap<>();
         for (PlacementRecord p : view.placements().values()) {
-            if (p.cluster().isPresent() && (p.state() == PlacementRecord.State.PLACED || p.state() == PlacementRecord.State.APPLIED)) {
+            if (p.cluster().isPresent()
+                    && (p.state() == PlacementRecord.State.PLACED || p.state() == PlacementRecord.State.APPLIED)) {
                 WorkloadSummary member = view.members().get(p.uid());
-                if (member == null || !member.phase().equals("Running") && !member.phase().equals("Completed")) {
+                if (member == null
+                        || !member.phase().equals("Running") && !member.phase().equals("Completed")) {
                     pending.merge(p.cluster().get(), 1, Integer::sum);
                 }
             }
@@ -84,7 +96,8 @@ public final class Views {
     public static ObjectNode placements(BrokerView view) {
         ObjectNode o = Documents.json().createObjectNode();
         ArrayNode items = o.putArray("placements");
-        view.placements().values().stream().sorted(Comparator.comparing((PlacementRecord p) -> p.target().toString()))
+        view.placements().values().stream()
+                .sorted(Comparator.comparing((PlacementRecord p) -> p.target().toString()))
                 .forEach(p -> items.add(placement(p)));
         return o;
     }
@@ -93,20 +106,28 @@ public final class Views {
     public static ObjectNode workloads(BrokerView view) {
         ObjectNode o = Documents.json().createObjectNode();
         ArrayNode items = o.putArray("workloads");
-        view.placements().values().stream().sorted(Comparator.comparing((PlacementRecord p) -> p.target().toString())).forEach(p -> {
-            ObjectNode w = items.addObject().put("uid", p.uid()).put("namespace", p.target().namespace())
-                    .put("apiVersion", p.target().apiVersion()).put("kind", p.target().kind()).put("name", p.target().name());
-            p.cluster().ifPresentOrElse(c -> w.put("cluster", c), () -> w.putNull("cluster"));
-            w.put("epoch", p.epoch()).put("state", p.state().name()).put("reason", p.reason());
-            WorkloadSummary m = view.members().get(p.uid());
-            if (m != null) {
-                w.put("phase", m.phase()).put("pods", m.pods()).put("gpus", m.resources().gpus());
-            }
-            int position = view.queue().indexOf(p.uid());
-            if (position >= 0) {
-                w.put("queuePosition", position + 1);
-            }
-        });
+        view.placements().values().stream()
+                .sorted(Comparator.comparing((PlacementRecord p) -> p.target().toString()))
+                .forEach(p -> {
+                    ObjectNode w = items.addObject()
+                            .put("uid", p.uid())
+                            .put("namespace", p.target().namespace())
+                            .put("apiVersion", p.target().apiVersion())
+                            .put("kind", p.target().kind())
+                            .put("name", p.target().name());
+                    p.cluster().ifPresentOrElse(c -> w.put("cluster", c), () -> w.putNull("cluster"));
+                    w.put("epoch", p.epoch()).put("state", p.state().name()).put("reason", p.reason());
+                    WorkloadSummary m = view.members().get(p.uid());
+                    if (m != null) {
+                        w.put("phase", m.phase())
+                                .put("pods", m.pods())
+                                .put("gpus", m.resources().gpus());
+                    }
+                    int position = view.queue().indexOf(p.uid());
+                    if (position >= 0) {
+                        w.put("queuePosition", position + 1);
+                    }
+                });
         return o;
     }
 

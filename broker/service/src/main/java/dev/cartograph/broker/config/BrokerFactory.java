@@ -55,18 +55,32 @@ public class BrokerFactory {
             kafka.put("bootstrap.servers", p.bootstrapServers());
         }
         if (!kafka.containsKey("bootstrap.servers")) {
-            throw new IllegalArgumentException("cartograph.broker.bootstrap-servers (CARTOGRAPH_BROKER_BOOTSTRAP_SERVERS) is required");
+            throw new IllegalArgumentException(
+                    "cartograph.broker.bootstrap-servers (CARTOGRAPH_BROKER_BOOTSTRAP_SERVERS) is required");
         }
         Planner.Policy policy;
         try {
             policy = Planner.Policy.valueOf(p.policy().toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("cartograph.broker.policy must be BIN_PACK or SPREAD, not " + p.policy());
+            throw new IllegalArgumentException(
+                    "cartograph.broker.policy must be BIN_PACK or SPREAD, not " + p.policy());
         }
-        String id = p.id() == null || p.id().isBlank() ? host() + "-" + UUID.randomUUID().toString().substring(0, 8) : p.id();
-        return new BrokerSettings(id, p.topicPrefix(), kafka, p.heartbeatTimeout(), p.failoverTimeout(), p.federationLabel(), policy,
-                p.replaceRunning(), p.leaseNamespace(), p.leaseName(), p.tick(),
-                new BrokerSettings.Limits(p.maxPodsPerGang(), p.startTimeout()))
+        String id = p.id() == null || p.id().isBlank()
+                ? host() + "-" + UUID.randomUUID().toString().substring(0, 8)
+                : p.id();
+        return new BrokerSettings(
+                        id,
+                        p.topicPrefix(),
+                        kafka,
+                        p.heartbeatTimeout(),
+                        p.failoverTimeout(),
+                        p.federationLabel(),
+                        policy,
+                        p.replaceRunning(),
+                        p.leaseNamespace(),
+                        p.leaseName(),
+                        p.tick(),
+                        new BrokerSettings.Limits(p.maxPodsPerGang(), p.startTimeout()))
                 .withTopicSettings(new TopicSettings(p.topicReplicationFactor(), p.topicMinInsyncReplicas()));
     }
 

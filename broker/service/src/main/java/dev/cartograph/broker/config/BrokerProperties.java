@@ -22,7 +22,10 @@ public record BrokerProperties(
         @Nullable String context,
         @Bindable(defaultValue = "45s") Duration heartbeatTimeout,
         @Bindable(defaultValue = "5m") Duration failoverTimeout,
-        @Bindable(defaultValue = MetadataKeys.FEDERATE_DEFAULT) String federationLabel,
+
+        @Bindable(defaultValue = MetadataKeys.FEDERATE_DEFAULT)
+        String federationLabel,
+
         @Bindable(defaultValue = "BIN_PACK") String policy,
         @Bindable(defaultValue = "false") boolean replaceRunning,
         @Nullable String leaseNamespace,
@@ -31,5 +34,4 @@ public record BrokerProperties(
         @Bindable(defaultValue = "3") int topicReplicationFactor,
         @Bindable(defaultValue = "2") int topicMinInsyncReplicas,
         @Bindable(defaultValue = "10000") int maxPodsPerGang,
-        @Bindable(defaultValue = "10m") Duration startTimeout) {
-}
+        @Bindable(defaultValue = "10m") Duration startTimeout) {}

@@ -37,8 +37,16 @@ final class AgentReports {
     private final Clock clock;
     private final Map<String, List<NodeState>> lastNodes = new HashMap<>();
 
-    AgentReports(BrokerSettings settings, Fleet fleet, Book book, Fencing fencing, StatusMirror mirror, Placing placing, Deletion deletion,
-                 Effects effects, Clock clock) {
+    AgentReports(
+            BrokerSettings settings,
+            Fleet fleet,
+            Book book,
+            Fencing fencing,
+            StatusMirror mirror,
+            Placing placing,
+            Deletion deletion,
+            Effects effects,
+            Clock clock) {
         this.settings = settings;
         this.fleet = fleet;
         this.book = book;
@@ -65,21 +73,25 @@ final class AgentReports {
             return false;
         }
         List<NodeState> before = lastNodes.put(s.cluster(), s.nodes());
-        return !s.nodes().equals(before) || fleet.snapshot().reservations().size() != reservationsBefore
+        return !s.nodes().equals(before)
+                || fleet.snapshot().reservations().size() != reservationsBefore
                 || wasReady != fleet.snapshot().ready(s.cluster(), now, settings.heartbeatTimeout());
     }
 
     /** A member workload's summary, or its tombstone (empty). */
     void workload(WorkloadKey key, Optional<WorkloadSummary> summary) {
         if (summary.isEmpty()) {
-            book.copyGone(key).flatMap(WorkloadSummary::placementId).ifPresent(uid -> fencing.copyGone(uid, key.cluster()));
+            book.copyGone(key)
+                    .flatMap(WorkloadSummary::placementId)
+                    .ifPresent(uid -> fencing.copyGone(uid, key.cluster()));
             return;
         }
         WorkloadSummary s = summary.get();
         if (s.placementId().isEmpty()) {
             return;
         }
-        Optional<WorkloadSummary> previous = book.copy(s).filter(p -> p.placementId().equals(s.placementId()));
+        Optional<WorkloadSummary> previous =
+                book.copy(s).filter(p -> p.placementId().equals(s.placementId()));
         copy(s, previous);
     }
 
@@ -104,7 +116,9 @@ final class AgentReports {
         for (WorkloadSummary s : List.copyOf(book.copies())) {
             String uid = s.placementId().orElse("");
             Optional<PlacementRecord> p = uid.isEmpty() ? Optional.empty() : book.placement(uid);
-            if (!uid.isEmpty() && (p.isEmpty() || !p.get().cluster().equals(Optional.of(s.key().cluster())))) {
+            if (!uid.isEmpty()
+                    && (p.isEmpty()
+                            || !p.get().cluster().equals(Optional.of(s.key().cluster())))) {
                 fencing.fence(uid, s.key().cluster(), p);
             }
         }
@@ -113,7 +127,9 @@ final class AgentReports {
     /** What an agent answered to a command at the placement's current epoch and cluster; anything else is ignored. */
     boolean result(CommandResult r) {
         Optional<PlacementRecord> found = book.placement(r.placementId());
-        if (!effects.active() || found.isEmpty() || r.epoch() != found.get().epoch()
+        if (!effects.active()
+                || found.isEmpty()
+                || r.epoch() != found.get().epoch()
                 || !found.get().cluster().equals(Optional.of(r.cluster()))) {
             return false;
         }
@@ -122,8 +138,10 @@ final class AgentReports {
         switch (r.outcome()) {
             case APPLIED -> {
                 if (p.state() == State.PLACED && book.write(p.with(State.APPLIED, "", clock.instant()))) {
-                    object.ifPresent(o -> effects.event(o, EventReason.Forwarded, "created on " + r.cluster() + " by its agent (epoch "
-                            + r.epoch() + ")"));
+                    object.ifPresent(o -> effects.event(
+                            o,
+                            EventReason.Forwarded,
+                            "created on " + r.cluster() + " by its agent (epoch " + r.epoch() + ")"));
                 }
             }
             case REJECTED, FAILED -> {
@@ -138,8 +156,13 @@ final class AgentReports {
                 }
             }
             case STALE -> LOG.debug("{} says {} epoch {} is stale", r.cluster(), r.placementId(), r.epoch());
-            default -> LOG.debug("{} answered {} for {} epoch {}: not final; the command is sent again when unanswered", r.cluster(),
-                    r.outcome(), r.placementId(), r.epoch());
+            default ->
+                LOG.debug(
+                        "{} answered {} for {} epoch {}: not final; the command is sent again when unanswered",
+                        r.cluster(),
+                        r.outcome(),
+                        r.placementId(),
+                        r.epoch());
         }
         return false;
     }

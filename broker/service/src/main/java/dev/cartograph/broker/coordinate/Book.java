@@ -34,15 +34,14 @@ final class Book {
     private final Map<String, Forwarded> forwarded = new HashMap<>();
 
     /** What went to the member: the hub object's spec and the demand it made (empty when not known, e.g. after a restart). */
-    record Forwarded(com.fasterxml.jackson.databind.JsonNode spec, Optional<DemandCache.Asked> asked) {
-    }
+    record Forwarded(com.fasterxml.jackson.databind.JsonNode spec, Optional<DemandCache.Asked> asked) {}
     /** When the last command for a placement's current epoch went out (an Apply or a Delete), to send it again when unanswered. */
     private final Map<String, Sent> sent = new HashMap<>();
+
     private final Map<String, String> avoided = new HashMap<>();
 
     /** The last command sent for a placement: at which epoch, and when. */
-    record Sent(long epoch, java.time.Instant at) {
-    }
+    record Sent(long epoch, java.time.Instant at) {}
 
     /** @param fenced called when a write is refused because a newer leader took over */
     Book(Outbox outbox, BooleanSupplier active, Runnable fenced) {
@@ -158,7 +157,9 @@ final class Book {
             return Optional.empty();
         }
         PlacementRecord.Target t = p.target();
-        String group = t.apiVersion().contains("/") ? t.apiVersion().substring(0, t.apiVersion().indexOf('/')) : "";
+        String group = t.apiVersion().contains("/")
+                ? t.apiVersion().substring(0, t.apiVersion().indexOf('/'))
+                : "";
         WorkloadSummary s = copies.get(new WorkloadKey(p.cluster().get(), t.namespace(), group, t.kind(), t.name()));
         return s != null && s.placementId().equals(Optional.of(p.uid())) ? Optional.of(s) : Optional.empty();
     }

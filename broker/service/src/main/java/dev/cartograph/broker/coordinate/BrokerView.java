@@ -17,11 +17,19 @@ import java.util.Map;
  * @param members   the member copy's latest summary per placed uid
  * @param quarantined inputs that failed to be handled and were skipped (their objects carry the reason)
  */
-public record BrokerView(FleetSnapshot fleet, Map<String, PlacementRecord> placements, List<String> queue,
-                         Map<String, Decision> decisions, Map<String, WorkloadSummary> members, boolean leading, boolean caughtUp,
-                         long poisonRecords, long quarantined, Instant at) {
-    public static final BrokerView EMPTY = new BrokerView(FleetSnapshot.EMPTY, Map.of(), List.of(), Map.of(), Map.of(), false, false, 0,
-            0, Instant.EPOCH);
+public record BrokerView(
+        FleetSnapshot fleet,
+        Map<String, PlacementRecord> placements,
+        List<String> queue,
+        Map<String, Decision> decisions,
+        Map<String, WorkloadSummary> members,
+        boolean leading,
+        boolean caughtUp,
+        long poisonRecords,
+        long quarantined,
+        Instant at) {
+    public static final BrokerView EMPTY = new BrokerView(
+            FleetSnapshot.EMPTY, Map.of(), List.of(), Map.of(), Map.of(), false, false, 0, 0, Instant.EPOCH);
 
     public BrokerView {
         placements = Map.copyOf(placements);

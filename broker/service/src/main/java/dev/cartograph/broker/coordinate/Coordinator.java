@@ -9,7 +9,6 @@ import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import dev.cartograph.protocol.WorkloadSummary;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -73,8 +72,13 @@ public final class Coordinator implements Runnable, AutoCloseable {
     }
 
     /** @param priorityClasses the hub's PriorityClasses (name → value), for workloads that name one */
-    public Coordinator(BrokerSettings settings, Interpreter interpreter, Outbox outbox, Hub hub, Clock clock,
-                       PriorityClasses priorityClasses) {
+    public Coordinator(
+            BrokerSettings settings,
+            Interpreter interpreter,
+            Outbox outbox,
+            Hub hub,
+            Clock clock,
+            PriorityClasses priorityClasses) {
         this.settings = settings;
         this.interpreter = interpreter;
         this.clock = clock;
@@ -86,7 +90,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.forwarding = new Forwarding(book, effects, clock);
         this.mirror = new StatusMirror(effects, clock);
         this.fencing = new Fencing(effects, clock);
-        this.placing = new Placing(settings, book, fleet, demands, forwarding, mirror, effects, clock, () -> this.interpreter);
+        this.placing =
+                new Placing(settings, book, fleet, demands, forwarding, mirror, effects, clock, () -> this.interpreter);
         this.failover = new Failover(settings, book, fleet, forwarding, mirror, effects, clock);
         this.deletion = new Deletion(settings, book, fleet, forwarding, effects, clock, this::forget);
         this.updates = new Updates(settings, book, fleet, demands, forwarding, effects, clock, () -> this.interpreter);
@@ -153,7 +158,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException | StackOverflowError e) {
-                LOG.error("coordinator batch failed; going on with the next", e); // step guards each input: this is a bug
+                LOG.error(
+                        "coordinator batch failed; going on with the next", e); // step guards each input: this is a bug
             } finally {
                 batch.clear();
             }
@@ -181,10 +187,14 @@ public final class Coordinator implements Runnable, AutoCloseable {
             capacityChanged |= reports.result(r.result());
         } else if (input instanceof Input.Placement p) {
             if (!active()) {
-                book.replayed(p.uid(), p.record()); // while active, this instance wrote it: what it reads back is its own
+                book.replayed(
+                        p.uid(), p.record()); // while active, this instance wrote it: what it reads back is its own
             }
         } else if (input instanceof Input.CaughtUp) {
-            LOG.info("caught up with every topic: {} placements, {} clusters", book.placements().size(), fleet.snapshot().clusters().size());
+            LOG.info(
+                    "caught up with every topic: {} placements, {} clusters",
+                    book.placements().size(),
+                    fleet.snapshot().clusters().size());
             leadership.caughtUpWithStart();
         } else if (input instanceof Input.Marked m) {
             leadership.marked(m.id());
@@ -222,7 +232,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
     /** Now leader and caught up: hold what recorded placements reserved, then act on every hub object. */
     private void becameActive() {
         for (PlacementRecord p : book.placements()) {
-            if ((p.state() == State.PLACED || p.state() == State.APPLIED) && p.cluster().isPresent() && !p.reserved().isEmpty()
+            if ((p.state() == State.PLACED || p.state() == State.APPLIED)
+                    && p.cluster().isPresent()
+                    && !p.reserved().isEmpty()
                     && fleet.snapshot().reservations().get(p.uid()) == null) {
                 fleet.hold(new Reservation(p.uid(), p.cluster().get(), p.epoch(), p.reserved()));
             }
@@ -253,10 +265,13 @@ public final class Coordinator implements Runnable, AutoCloseable {
             return;
         }
         PlacementRecord p = found.get();
-        if ((p.state() == State.PLACED || p.state() == State.APPLIED) && p.cluster().isPresent()) {
+        if ((p.state() == State.PLACED || p.state() == State.APPLIED)
+                && p.cluster().isPresent()) {
             placed(p, object);
         } else if (p.state() == State.FAILED && placing.changedSinceFailure(p, object)) {
-            placing.submit(object, p.epoch() + 1); // the user changed a gang that failed: try again (a copy left anywhere is fenced)
+            placing.submit(
+                    object,
+                    p.epoch() + 1); // the user changed a gang that failed: try again (a copy left anywhere is fenced)
             return;
         }
         if (p.state() != State.DELETING) {
@@ -266,8 +281,12 @@ public final class Coordinator implements Runnable, AutoCloseable {
 
     /** A placed object changed: forward a new generation; on first sight in this instance, send an unconfirmed apply again. */
     private void placed(PlacementRecord p, HubObject object) {
-        if (!object.shownCluster().equals(p.cluster().get())) { // the mark was lost (or is still on its way): level-triggered
-            effects.mark(object, Map.of(MetadataKeys.CLUSTER_LABEL, p.cluster().get()), Map.of(MetadataKeys.EPOCH_ANNOTATION, Long.toString(p.epoch())));
+        if (!object.shownCluster()
+                .equals(p.cluster().get())) { // the mark was lost (or is still on its way): level-triggered
+            effects.mark(
+                    object,
+                    Map.of(MetadataKeys.CLUSTER_LABEL, p.cluster().get()),
+                    Map.of(MetadataKeys.EPOCH_ANNOTATION, Long.toString(p.epoch())));
         }
         Optional<Book.Forwarded> forwarded = book.forwarded(p.uid());
         if (forwarded.isPresent() && !forwarded.get().spec().equals(object.spec())) {
@@ -288,7 +307,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
         if (active()) {
             Optional<PlacementRecord> p = book.placement(object.uid());
             if (p.isPresent() && p.get().state() != State.DELETING) {
-                capacityChanged |= deletion.delete(object, p); // removed without our finalizer running (forced): still delete the copy
+                capacityChanged |= deletion.delete(
+                        object, p); // removed without our finalizer running (forced): still delete the copy
             }
         }
         book.objectGone(object.uid());
@@ -308,13 +328,25 @@ public final class Coordinator implements Runnable, AutoCloseable {
     }
 
     private void publish() {
-        List<String> queue = book.inState(State.QUEUED).stream().sorted(Placing.QUEUE_ORDER).map(PlacementRecord::uid).toList();
+        List<String> queue = book.inState(State.QUEUED).stream()
+                .sorted(Placing.QUEUE_ORDER)
+                .map(PlacementRecord::uid)
+                .toList();
         Map<String, WorkloadSummary> members = new HashMap<>();
         for (PlacementRecord p : book.placements()) {
             book.member(p).ifPresent(m -> members.put(p.uid(), m));
         }
-        view.set(new BrokerView(fleet.snapshot(), book.placementsView(), queue, book.decisionsView(), members, leadership.leading(), leadership.caughtUp(),
-                poison, quarantine.count(), clock.instant()));
+        view.set(new BrokerView(
+                fleet.snapshot(),
+                book.placementsView(),
+                queue,
+                book.decisionsView(),
+                members,
+                leadership.leading(),
+                leadership.caughtUp(),
+                poison,
+                quarantine.count(),
+                clock.instant()));
     }
 
     @Override

@@ -25,7 +25,14 @@ final class Deletion {
     private final Consumer<String> forget;
 
     /** @param forget forgets everything about a placement, in every part of the coordinator */
-    Deletion(BrokerSettings settings, Book book, Fleet fleet, Forwarding forwarding, Effects effects, Clock clock, Consumer<String> forget) {
+    Deletion(
+            BrokerSettings settings,
+            Book book,
+            Fleet fleet,
+            Forwarding forwarding,
+            Effects effects,
+            Clock clock,
+            Consumer<String> forget) {
         this.settings = settings;
         this.book = book;
         this.fleet = fleet;
@@ -45,7 +52,8 @@ final class Deletion {
         if (p.state() == State.DELETING) {
             return false;
         }
-        if ((p.state() == State.PLACED || p.state() == State.APPLIED) && p.cluster().isPresent()) {
+        if ((p.state() == State.PLACED || p.state() == State.APPLIED)
+                && p.cluster().isPresent()) {
             String cluster = p.cluster().get();
             PlacementRecord deleting = p.with(State.DELETING, "", clock.instant());
             if (!book.write(deleting)) {
@@ -54,7 +62,10 @@ final class Deletion {
             fleet.release(p.uid());
             boolean durable = forwarding.delete(deleting, cluster);
             if (durable && !fleet.snapshot().ready(cluster, clock.instant(), settings.heartbeatTimeout())) {
-                effects.event(object, EventReason.Deleting, cluster + " is not ready; its copy is deleted when its agent returns");
+                effects.event(
+                        object,
+                        EventReason.Deleting,
+                        cluster + " is not ready; its copy is deleted when its agent returns");
                 finish(deleting, Optional.of(object));
             }
             return true;
@@ -70,7 +81,8 @@ final class Deletion {
     void retryWhereNotReady() {
         for (PlacementRecord p : java.util.List.copyOf(book.inState(State.DELETING))) {
             String cluster = p.cluster().orElse("");
-            if (!cluster.isEmpty() && !fleet.snapshot().ready(cluster, clock.instant(), settings.heartbeatTimeout())
+            if (!cluster.isEmpty()
+                    && !fleet.snapshot().ready(cluster, clock.instant(), settings.heartbeatTimeout())
                     && forwarding.delete(p, cluster)) {
                 finish(p, book.object(p.uid()));
             }

@@ -31,12 +31,10 @@ final class DemandCache {
             }
         }
 
-        record Invalid(String reason) implements Asked {
-        }
+        record Invalid(String reason) implements Asked {}
     }
 
-    private record Entry(JsonNode spec, String selector, Interpreter interpreter, Asked asked) {
-    }
+    private record Entry(JsonNode spec, String selector, Interpreter interpreter, Asked asked) {}
 
     private final int maxPods;
     private final Map<String, Entry> entries = new HashMap<>();
@@ -51,7 +49,9 @@ final class DemandCache {
 
     Asked demand(HubObject object, Interpreter interpreter) {
         Entry known = entries.get(object.uid());
-        if (known != null && known.interpreter() == interpreter && known.selector().equals(object.clusterSelectorText())
+        if (known != null
+                && known.interpreter() == interpreter
+                && known.selector().equals(object.clusterSelectorText())
                 && known.spec().equals(object.spec())) {
             return known.asked();
         }
@@ -67,18 +67,20 @@ final class DemandCache {
         try {
             Resolution resolution = interpreter.resolve(object.raw());
             if (!(resolution instanceof Resolution.Resolved r)) {
-                return new Asked.Invalid("cannot interpret it: " + resolution.problems().stream().map(Problem::toString)
-                        .collect(Collectors.joining("; ")));
+                return new Asked.Invalid("cannot interpret it: "
+                        + resolution.problems().stream().map(Problem::toString).collect(Collectors.joining("; ")));
             }
-            List<Problem> unknownDemand = r.problems().stream().filter(DemandCache::aboutDemand).toList();
-            if (!unknownDemand.isEmpty()) { // what it asks for could not be read: planning it as read would place the wrong gang
-                return new Asked.Invalid("cannot tell what it asks for: " + unknownDemand.stream().map(Problem::toString)
-                        .collect(Collectors.joining("; ")));
+            List<Problem> unknownDemand =
+                    r.problems().stream().filter(DemandCache::aboutDemand).toList();
+            if (!unknownDemand
+                    .isEmpty()) { // what it asks for could not be read: planning it as read would place the wrong gang
+                return new Asked.Invalid("cannot tell what it asks for: "
+                        + unknownDemand.stream().map(Problem::toString).collect(Collectors.joining("; ")));
             }
             long pods = pods(r.view());
             if (pods > maxPods) {
-                return new Asked.Invalid("too many pods to plan: the gang asks for " + pods + " pods; the broker plans at most "
-                        + maxPods + " per gang (max-pods-per-gang)");
+                return new Asked.Invalid("too many pods to plan: the gang asks for " + pods
+                        + " pods; the broker plans at most " + maxPods + " per gang (max-pods-per-gang)");
             }
             return new Asked.Gang(Demands.of(r.view()), object.clusterSelector());
         } catch (RuntimeException | StackOverflowError e) {
@@ -91,7 +93,9 @@ final class DemandCache {
      * mappings and pod selectors (those decide a phase and which live pods belong where, not what to place).
      */
     private static boolean aboutDemand(Problem p) {
-        return p.isError() && !p.field().contains("statusDefinition") && !p.field().contains("podSelector");
+        return p.isError()
+                && !p.field().contains("statusDefinition")
+                && !p.field().contains("podSelector");
     }
 
     /** The pods placement would have to find nodes for, counted without overflow. */

@@ -34,7 +34,11 @@ final class Effects {
         if (active()) {
             return outbox.command(cluster, command);
         }
-        LOG.debug("not active: {} for {} to {} not sent", command.getClass().getSimpleName(), command.placementId(), cluster);
+        LOG.debug(
+                "not active: {} for {} to {} not sent",
+                command.getClass().getSimpleName(),
+                command.placementId(),
+                cluster);
         return false;
     }
 

@@ -44,7 +44,14 @@ final class Failover {
     /** Applied gangs their cluster's summaries have listed: only a copy once seen can be missed (not one its agent cannot watch). */
     private final Set<String> listedOnce = new HashSet<>();
 
-    Failover(BrokerSettings settings, Book book, Fleet fleet, Forwarding forwarding, StatusMirror mirror, Effects effects, Clock clock) {
+    Failover(
+            BrokerSettings settings,
+            Book book,
+            Fleet fleet,
+            Forwarding forwarding,
+            StatusMirror mirror,
+            Effects effects,
+            Clock clock) {
         this.settings = settings;
         this.book = book;
         this.fleet = fleet;
@@ -77,10 +84,16 @@ final class Failover {
             return changed;
         }
         Map<String, Set<String>> listedNow = new HashMap<>();
-        fleet.snapshot().clusters().forEach((cluster, summary) -> listedNow.put(cluster, summary.placements().stream()
-                .map(PlacementReport::placementId).collect(java.util.stream.Collectors.toSet())));
+        fleet.snapshot()
+                .clusters()
+                .forEach((cluster, summary) -> listedNow.put(
+                        cluster,
+                        summary.placements().stream()
+                                .map(PlacementReport::placementId)
+                                .collect(java.util.stream.Collectors.toSet())));
         for (PlacementRecord p : List.copyOf(book.placements())) {
-            if ((p.state() == State.PLACED || p.state() == State.APPLIED) && p.cluster().isPresent()) {
+            if ((p.state() == State.PLACED || p.state() == State.APPLIED)
+                    && p.cluster().isPresent()) {
                 String cluster = p.cluster().get();
                 if (!fleet.snapshot().ready(cluster, now, settings.failoverTimeout())) {
                     changed |= lost(p, cluster, now);
@@ -98,15 +111,23 @@ final class Failover {
         boolean started = member.isPresent() && member.get().started();
         if (started && !settings.replaceRunning()) {
             if (!Long.valueOf(p.epoch()).equals(lostReported.put(p.uid(), p.epoch()))) {
-                object.ifPresent(o -> effects.event(o, EventReason.ClusterLost, cluster + " has been silent longer than "
-                        + settings.failoverTimeout() + "; the gang was " + member.get().phase()
-                        + " there and stays placed (replace-running is off)"));
+                object.ifPresent(o -> effects.event(
+                        o,
+                        EventReason.ClusterLost,
+                        cluster + " has been silent longer than "
+                                + settings.failoverTimeout() + "; the gang was "
+                                + member.get().phase()
+                                + " there and stays placed (replace-running is off)"));
             }
             return false;
         }
         long epoch = p.epoch() + 1;
-        return takeBack(p, cluster, cluster + " lost (silent longer than " + settings.failoverTimeout() + "); re-placing at epoch " + epoch,
-                EventReason.ClusterLost, now);
+        return takeBack(
+                p,
+                cluster,
+                cluster + " lost (silent longer than " + settings.failoverTimeout() + "); re-placing at epoch " + epoch,
+                EventReason.ClusterLost,
+                now);
     }
 
     /**
@@ -118,13 +139,17 @@ final class Failover {
         if (Duration.between(p.at(), now).compareTo(settings.limits().startTimeout()) <= 0) {
             return false;
         }
-        Optional<PlacementReport> report = Optional.ofNullable(fleet.snapshot().clusters().get(cluster)).flatMap(s -> s.placements()
-                .stream().filter(r -> r.placementId().equals(p.uid()) && r.epoch() == p.epoch()).findFirst());
+        Optional<PlacementReport> report = Optional.ofNullable(
+                        fleet.snapshot().clusters().get(cluster))
+                .flatMap(s -> s.placements().stream()
+                        .filter(r -> r.placementId().equals(p.uid()) && r.epoch() == p.epoch())
+                        .findFirst());
         if (report.isEmpty() || report.get().pendingPods() == 0) {
             return false;
         }
         long epoch = p.epoch() + 1;
-        String reason = cluster + " did not start it within " + settings.limits().startTimeout() + " (" + report.get().pendingPods()
+        String reason = cluster + " did not start it within "
+                + settings.limits().startTimeout() + " (" + report.get().pendingPods()
                 + " pods still unscheduled there); re-placing at epoch " + epoch + " on another cluster";
         if (takeBack(p, cluster, reason, EventReason.Requeued, now)) {
             book.avoid(p.uid(), cluster);
@@ -148,8 +173,11 @@ final class Failover {
         if (listed) {
             listedOnce.add(p.uid());
         }
-        // an agent lists a copy once its cache has it: only summaries received a heartbeat timeout after the apply count
-        if (listed || !listedOnce.contains(p.uid()) || Duration.between(p.at(), received).compareTo(settings.heartbeatTimeout()) < 0) {
+        // an agent lists a copy once its cache has it: only summaries received a heartbeat timeout after the apply
+        // count
+        if (listed
+                || !listedOnce.contains(p.uid())
+                || Duration.between(p.at(), received).compareTo(settings.heartbeatTimeout()) < 0) {
             unlistedSince.remove(p.uid());
             return false;
         }
@@ -159,8 +187,13 @@ final class Failover {
             return false;
         }
         unlistedSince.remove(p.uid());
-        return takeBack(p, cluster, "its copy on " + cluster + " is gone (deleted there, or fenced by its agent after losing Kafka); "
-                + "re-placing at epoch " + (p.epoch() + 1), EventReason.Requeued, now);
+        return takeBack(
+                p,
+                cluster,
+                "its copy on " + cluster + " is gone (deleted there, or fenced by its agent after losing Kafka); "
+                        + "re-placing at epoch " + (p.epoch() + 1),
+                EventReason.Requeued,
+                now);
     }
 
     /** Re-queues a placement at the next epoch (durably first), then fences the old copy and frees its nodes. */
@@ -179,8 +212,14 @@ final class Failover {
         LOG.info("{}: {}", p.target(), reason);
         book.object(p.uid()).ifPresent(o -> {
             effects.event(o, why, reason);
-            effects.mark(o, Map.of(MetadataKeys.PHASE_LABEL, "Queued", MetadataKeys.CLUSTER_LABEL, ""), Map.of(MetadataKeys.REASON_ANNOTATION, reason,
-                    MetadataKeys.EPOCH_ANNOTATION, Long.toString(epoch)));
+            effects.mark(
+                    o,
+                    Map.of(MetadataKeys.PHASE_LABEL, "Queued", MetadataKeys.CLUSTER_LABEL, ""),
+                    Map.of(
+                            MetadataKeys.REASON_ANNOTATION,
+                            reason,
+                            MetadataKeys.EPOCH_ANNOTATION,
+                            Long.toString(epoch)));
         });
         return true;
     }
@@ -192,7 +231,8 @@ final class Failover {
      */
     private void resendUnanswered(Instant now) {
         for (PlacementRecord p : List.copyOf(book.placements())) {
-            if ((p.state() != State.PLACED && p.state() != State.DELETING) || p.cluster().isEmpty()) {
+            if ((p.state() != State.PLACED && p.state() != State.DELETING)
+                    || p.cluster().isEmpty()) {
                 continue;
             }
             String cluster = p.cluster().get();
@@ -202,7 +242,11 @@ final class Failover {
             }
             Optional<HubObject> object = book.object(p.uid());
             if (p.state() == State.DELETING) {
-                LOG.info("{}: no answer from {} to the delete at epoch {}; sending it again", p.target(), cluster, p.epoch());
+                LOG.info(
+                        "{}: no answer from {} to the delete at epoch {}; sending it again",
+                        p.target(),
+                        cluster,
+                        p.epoch());
                 forwarding.delete(p, cluster);
             } else if (object.isPresent() && !object.get().deleting()) {
                 Optional<Book.Forwarded> went = book.forwarded(p.uid());

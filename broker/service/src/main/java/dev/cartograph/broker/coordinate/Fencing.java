@@ -21,8 +21,7 @@ final class Fencing {
     private static final Logger LOG = LoggerFactory.getLogger(Fencing.class);
 
     /** One stale copy fenced: its cluster, placement and the epoch the Delete carried. */
-    record Fenced(String cluster, String uid, long epoch) {
-    }
+    record Fenced(String cluster, String uid, long epoch) {}
 
     private final Effects effects;
     private final Clock clock;
@@ -42,7 +41,12 @@ final class Fencing {
         Fenced fenced = new Fenced(cluster, uid, epoch);
         Set<Fenced> done = byUid.computeIfAbsent(uid, k -> new HashSet<>());
         if (!done.contains(fenced)) {
-            LOG.info("fencing {} on {}: placed {} (epoch {})", uid, cluster, p.flatMap(PlacementRecord::cluster).orElse("nowhere"), epoch);
+            LOG.info(
+                    "fencing {} on {}: placed {} (epoch {})",
+                    uid,
+                    cluster,
+                    p.flatMap(PlacementRecord::cluster).orElse("nowhere"),
+                    epoch);
             if (effects.command(cluster, new Command.Delete(uid, epoch, clock.instant()))) {
                 done.add(fenced); // remembered only once durable: otherwise the copy's next report fences it again
             }

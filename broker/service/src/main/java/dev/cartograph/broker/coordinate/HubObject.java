@@ -24,9 +24,20 @@ import java.util.Optional;
  * @param shownPhase      what the broker's phase label on it says now
  * @param shownCluster    what the broker's cluster label on it says now
  */
-public record HubObject(String uid, JsonNode raw, PlacementRecord.Target target, boolean deleting, long generation, int priority,
-                        Optional<String> priorityProblem, Instant submitted, String clusterSelectorText,
-                        Map<String, String> clusterSelector, boolean finalized, String shownPhase, String shownCluster) {
+public record HubObject(
+        String uid,
+        JsonNode raw,
+        PlacementRecord.Target target,
+        boolean deleting,
+        long generation,
+        int priority,
+        Optional<String> priorityProblem,
+        Instant submitted,
+        String clusterSelectorText,
+        Map<String, String> clusterSelector,
+        boolean finalized,
+        String shownPhase,
+        String shownCluster) {
 
     public HubObject {
         clusterSelector = Map.copyOf(clusterSelector);
@@ -39,14 +50,16 @@ public record HubObject(String uid, JsonNode raw, PlacementRecord.Target target,
         if (uid.isEmpty()) {
             return Optional.empty();
         }
-        String annotation = meta.path("annotations").path(MetadataKeys.PRIORITY_ANNOTATION).asText("");
+        String annotation =
+                meta.path("annotations").path(MetadataKeys.PRIORITY_ANNOTATION).asText("");
         Optional<Integer> annotated = Optional.empty();
         Optional<String> problem = Optional.empty();
         if (!annotation.isEmpty()) {
             try {
                 annotated = Optional.of(Integer.parseInt(annotation.strip()));
             } catch (NumberFormatException e) {
-                problem = Optional.of("annotation " + MetadataKeys.PRIORITY_ANNOTATION + "='" + annotation + "' is not a whole number; its priority class is used");
+                problem = Optional.of("annotation " + MetadataKeys.PRIORITY_ANNOTATION + "='" + annotation
+                        + "' is not a whole number; its priority class is used");
             }
         }
         int priority = annotated.orElseGet(() -> classPriority(object, classes));
@@ -54,16 +67,31 @@ public record HubObject(String uid, JsonNode raw, PlacementRecord.Target target,
         for (JsonNode f : meta.path("finalizers")) {
             finalized |= MetadataKeys.FINALIZER.equals(f.asText());
         }
-        return Optional.of(new HubObject(uid, object, target(object), !meta.path("deletionTimestamp").asText("").isEmpty(),
-                meta.path("generation").asLong(0), priority, problem, submitted(meta, now),
-                meta.path("annotations").path(MetadataKeys.CLUSTER_SELECTOR_ANNOTATION).asText(""), Demands.clusterSelector(object), finalized,
-                meta.path("labels").path(MetadataKeys.PHASE_LABEL).asText(""), meta.path("labels").path(MetadataKeys.CLUSTER_LABEL).asText("")));
+        return Optional.of(new HubObject(
+                uid,
+                object,
+                target(object),
+                !meta.path("deletionTimestamp").asText("").isEmpty(),
+                meta.path("generation").asLong(0),
+                priority,
+                problem,
+                submitted(meta, now),
+                meta.path("annotations")
+                        .path(MetadataKeys.CLUSTER_SELECTOR_ANNOTATION)
+                        .asText(""),
+                Demands.clusterSelector(object),
+                finalized,
+                meta.path("labels").path(MetadataKeys.PHASE_LABEL).asText(""),
+                meta.path("labels").path(MetadataKeys.CLUSTER_LABEL).asText("")));
     }
 
     private static int classPriority(JsonNode object, PriorityClasses classes) {
         List<String> names = new ArrayList<>();
         object.path("spec").findValues("priorityClassName").forEach(v -> names.add(v.asText()));
-        return names.stream().map(classes::value).flatMap(Optional::stream).max(Integer::compare)
+        return names.stream()
+                .map(classes::value)
+                .flatMap(Optional::stream)
+                .max(Integer::compare)
                 .orElse(classes.globalDefault().orElse(0));
     }
 
@@ -77,8 +105,11 @@ public record HubObject(String uid, JsonNode raw, PlacementRecord.Target target,
 
     static PlacementRecord.Target target(JsonNode object) {
         JsonNode m = object.path("metadata");
-        return new PlacementRecord.Target(m.path("namespace").asText(""), object.path("apiVersion").asText(""),
-                object.path("kind").asText(""), m.path("name").asText(""));
+        return new PlacementRecord.Target(
+                m.path("namespace").asText(""),
+                object.path("apiVersion").asText(""),
+                object.path("kind").asText(""),
+                m.path("name").asText(""));
     }
 
     /** The object's spec, as the demand it asks for is computed from. */

@@ -10,35 +10,27 @@ import java.util.Optional;
 
 /** Everything that reaches the coordinator's one thread, from Kafka, the hub, the lease and the clock. Immutable. */
 public sealed interface Input {
-    record Cluster(ClusterSummary summary) implements Input {
-    }
+    record Cluster(ClusterSummary summary) implements Input {}
 
     /** A member workload's summary; empty when the agent wrote a tombstone (it is gone). */
-    record Workload(WorkloadKey key, Optional<WorkloadSummary> summary) implements Input {
-    }
+    record Workload(WorkloadKey key, Optional<WorkloadSummary> summary) implements Input {}
 
-    record Result(CommandResult result) implements Input {
-    }
+    record Result(CommandResult result) implements Input {}
 
     /** A placement record read back from the placements topic (what another leader, or an earlier run, decided). */
-    record Placement(String uid, Optional<PlacementRecord> record) implements Input {
-    }
+    record Placement(String uid, Optional<PlacementRecord> record) implements Input {}
 
     /** Every topic has been read up to where it stood at start. */
-    record CaughtUp() implements Input {
-    }
+    record CaughtUp() implements Input {}
 
     /** Every record committed when mark {@code id} was asked for has been read (a new leader's catch-up). */
-    record Marked(long id) implements Input {
-    }
+    record Marked(long id) implements Input {}
 
     /** A hub object was added or changed (incl. marked for deletion). */
-    record HubChanged(JsonNode object) implements Input {
-    }
+    record HubChanged(JsonNode object) implements Input {}
 
     /** A hub object is gone. */
-    record HubDeleted(JsonNode object) implements Input {
-    }
+    record HubDeleted(JsonNode object) implements Input {}
 
     /**
      * This instance gained or lost the leader lease, in leader term {@code term} (post it through
@@ -51,13 +43,10 @@ public sealed interface Input {
     }
 
     /** The definitions changed (Karta objects on the hub): interpret with these from now on. */
-    record Definitions(dev.cartograph.interpreter.Definitions definitions) implements Input {
-    }
+    record Definitions(dev.cartograph.interpreter.Definitions definitions) implements Input {}
 
-    record Tick() implements Input {
-    }
+    record Tick() implements Input {}
 
     /** Runs on the coordinator's thread (for reads that must see one consistent state). */
-    record Call(Runnable action) implements Input {
-    }
+    record Call(Runnable action) implements Input {}
 }

@@ -24,6 +24,7 @@ final class Leadership {
     private final AtomicBoolean leading;
     /** The lease's latest word, so that an older Leading input still in the inbox is not acted on. */
     private final AtomicBoolean wanted;
+
     private boolean caughtUp;
     private boolean activated;
     private long term;

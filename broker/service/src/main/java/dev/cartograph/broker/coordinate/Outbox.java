@@ -14,8 +14,7 @@ public interface Outbox {
      * fencing the previous producer of the same transactional id. Returns once that holds; throws when
      * it could not be done (the coordinator tries again at its next tick).
      */
-    default void activate(long term) throws Exception {
-    }
+    default void activate(long term) throws Exception {}
 
     /** Writes the record and returns once it is durable; throws when it could not be made durable ({@link Fenced} when deposed). */
     void placement(PlacementRecord record) throws Exception;

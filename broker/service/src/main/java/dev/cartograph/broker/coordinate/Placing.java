@@ -34,8 +34,10 @@ final class Placing {
     /** A waiting gang's reason on the hub is refreshed at most this often (capacity changes all the time). */
     static final Duration REASON_REFRESH = Duration.ofSeconds(10);
 
-    static final Comparator<PlacementRecord> QUEUE_ORDER = Comparator.comparingInt(PlacementRecord::priority).reversed()
-            .thenComparing(PlacementRecord::submitted).thenComparing(PlacementRecord::uid);
+    static final Comparator<PlacementRecord> QUEUE_ORDER = Comparator.comparingInt(PlacementRecord::priority)
+            .reversed()
+            .thenComparing(PlacementRecord::submitted)
+            .thenComparing(PlacementRecord::uid);
 
     private final BrokerSettings settings;
     private final Book book;
@@ -50,11 +52,18 @@ final class Placing {
     /** The spec each failed placement had when it failed (or when this instance first saw it failed). */
     private final Map<String, com.fasterxml.jackson.databind.JsonNode> failedSpecs = new HashMap<>();
 
-    private record Marked(String reason, Instant at) {
-    }
+    private record Marked(String reason, Instant at) {}
 
-    Placing(BrokerSettings settings, Book book, Fleet fleet, DemandCache demands, Forwarding forwarding, StatusMirror mirror,
-            Effects effects, Clock clock, Supplier<Interpreter> interpreter) {
+    Placing(
+            BrokerSettings settings,
+            Book book,
+            Fleet fleet,
+            DemandCache demands,
+            Forwarding forwarding,
+            StatusMirror mirror,
+            Effects effects,
+            Clock clock,
+            Supplier<Interpreter> interpreter) {
         this.settings = settings;
         this.book = book;
         this.fleet = fleet;
@@ -71,8 +80,17 @@ final class Placing {
         effects.addFinalizer(object);
         object.priorityProblem().ifPresent(problem -> LOG.warn("{}: {}", object.target(), problem));
         Instant now = clock.instant();
-        PlacementRecord queued = new PlacementRecord(object.uid(), object.target(), Optional.empty(), epoch, State.QUEUED, "", Map.of(),
-                object.priority(), object.submitted(), now);
+        PlacementRecord queued = new PlacementRecord(
+                object.uid(),
+                object.target(),
+                Optional.empty(),
+                epoch,
+                State.QUEUED,
+                "",
+                Map.of(),
+                object.priority(),
+                object.submitted(),
+                now);
         if (demands.demand(object, interpreter.get()) instanceof DemandCache.Asked.Invalid invalid) {
             fail(queued, object, invalid.reason(), EventReason.Invalid);
             return;
@@ -83,7 +101,8 @@ final class Placing {
 
     /** Every queued placement in order, placed where it now fits; one that fails to plan is failed alone. */
     void retryQueue() {
-        List<PlacementRecord> queued = book.inState(State.QUEUED).stream().sorted(QUEUE_ORDER).toList();
+        List<PlacementRecord> queued =
+                book.inState(State.QUEUED).stream().sorted(QUEUE_ORDER).toList();
         List<ClusterState> planning = null;
         for (PlacementRecord p : queued) {
             Optional<HubObject> object = book.object(p.uid());
@@ -121,14 +140,20 @@ final class Placing {
         Decision decision = Planner.plan(gang.pods(), gang.clusterSelector(), planning, settings.policy());
         Optional<String> avoided = book.avoided(p.uid());
         if (avoided.isPresent() && decision.chosen().equals(avoided)) { // it could not start there: anywhere else first
-            Decision elsewhere = Planner.plan(gang.pods(), gang.clusterSelector(),
-                    planning.stream().filter(c -> !c.name().equals(avoided.get())).toList(), settings.policy());
+            Decision elsewhere = Planner.plan(
+                    gang.pods(),
+                    gang.clusterSelector(),
+                    planning.stream()
+                            .filter(c -> !c.name().equals(avoided.get()))
+                            .toList(),
+                    settings.policy());
             decision = elsewhere instanceof Decision.Placed ? elsewhere : decision;
         }
         book.decided(p.uid(), decision);
         if (decision instanceof Decision.Placed placed) {
             Reservation reservation = fleet.reserve(p.uid(), p.epoch(), placed, gang.pods());
-            PlacementRecord next = p.with(Optional.of(placed.cluster()), p.epoch(), State.PLACED, "", reservation.perNode(), now);
+            PlacementRecord next =
+                    p.with(Optional.of(placed.cluster()), p.epoch(), State.PLACED, "", reservation.perNode(), now);
             if (!book.write(next)) {
                 fleet.release(p.uid());
                 return false;
@@ -137,12 +162,23 @@ final class Placing {
             book.placedAgain(p.uid());
             forwarding.apply(next, object, Optional.of(gang));
             mirror.forget(p.uid());
-            String why = placed.clusters().stream().filter(v -> v.cluster().equals(placed.cluster())).findFirst()
-                    .map(Decision.Verdict::reason).orElse("");
-            effects.mark(object, Map.of(MetadataKeys.CLUSTER_LABEL, placed.cluster(), MetadataKeys.PHASE_LABEL, "Placed"),
-                    Map.of(MetadataKeys.REASON_ANNOTATION, "", MetadataKeys.EPOCH_ANNOTATION, Long.toString(p.epoch())));
-            effects.event(object, EventReason.Placed, "placed on " + placed.cluster() + " (epoch " + p.epoch() + ")"
-                    + (why.isEmpty() ? "" : ": " + why));
+            String why = placed.clusters().stream()
+                    .filter(v -> v.cluster().equals(placed.cluster()))
+                    .findFirst()
+                    .map(Decision.Verdict::reason)
+                    .orElse("");
+            effects.mark(
+                    object,
+                    Map.of(MetadataKeys.CLUSTER_LABEL, placed.cluster(), MetadataKeys.PHASE_LABEL, "Placed"),
+                    Map.of(
+                            MetadataKeys.REASON_ANNOTATION,
+                            "",
+                            MetadataKeys.EPOCH_ANNOTATION,
+                            Long.toString(p.epoch())));
+            effects.event(
+                    object,
+                    EventReason.Placed,
+                    "placed on " + placed.cluster() + " (epoch " + p.epoch() + ")" + (why.isEmpty() ? "" : ": " + why));
             return true;
         }
         waits(p, object, unschedulable(decision), now);
@@ -163,9 +199,14 @@ final class Placing {
         }
         book.keep(next);
         Marked shown = reasonShown.get(p.uid());
-        if (entering || shown == null || !shown.reason().equals(reason) && !now.isBefore(shown.at().plus(REASON_REFRESH))) {
+        if (entering
+                || shown == null
+                || !shown.reason().equals(reason) && !now.isBefore(shown.at().plus(REASON_REFRESH))) {
             reasonShown.put(p.uid(), new Marked(reason, now));
-            effects.mark(object, Map.of(MetadataKeys.PHASE_LABEL, "Queued", MetadataKeys.CLUSTER_LABEL, ""), Map.of(MetadataKeys.REASON_ANNOTATION, reason));
+            effects.mark(
+                    object,
+                    Map.of(MetadataKeys.PHASE_LABEL, "Queued", MetadataKeys.CLUSTER_LABEL, ""),
+                    Map.of(MetadataKeys.REASON_ANNOTATION, reason));
         }
         if (entering) {
             effects.event(object, EventReason.Unschedulable, reason);
@@ -181,15 +222,20 @@ final class Placing {
             return;
         }
         effects.event(object, why, reason);
-        effects.mark(object, Map.of(MetadataKeys.PHASE_LABEL, "Failed", MetadataKeys.CLUSTER_LABEL, ""), Map.of(MetadataKeys.REASON_ANNOTATION, reason));
+        effects.mark(
+                object,
+                Map.of(MetadataKeys.PHASE_LABEL, "Failed", MetadataKeys.CLUSTER_LABEL, ""),
+                Map.of(MetadataKeys.REASON_ANNOTATION, reason));
     }
 
     static String unschedulable(Decision decision) {
         if (decision.clusters().isEmpty()) {
             return "no member cluster has reported yet";
         }
-        return "fits on no cluster now: " + decision.clusters().stream().map(v -> v.cluster() + ": " + v.reason())
-                .collect(Collectors.joining("; "));
+        return "fits on no cluster now: "
+                + decision.clusters().stream()
+                        .map(v -> v.cluster() + ": " + v.reason())
+                        .collect(Collectors.joining("; "));
     }
 
     List<ClusterState> planningView() {

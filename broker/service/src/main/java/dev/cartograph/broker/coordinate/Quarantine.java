@@ -36,8 +36,10 @@ final class Quarantine {
             }
             String reason = "could not be handled: " + e;
             object.ifPresent(o -> safely(() -> {
-                book.placement(o.uid()).ifPresentOrElse(p -> placing.fail(p, o, reason, EventReason.Invalid),
-                        () -> effects.event(o, EventReason.Invalid, reason));
+                book.placement(o.uid())
+                        .ifPresentOrElse(
+                                p -> placing.fail(p, o, reason, EventReason.Invalid),
+                                () -> effects.event(o, EventReason.Invalid, reason));
                 return Optional.empty();
             }));
         }
@@ -76,7 +78,7 @@ final class Quarantine {
 
     private static LogScope mdc(Optional<HubObject> object) {
         if (object.isEmpty()) {
-            return () -> { };
+            return () -> {};
         }
         PlacementRecord.Target t = object.get().target();
         MDC.put("kind", t.kind());

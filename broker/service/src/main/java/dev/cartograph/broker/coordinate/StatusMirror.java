@@ -56,11 +56,11 @@ final class StatusMirror {
         if (previous.isPresent() && !previous.get().phase().equals(s.phase())) {
             String cluster = s.key().cluster();
             switch (s.phase()) {
-                case "Running" -> effects.event(object, EventReason.Running, "running on " + cluster + " (" + s.pods() + " pods)");
+                case "Running" ->
+                    effects.event(object, EventReason.Running, "running on " + cluster + " (" + s.pods() + " pods)");
                 case "Completed" -> effects.event(object, EventReason.Completed, "completed on " + cluster);
                 case "Failed" -> effects.event(object, EventReason.Failed, "failed on " + cluster);
-                default -> {
-                }
+                default -> {}
             }
         }
     }

@@ -3,8 +3,8 @@ package dev.cartograph.broker.coordinate;
 import dev.cartograph.broker.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.fleet.Reservation;
-import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.placement.PodDemand;
@@ -39,7 +39,14 @@ final class Updates {
     private final Supplier<Interpreter> interpreter;
     private final Map<String, com.fasterxml.jackson.databind.JsonNode> refused = new HashMap<>();
 
-    Updates(BrokerSettings settings, Book book, Fleet fleet, DemandCache demands, Forwarding forwarding, Effects effects, Clock clock,
+    Updates(
+            BrokerSettings settings,
+            Book book,
+            Fleet fleet,
+            DemandCache demands,
+            Forwarding forwarding,
+            Effects effects,
+            Clock clock,
             Supplier<Interpreter> interpreter) {
         this.settings = settings;
         this.book = book;
@@ -62,27 +69,42 @@ final class Updates {
             return refuse(p, object, "the change cannot be read, so it is not forwarded: " + invalid.reason());
         }
         List<PodDemand> now = ((DemandCache.Asked.Gang) asked).pods();
-        List<PodDemand> had = before.asked().filter(DemandCache.Asked.Gang.class::isInstance).map(a -> ((DemandCache.Asked.Gang) a).pods())
+        List<PodDemand> had = before.asked()
+                .filter(DemandCache.Asked.Gang.class::isInstance)
+                .map(a -> ((DemandCache.Asked.Gang) a).pods())
                 .orElse(List.of());
         List<PodDemand> added = added(had, now);
         Optional<Decision.Placed> room = Optional.empty();
         if (!added.isEmpty()) {
-            List<ClusterState> here = fleet.snapshot().forPlanning(clock.instant(), settings.heartbeatTimeout()).stream()
-                    .filter(c -> c.name().equals(cluster)).toList();
+            List<ClusterState> here =
+                    fleet.snapshot().forPlanning(clock.instant(), settings.heartbeatTimeout()).stream()
+                            .filter(c -> c.name().equals(cluster))
+                            .toList();
             Decision fit = Planner.plan(added, Map.of(), here, settings.policy());
             if (!(fit instanceof Decision.Placed placed)) {
-                String why = fit.clusters().stream().map(Decision.Verdict::reason).findFirst().orElse(cluster + " has not reported");
-                return refuse(p, object, "the change needs " + added.stream().mapToInt(PodDemand::count).sum() + " more pods that do not fit on "
-                        + cluster + " now (" + why + "); the running copy keeps its spec");
+                String why = fit.clusters().stream()
+                        .map(Decision.Verdict::reason)
+                        .findFirst()
+                        .orElse(cluster + " has not reported");
+                return refuse(
+                        p,
+                        object,
+                        "the change needs "
+                                + added.stream().mapToInt(PodDemand::count).sum() + " more pods that do not fit on "
+                                + cluster + " now (" + why + "); the running copy keeps its spec");
             }
             room = Optional.of(placed);
         }
-        // a new version of the copy: the next epoch, so only a summary from after the agent applied it releases what it adds;
-        // the record holds the extended reservation, so a broker that restarts before the member accounts for it holds it too
+        // a new version of the copy: the next epoch, so only a summary from after the agent applied it releases what it
+        // adds;
+        // the record holds the extended reservation, so a broker that restarts before the member accounts for it holds
+        // it too
         long epoch = p.epoch() + 1;
         Optional<Reservation> held = fleet.snapshot().reservations().containsKey(p.uid())
-                ? Optional.of(fleet.snapshot().reservations().get(p.uid())) : Optional.empty();
-        Map<String, ResourceList> reserved = room.map(placed -> fleet.extend(p.uid(), cluster, epoch, placed, added).perNode())
+                ? Optional.of(fleet.snapshot().reservations().get(p.uid()))
+                : Optional.empty();
+        Map<String, ResourceList> reserved = room.map(placed ->
+                        fleet.extend(p.uid(), cluster, epoch, placed, added).perNode())
                 .orElse(p.reserved());
         PlacementRecord next = p.with(p.cluster(), epoch, PlacementRecord.State.PLACED, "", reserved, clock.instant());
         if (!book.write(next)) {
@@ -93,7 +115,10 @@ final class Updates {
         }
         refused.remove(p.uid());
         forwarding.apply(next, object, Optional.of(asked));
-        effects.event(object, EventReason.Forwarded, "change sent to " + cluster + (added.isEmpty() ? "" : " (its added pods fit there)"));
+        effects.event(
+                object,
+                EventReason.Forwarded,
+                "change sent to " + cluster + (added.isEmpty() ? "" : " (its added pods fit there)"));
         return true;
     }
 
@@ -108,8 +133,12 @@ final class Updates {
     static List<PodDemand> added(List<PodDemand> had, List<PodDemand> now) {
         List<PodDemand> out = new ArrayList<>();
         for (PodDemand d : now) {
-            Optional<PodDemand> same = had.stream().filter(o -> o.component().equals(d.component()) && o.instance().equals(d.instance())
-                    && o.perPod().equals(d.perPod()) && o.constraints().equals(d.constraints())).findFirst();
+            Optional<PodDemand> same = had.stream()
+                    .filter(o -> o.component().equals(d.component())
+                            && o.instance().equals(d.instance())
+                            && o.perPod().equals(d.perPod())
+                            && o.constraints().equals(d.constraints()))
+                    .findFirst();
             int more = d.count() - same.map(PodDemand::count).orElse(0);
             if (more > 0) {
                 out.add(d.withCount(more));

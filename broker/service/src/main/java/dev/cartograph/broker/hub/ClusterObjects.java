@@ -24,8 +24,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClusterObjects {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterObjects.class);
-    public static final ResourceDefinitionContext CLUSTERS = new ResourceDefinitionContext.Builder().withGroup("cartograph.dev")
-            .withVersion("v1alpha1").withKind("Cluster").withPlural("clusters").withNamespaced(false).build();
+    public static final ResourceDefinitionContext CLUSTERS = new ResourceDefinitionContext.Builder()
+            .withGroup("cartograph.dev")
+            .withVersion("v1alpha1")
+            .withKind("Cluster")
+            .withPlural("clusters")
+            .withNamespaced(false)
+            .build();
     private static final Duration HEARTBEAT_EVERY = Duration.ofMinutes(1);
 
     private final KubernetesClient client;
@@ -81,7 +86,9 @@ public final class ClusterObjects {
         for (FleetReport.ClusterReport c : report.clusters()) {
             Map<String, Object> status = status(c);
             Instant last = writtenAt.get(c.name());
-            if (status.equals(written.get(c.name())) && last != null && Duration.between(last, now).compareTo(HEARTBEAT_EVERY) < 0) {
+            if (status.equals(written.get(c.name()))
+                    && last != null
+                    && Duration.between(last, now).compareTo(HEARTBEAT_EVERY) < 0) {
                 continue;
             }
             Map<String, Object> withHeartbeat = new LinkedHashMap<>(status);
@@ -89,17 +96,24 @@ public final class ClusterObjects {
             GenericKubernetesResource object = new GenericKubernetesResource();
             object.setApiVersion("cartograph.dev/v1alpha1");
             object.setKind("Cluster");
-            object.setMetadata(new ObjectMetaBuilder().withName(c.name()).withLabels(c.labels())
-                    .addToLabels("app.kubernetes.io/managed-by", "cartograph-broker").build());
+            object.setMetadata(new ObjectMetaBuilder()
+                    .withName(c.name())
+                    .withLabels(c.labels())
+                    .addToLabels("app.kubernetes.io/managed-by", "cartograph-broker")
+                    .build());
             object.setAdditionalProperty("status", withHeartbeat);
             try {
-                GenericKubernetesResource current = client.genericKubernetesResources(CLUSTERS).withName(c.name()).get();
+                GenericKubernetesResource current = client.genericKubernetesResources(CLUSTERS)
+                        .withName(c.name())
+                        .get();
                 if (current == null) {
                     client.genericKubernetesResources(CLUSTERS).resource(object).create();
                 } else {
                     current.setAdditionalProperty("status", withHeartbeat);
                     current.getMetadata().setLabels(object.getMetadata().getLabels());
-                    client.genericKubernetesResources(CLUSTERS).resource(current).update();
+                    client.genericKubernetesResources(CLUSTERS)
+                            .resource(current)
+                            .update();
                 }
                 written.put(c.name(), status);
                 writtenAt.put(c.name(), now);
@@ -107,8 +121,9 @@ public final class ClusterObjects {
                 if (e.getCode() == 404) {
                     if (!missingCrdReported) {
                         missingCrdReported = true;
-                        LOG.info("the hub has no clusters.cartograph.dev CRD; install broker/service/src/main/resources/crds/"
-                                + "clusters.cartograph.dev.yaml to see member clusters with kubectl");
+                        LOG.info(
+                                "the hub has no clusters.cartograph.dev CRD; install broker/service/src/main/resources/crds/"
+                                        + "clusters.cartograph.dev.yaml to see member clusters with kubectl");
                     }
                     return;
                 }

@@ -11,9 +11,9 @@ import dev.cartograph.kube.KartaWatch;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -46,6 +46,7 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
     private final Map<String, ResourceDefinitionContext> contexts = new ConcurrentHashMap<>();
     /** Every federated object is offered again this often, so whatever the broker failed to write on it is written again. */
     static final java.time.Duration RESYNC = java.time.Duration.ofMinutes(5);
+
     private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers = new ConcurrentHashMap<>();
     private final Map<String, Boolean> federatedNamespaces = new ConcurrentHashMap<>();
     private final List<SharedIndexInformer<?>> others = new ArrayList<>();
@@ -54,7 +55,12 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
     private SharedIndexInformer<CustomResourceDefinition> crdInformer;
     private volatile boolean started;
 
-    public HubWatch(KubernetesClient client, Definitions definitions, String labelKey, String labelValue, Consumer<Input> sink) {
+    public HubWatch(
+            KubernetesClient client,
+            Definitions definitions,
+            String labelKey,
+            String labelValue,
+            Consumer<Input> sink) {
         this.client = client;
         this.catalog = definitions;
         this.definitions = definitions;
@@ -69,42 +75,49 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
      */
     public synchronized void start() {
         if (namespaceInformer == null) {
-            namespaceInformer = client.namespaces().inform(new ResourceEventHandler<>() {
-                @Override
-                public void onAdd(Namespace ns) {
-                    namespace(ns);
-                }
+            namespaceInformer = client.namespaces()
+                    .inform(
+                            new ResourceEventHandler<>() {
+                                @Override
+                                public void onAdd(Namespace ns) {
+                                    namespace(ns);
+                                }
 
-                @Override
-                public void onUpdate(Namespace old, Namespace ns) {
-                    namespace(ns);
-                }
+                                @Override
+                                public void onUpdate(Namespace old, Namespace ns) {
+                                    namespace(ns);
+                                }
 
-                @Override
-                public void onDelete(Namespace ns, boolean unknown) {
-                    federatedNamespaces.remove(ns.getMetadata().getName());
-                }
-            }, 0);
+                                @Override
+                                public void onDelete(Namespace ns, boolean unknown) {
+                                    federatedNamespaces.remove(ns.getMetadata().getName());
+                                }
+                            },
+                            0);
             others.add(namespaceInformer);
         }
         if (priorityClasses == null) {
             try {
-                priorityClasses = client.scheduling().v1().priorityClasses().inform(new ResourceEventHandler<>() {
-                    @Override
-                    public void onAdd(PriorityClass pc) {
-                    }
+                priorityClasses = client.scheduling()
+                        .v1()
+                        .priorityClasses()
+                        .inform(
+                                new ResourceEventHandler<>() {
+                                    @Override
+                                    public void onAdd(PriorityClass pc) {}
 
-                    @Override
-                    public void onUpdate(PriorityClass a, PriorityClass b) {
-                    }
+                                    @Override
+                                    public void onUpdate(PriorityClass a, PriorityClass b) {}
 
-                    @Override
-                    public void onDelete(PriorityClass pc, boolean unknown) {
-                    }
-                }, 0);
+                                    @Override
+                                    public void onDelete(PriorityClass pc, boolean unknown) {}
+                                },
+                                0);
                 others.add(priorityClasses);
             } catch (RuntimeException e) {
-                LOG.warn("cannot watch PriorityClasses on the hub ({}); queue priority comes from the {} annotation only", e.getMessage(),
+                LOG.warn(
+                        "cannot watch PriorityClasses on the hub ({}); queue priority comes from the {} annotation only",
+                        e.getMessage(),
                         dev.cartograph.protocol.MetadataKeys.PRIORITY_ANNOTATION);
             }
         }
@@ -115,20 +128,23 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
             return;
         }
         try {
-            crdInformer = client.apiextensions().v1().customResourceDefinitions().inform(new ResourceEventHandler<>() {
-                @Override
-                public void onAdd(CustomResourceDefinition crd) {
-                    discover();
-                }
+            crdInformer = client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .inform(
+                            new ResourceEventHandler<>() {
+                                @Override
+                                public void onAdd(CustomResourceDefinition crd) {
+                                    discover();
+                                }
 
-                @Override
-                public void onUpdate(CustomResourceDefinition a, CustomResourceDefinition b) {
-                }
+                                @Override
+                                public void onUpdate(CustomResourceDefinition a, CustomResourceDefinition b) {}
 
-                @Override
-                public void onDelete(CustomResourceDefinition crd, boolean unknown) {
-                }
-            }, 0);
+                                @Override
+                                public void onDelete(CustomResourceDefinition crd, boolean unknown) {}
+                            },
+                            0);
             others.add(crdInformer);
         } catch (RuntimeException e) {
             LOG.warn("cannot watch CRDs on the hub ({}); catalog kinds are discovered at start only", e.getMessage());
@@ -143,15 +159,23 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
     @Override
     public Optional<Integer> value(String name) {
         SharedIndexInformer<PriorityClass> pcs = priorityClasses;
-        return pcs == null ? Optional.empty() : pcs.getStore().list().stream().filter(pc -> name.equals(pc.getMetadata().getName()))
-                .findFirst().map(pc -> pc.getValue());
+        return pcs == null
+                ? Optional.empty()
+                : pcs.getStore().list().stream()
+                        .filter(pc -> name.equals(pc.getMetadata().getName()))
+                        .findFirst()
+                        .map(pc -> pc.getValue());
     }
 
     @Override
     public Optional<Integer> globalDefault() {
         SharedIndexInformer<PriorityClass> pcs = priorityClasses;
-        return pcs == null ? Optional.empty() : pcs.getStore().list().stream().filter(pc -> Boolean.TRUE.equals(pc.getGlobalDefault()))
-                .findFirst().map(pc -> pc.getValue());
+        return pcs == null
+                ? Optional.empty()
+                : pcs.getStore().list().stream()
+                        .filter(pc -> Boolean.TRUE.equals(pc.getGlobalDefault()))
+                        .findFirst()
+                        .map(pc -> pc.getValue());
     }
 
     /** The API path of a kind the hub serves, for writes. */
@@ -160,7 +184,10 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
     }
 
     private void namespace(Namespace ns) {
-        boolean selected = labelValue.equals(ns.getMetadata().getLabels() == null ? null : ns.getMetadata().getLabels().get(labelKey));
+        boolean selected = labelValue.equals(
+                ns.getMetadata().getLabels() == null
+                        ? null
+                        : ns.getMetadata().getLabels().get(labelKey));
         Boolean before = federatedNamespaces.put(ns.getMetadata().getName(), selected);
         if (selected && !Boolean.TRUE.equals(before)) {
             // objects that were already there are federated now
@@ -191,14 +218,19 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
                 discover();
             });
         } catch (RuntimeException e) {
-            LOG.warn("cannot watch kartas.run.ai on the hub ({}); definitions are the built-in catalog", e.getMessage());
+            LOG.warn(
+                    "cannot watch kartas.run.ai on the hub ({}); definitions are the built-in catalog", e.getMessage());
         }
     }
 
     private synchronized void discover() {
         List<CustomResourceDefinition> crds;
         try {
-            crds = client.apiextensions().v1().customResourceDefinitions().list().getItems();
+            crds = client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .list()
+                    .getItems();
         } catch (RuntimeException e) {
             LOG.warn("cannot list CRDs on the hub: {}", e.getMessage());
             crds = List.of();
@@ -210,14 +242,17 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
                 continue;
             }
             List<CustomResourceDefinition> known = crds;
-            Optional<String> plural = BuiltInKinds.of(gvk).map(BuiltInKinds.Kind::plural).or(() -> served(gvk, known));
+            Optional<String> plural =
+                    BuiltInKinds.of(gvk).map(BuiltInKinds.Kind::plural).or(() -> served(gvk, known));
             plural.ifPresent(p -> watch(gvk, p));
         }
     }
 
     private static Optional<String> served(GroupVersionKind gvk, List<CustomResourceDefinition> crds) {
         for (CustomResourceDefinition crd : crds) {
-            if (crd.getSpec() == null || !gvk.group().equals(crd.getSpec().getGroup()) || !gvk.kind().equals(crd.getSpec().getNames().getKind())) {
+            if (crd.getSpec() == null
+                    || !gvk.group().equals(crd.getSpec().getGroup())
+                    || !gvk.kind().equals(crd.getSpec().getNames().getKind())) {
                 continue;
             }
             for (CustomResourceDefinitionVersion v : crd.getSpec().getVersions()) {
@@ -230,28 +265,36 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
     }
 
     private void watch(GroupVersionKind gvk, String plural) {
-        ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder().withGroup(gvk.group()).withVersion(gvk.version())
-                .withKind(gvk.kind()).withPlural(plural).withNamespaced(true).build();
+        ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder()
+                .withGroup(gvk.group())
+                .withVersion(gvk.version())
+                .withKind(gvk.kind())
+                .withPlural(plural)
+                .withNamespaced(true)
+                .build();
         String key = gvk.apiVersion() + "/" + gvk.kind();
         contexts.put(key, ctx);
         try {
-            SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(ctx).inAnyNamespace()
-                    .inform(new ResourceEventHandler<>() {
-                        @Override
-                        public void onAdd(GenericKubernetesResource o) {
-                            offer(o, false);
-                        }
+            SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(ctx)
+                    .inAnyNamespace()
+                    .inform(
+                            new ResourceEventHandler<>() {
+                                @Override
+                                public void onAdd(GenericKubernetesResource o) {
+                                    offer(o, false);
+                                }
 
-                        @Override
-                        public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource o) {
-                            offer(o, false);
-                        }
+                                @Override
+                                public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource o) {
+                                    offer(o, false);
+                                }
 
-                        @Override
-                        public void onDelete(GenericKubernetesResource o, boolean unknown) {
-                            offer(o, true);
-                        }
-                    }, RESYNC.toMillis());
+                                @Override
+                                public void onDelete(GenericKubernetesResource o, boolean unknown) {
+                                    offer(o, true);
+                                }
+                            },
+                            RESYNC.toMillis());
             informers.put(key, informer);
             LOG.info("watching {} ({}) on the hub", key, plural);
         } catch (RuntimeException e) {
@@ -264,14 +307,19 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
         try {
             Map<String, String> labels = o.getMetadata().getLabels();
             boolean selected = labels != null && labelValue.equals(labels.get(labelKey))
-                    || Boolean.TRUE.equals(federatedNamespaces.get(o.getMetadata().getNamespace()));
+                    || Boolean.TRUE.equals(
+                            federatedNamespaces.get(o.getMetadata().getNamespace()));
             if (!selected) {
                 return;
             }
             JsonNode json = Documents.json().valueToTree(o);
             sink.accept(deleted ? new Input.HubDeleted(json) : new Input.HubChanged(json));
         } catch (RuntimeException e) {
-            LOG.warn("skipping hub object {}/{}: {}", o.getMetadata().getNamespace(), o.getMetadata().getName(), e.toString());
+            LOG.warn(
+                    "skipping hub object {}/{}: {}",
+                    o.getMetadata().getNamespace(),
+                    o.getMetadata().getName(),
+                    e.toString());
         }
     }
 

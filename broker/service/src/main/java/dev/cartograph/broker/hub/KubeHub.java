@@ -38,30 +38,45 @@ import org.slf4j.LoggerFactory;
 public final class KubeHub implements Hub, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KubeHub.class);
     /** Kubernetes' Time (RFC 3339, seconds) and MicroTime (exactly six fraction digits; clients reject other lengths). */
-    private static final java.time.format.DateTimeFormatter SECONDS = java.time.format.DateTimeFormatter
-            .ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'").withZone(java.time.ZoneOffset.UTC);
-    private static final java.time.format.DateTimeFormatter MICROS = java.time.format.DateTimeFormatter
-            .ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(java.time.ZoneOffset.UTC);
+    private static final java.time.format.DateTimeFormatter SECONDS = java.time.format.DateTimeFormatter.ofPattern(
+                    "yyyy-MM-dd'T'HH:mm:ss'Z'")
+            .withZone(java.time.ZoneOffset.UTC);
+
+    private static final java.time.format.DateTimeFormatter MICROS = java.time.format.DateTimeFormatter.ofPattern(
+                    "yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
+            .withZone(java.time.ZoneOffset.UTC);
     private final KubernetesClient client;
     private final HubWatch watch;
     static final int MAX_PENDING = 10_000;
     private final java.util.concurrent.atomic.AtomicLong dropped = new java.util.concurrent.atomic.AtomicLong();
-    private final ExecutorService writer = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-            new java.util.concurrent.LinkedBlockingQueue<>(MAX_PENDING), r -> new Thread(r, "hub-writer"), (task, pool) -> {
+    private final ExecutorService writer = new java.util.concurrent.ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.MILLISECONDS,
+            new java.util.concurrent.LinkedBlockingQueue<>(MAX_PENDING),
+            r -> new Thread(r, "hub-writer"),
+            (task, pool) -> {
                 if (!pool.isShutdown()) {
                     pool.getQueue().poll();
                     if (dropped.incrementAndGet() % 1000 == 1) {
-                        LOG.warn("hub writes are {} behind; dropping the oldest (dropped so far: {}); they are written again on resync",
-                                MAX_PENDING, dropped.get());
+                        LOG.warn(
+                                "hub writes are {} behind; dropping the oldest (dropped so far: {}); they are written again on resync",
+                                MAX_PENDING,
+                                dropped.get());
                     }
                     pool.execute(task);
                 }
             });
-    private final Retry retry = Retry.of("hub", RetryConfig.custom().maxAttempts(8)
-            .intervalFunction(io.github.resilience4j.core.IntervalFunction.ofExponentialBackoff(Duration.ofMillis(200), 2.0,
-                    Duration.ofSeconds(10)))
-            .retryOnException(e -> !(e instanceof KubernetesClientException k && (k.getCode() == 404 || k.getCode() == 403
-                    || k.getCode() == 422))).build());
+    private final Retry retry = Retry.of(
+            "hub",
+            RetryConfig.custom()
+                    .maxAttempts(8)
+                    .intervalFunction(io.github.resilience4j.core.IntervalFunction.ofExponentialBackoff(
+                            Duration.ofMillis(200), 2.0, Duration.ofSeconds(10)))
+                    .retryOnException(e -> !(e instanceof KubernetesClientException k
+                            && (k.getCode() == 404 || k.getCode() == 403 || k.getCode() == 422)))
+                    .build());
 
     public KubeHub(KubernetesClient client, HubWatch watch) {
         this.client = client;
@@ -71,7 +86,8 @@ public final class KubeHub implements Hub, AutoCloseable {
     @Override
     public void addFinalizer(JsonNode object) {
         edit(object, "add finalizer", o -> {
-            List<String> f = new ArrayList<>(Optional.ofNullable(o.getMetadata().getFinalizers()).orElse(List.of()));
+            List<String> f = new ArrayList<>(
+                    Optional.ofNullable(o.getMetadata().getFinalizers()).orElse(List.of()));
             if (!f.contains(MetadataKeys.FINALIZER) && o.getMetadata().getDeletionTimestamp() == null) {
                 f.add(MetadataKeys.FINALIZER);
             }
@@ -83,7 +99,8 @@ public final class KubeHub implements Hub, AutoCloseable {
     @Override
     public void removeFinalizer(JsonNode object) {
         edit(object, "remove finalizer", o -> {
-            List<String> f = new ArrayList<>(Optional.ofNullable(o.getMetadata().getFinalizers()).orElse(List.of()));
+            List<String> f = new ArrayList<>(
+                    Optional.ofNullable(o.getMetadata().getFinalizers()).orElse(List.of()));
             f.remove(MetadataKeys.FINALIZER);
             o.getMetadata().setFinalizers(f);
             return o;
@@ -93,8 +110,10 @@ public final class KubeHub implements Hub, AutoCloseable {
     @Override
     public void mark(JsonNode object, Map<String, String> labels, Map<String, String> annotations) {
         edit(object, "mark", o -> {
-            Map<String, String> l = new HashMap<>(Optional.ofNullable(o.getMetadata().getLabels()).orElse(Map.of()));
-            Map<String, String> a = new HashMap<>(Optional.ofNullable(o.getMetadata().getAnnotations()).orElse(Map.of()));
+            Map<String, String> l = new HashMap<>(
+                    Optional.ofNullable(o.getMetadata().getLabels()).orElse(Map.of()));
+            Map<String, String> a = new HashMap<>(
+                    Optional.ofNullable(o.getMetadata().getAnnotations()).orElse(Map.of()));
             labels.forEach((k, v) -> {
                 if (v.isEmpty()) {
                     l.remove(k);
@@ -124,10 +143,14 @@ public final class KubeHub implements Hub, AutoCloseable {
     @Override
     public void status(JsonNode object, JsonNode status) {
         Object value = Documents.json().convertValue(status, Object.class);
-        submit(object, "mirror status", () -> resource(object).ifPresent(r -> r.editStatus(o -> {
-            o.setAdditionalProperty("status", value);
-            return o;
-        })));
+        submit(
+                object,
+                "mirror status",
+                () -> resource(object)
+                        .ifPresent(r -> r.editStatus(o -> {
+                            o.setAdditionalProperty("status", value);
+                            return o;
+                        })));
     }
 
     @Override
@@ -136,15 +159,38 @@ public final class KubeHub implements Hub, AutoCloseable {
         String namespace = m.path("namespace").asText("default");
         String name = m.path("name").asText();
         Instant now = Instant.now();
-        submit(object, "event " + reason, () -> client.v1().events().inNamespace(namespace).resource(new EventBuilder()
-                .withNewMetadata().withNamespace(namespace).withName(name + "." + UUID.randomUUID().toString().substring(0, 8)).endMetadata()
-                .withNewInvolvedObject().withApiVersion(object.path("apiVersion").asText()).withKind(object.path("kind").asText())
-                .withNamespace(namespace).withName(name).withUid(m.path("uid").asText()).endInvolvedObject()
-                .withType(type).withReason(reason).withMessage(message.length() > 1000 ? message.substring(0, 1000) + "…" : message)
-                .withFirstTimestamp(SECONDS.format(now)).withLastTimestamp(SECONDS.format(now)).withCount(1)
-                .withEventTime(new MicroTime(MICROS.format(now)))
-                .withReportingComponent("cartograph-broker").withReportingInstance("cartograph-broker")
-                .withAction(reason).withNewSource("cartograph-broker", null).build()).create());
+        submit(
+                object,
+                "event " + reason,
+                () -> client.v1()
+                        .events()
+                        .inNamespace(namespace)
+                        .resource(new EventBuilder()
+                                .withNewMetadata()
+                                .withNamespace(namespace)
+                                .withName(name + "."
+                                        + UUID.randomUUID().toString().substring(0, 8))
+                                .endMetadata()
+                                .withNewInvolvedObject()
+                                .withApiVersion(object.path("apiVersion").asText())
+                                .withKind(object.path("kind").asText())
+                                .withNamespace(namespace)
+                                .withName(name)
+                                .withUid(m.path("uid").asText())
+                                .endInvolvedObject()
+                                .withType(type)
+                                .withReason(reason)
+                                .withMessage(message.length() > 1000 ? message.substring(0, 1000) + "…" : message)
+                                .withFirstTimestamp(SECONDS.format(now))
+                                .withLastTimestamp(SECONDS.format(now))
+                                .withCount(1)
+                                .withEventTime(new MicroTime(MICROS.format(now)))
+                                .withReportingComponent("cartograph-broker")
+                                .withReportingInstance("cartograph-broker")
+                                .withAction(reason)
+                                .withNewSource("cartograph-broker", null)
+                                .build())
+                        .create());
     }
 
     private void edit(JsonNode object, String what, UnaryOperator<GenericKubernetesResource> change) {
@@ -153,13 +199,17 @@ public final class KubeHub implements Hub, AutoCloseable {
     }
 
     private Optional<Resource<GenericKubernetesResource>> resource(JsonNode object) {
-        Optional<ResourceDefinitionContext> ctx = watch.context(object.path("apiVersion").asText(), object.path("kind").asText());
+        Optional<ResourceDefinitionContext> ctx = watch.context(
+                object.path("apiVersion").asText(), object.path("kind").asText());
         JsonNode m = object.path("metadata");
-        return ctx.map(c -> client.genericKubernetesResources(c).inNamespace(m.path("namespace").asText()).withName(m.path("name").asText()));
+        return ctx.map(c -> client.genericKubernetesResources(c)
+                .inNamespace(m.path("namespace").asText())
+                .withName(m.path("name").asText()));
     }
 
     private void submit(JsonNode object, String what, Runnable write) {
-        String subject = object.path("kind").asText() + " " + object.path("metadata").path("namespace").asText() + "/"
+        String subject = object.path("kind").asText() + " "
+                + object.path("metadata").path("namespace").asText() + "/"
                 + object.path("metadata").path("name").asText();
         writer.execute(() -> {
             try {

@@ -143,7 +143,8 @@ public final class Ingest implements Runnable, AutoCloseable {
             try {
                 topology.ensureShared().forEach(shortfall -> LOG.warn("{}", shortfall));
                 List<TopicPartition> partitions = new ArrayList<>();
-                for (String topic : List.of(topics.placements(), topics.clusters(), topics.workloads(), topics.events())) {
+                for (String topic :
+                        List.of(topics.placements(), topics.clusters(), topics.workloads(), topics.events())) {
                     List<PartitionInfo> found = consumer.partitionsFor(topic, Duration.ofSeconds(30));
                     if (found == null || found.isEmpty()) {
                         // just created: its metadata has not reached this client yet
@@ -160,7 +161,11 @@ public final class Ingest implements Runnable, AutoCloseable {
             } catch (WakeupException e) {
                 return null;
             } catch (Exception e) {
-                LOG.warn("Kafka at {} is not ready yet ({}); trying again in {} ms", kafka.get("bootstrap.servers"), e.toString(), backoff);
+                LOG.warn(
+                        "Kafka at {} is not ready yet ({}); trying again in {} ms",
+                        kafka.get("bootstrap.servers"),
+                        e.toString(),
+                        backoff);
                 try {
                     Thread.sleep(backoff);
                 } catch (InterruptedException ie) {
@@ -189,7 +194,10 @@ public final class Ingest implements Runnable, AutoCloseable {
             } else if (r.value() == null) {
                 coordinator.post(new Input.Workload(key.get(), Optional.empty()));
             } else {
-                accept(r, Wire.decodeWorkload(r.value()), s -> new Input.Workload(key.get(), Optional.of((WorkloadSummary) s)));
+                accept(
+                        r,
+                        Wire.decodeWorkload(r.value()),
+                        s -> new Input.Workload(key.get(), Optional.of((WorkloadSummary) s)));
             }
         } else if (topic.equals(topics.events())) {
             accept(r, Wire.decodeResult(r.value()), s -> new Input.Result((CommandResult) s));
@@ -197,13 +205,16 @@ public final class Ingest implements Runnable, AutoCloseable {
             if (r.value() == null) {
                 coordinator.post(new Input.Placement(r.key(), Optional.empty()));
             } else {
-                accept(r, Wire.decodePlacement(r.value()), s -> new Input.Placement(((PlacementRecord) s).uid(),
-                        Optional.of((PlacementRecord) s)));
+                accept(
+                        r,
+                        Wire.decodePlacement(r.value()),
+                        s -> new Input.Placement(((PlacementRecord) s).uid(), Optional.of((PlacementRecord) s)));
             }
         }
     }
 
-    private <T> void accept(ConsumerRecord<String, byte[]> r, Decoded<T> decoded, java.util.function.Function<Object, Input> wrap) {
+    private <T> void accept(
+            ConsumerRecord<String, byte[]> r, Decoded<T> decoded, java.util.function.Function<Object, Input> wrap) {
         if (decoded instanceof Decoded.Ok<T> ok) {
             coordinator.post(wrap.apply(ok.value()));
         } else {

@@ -84,10 +84,20 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
             send(new ProducerRecord<>(topics.commands(cluster), command.placementId(), Wire.encode(command)));
             return true;
         } catch (Fenced e) {
-            LOG.warn("not sent: {} for {} to {}: {}", command.getClass().getSimpleName(), command.placementId(), cluster, e.getMessage());
+            LOG.warn(
+                    "not sent: {} for {} to {}: {}",
+                    command.getClass().getSimpleName(),
+                    command.placementId(),
+                    cluster,
+                    e.getMessage());
         } catch (Exception e) {
             // not durable: the coordinator sends it again when the agent does not answer
-            LOG.error("could not send {} for {} to {}: {}", command.getClass().getSimpleName(), command.placementId(), cluster, e.toString());
+            LOG.error(
+                    "could not send {} for {} to {}: {}",
+                    command.getClass().getSimpleName(),
+                    command.placementId(),
+                    cluster,
+                    e.toString());
         }
         return false;
     }

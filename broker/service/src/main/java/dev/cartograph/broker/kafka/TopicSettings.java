@@ -22,14 +22,17 @@ public record TopicSettings(int replicationFactor, int minInsyncReplicas) {
 
     public TopicSettings {
         if (replicationFactor < 1 || replicationFactor > Short.MAX_VALUE) {
-            throw new IllegalArgumentException("topic-replication-factor must be 1.." + Short.MAX_VALUE + ", not " + replicationFactor);
+            throw new IllegalArgumentException(
+                    "topic-replication-factor must be 1.." + Short.MAX_VALUE + ", not " + replicationFactor);
         }
         if (minInsyncReplicas < 1) {
-            throw new IllegalArgumentException("topic-min-insync-replicas must be at least 1, not " + minInsyncReplicas);
+            throw new IllegalArgumentException(
+                    "topic-min-insync-replicas must be at least 1, not " + minInsyncReplicas);
         }
         if (minInsyncReplicas > replicationFactor) {
-            throw new IllegalArgumentException("topic-min-insync-replicas (" + minInsyncReplicas + ") cannot exceed topic-replication-factor ("
-                    + replicationFactor + "): Kafka would refuse every acks=all write");
+            throw new IllegalArgumentException(
+                    "topic-min-insync-replicas (" + minInsyncReplicas + ") cannot exceed topic-replication-factor ("
+                            + replicationFactor + "): Kafka would refuse every acks=all write");
         }
     }
 }

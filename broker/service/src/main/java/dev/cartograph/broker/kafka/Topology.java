@@ -50,14 +50,20 @@ public final class Topology implements AutoCloseable {
     private static final int PARTITIONS = 1;
 
     /** What an existing topic has less of than configured. */
-    public enum Setting { REPLICATION_FACTOR, MIN_INSYNC_REPLICAS, CLEANUP_POLICY, UNCLEAN_LEADER_ELECTION }
+    public enum Setting {
+        REPLICATION_FACTOR,
+        MIN_INSYNC_REPLICAS,
+        CLEANUP_POLICY,
+        UNCLEAN_LEADER_ELECTION
+    }
 
     /** An existing topic that is less durable than configured: {@code found} where {@code wanted} was asked for. */
     public record Shortfall(String topic, Setting setting, String found, String wanted) {
         @Override
         public String toString() {
-            return "topic " + topic + " has " + setting.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " " + found + " where " + wanted
-                    + " is configured";
+            return "topic " + topic + " has "
+                    + setting.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " " + found + " where "
+                    + wanted + " is configured";
         }
     }
 
@@ -125,7 +131,9 @@ public final class Topology implements AutoCloseable {
 
     private List<Shortfall> ensure(Map<String, Boolean> compacted) throws TopologyException, InterruptedException {
         Map<String, TopicDescription> existing = describe(compacted.keySet());
-        List<String> missing = compacted.keySet().stream().filter(t -> !existing.containsKey(t)).toList();
+        List<String> missing = compacted.keySet().stream()
+                .filter(t -> !existing.containsKey(t))
+                .toList();
         List<String> raced = create(missing, compacted);
         existing.putAll(describe(raced));
         List<Shortfall> shortfalls = check(existing, compacted);
@@ -134,12 +142,14 @@ public final class Topology implements AutoCloseable {
     }
 
     /** The descriptions of those of {@code names} that exist. */
-    private Map<String, TopicDescription> describe(Collection<String> names) throws TopologyException, InterruptedException {
+    private Map<String, TopicDescription> describe(Collection<String> names)
+            throws TopologyException, InterruptedException {
         Map<String, TopicDescription> found = new HashMap<>();
         if (names.isEmpty()) {
             return found;
         }
-        for (Map.Entry<String, KafkaFuture<TopicDescription>> e : admin.describeTopics(names).topicNameValues().entrySet()) {
+        for (Map.Entry<String, KafkaFuture<TopicDescription>> e :
+                admin.describeTopics(names).topicNameValues().entrySet()) {
             try {
                 found.put(e.getKey(), await(e.getValue()));
             } catch (ExecutionException ex) {
@@ -154,19 +164,27 @@ public final class Topology implements AutoCloseable {
     }
 
     /** Creates the missing topics; returns those another process created first. */
-    private List<String> create(List<String> missing, Map<String, Boolean> compacted) throws TopologyException, InterruptedException {
+    private List<String> create(List<String> missing, Map<String, Boolean> compacted)
+            throws TopologyException, InterruptedException {
         if (missing.isEmpty()) {
             return List.of();
         }
         refuseIfTooFewBrokers(missing);
-        List<NewTopic> wanted = missing.stream().map(t -> new NewTopic(t, PARTITIONS, (short) settings.replicationFactor())
-                .configs(configs(compacted.get(t)))).toList();
+        List<NewTopic> wanted = missing.stream()
+                .map(t -> new NewTopic(t, PARTITIONS, (short) settings.replicationFactor())
+                        .configs(configs(compacted.get(t))))
+                .toList();
         List<String> raced = new ArrayList<>();
-        for (Map.Entry<String, KafkaFuture<Void>> e : admin.createTopics(wanted).values().entrySet()) {
+        for (Map.Entry<String, KafkaFuture<Void>> e :
+                admin.createTopics(wanted).values().entrySet()) {
             try {
                 await(e.getValue());
-                LOG.info("created topic {} (replication factor {}, min.insync.replicas {}, {})", e.getKey(), settings.replicationFactor(),
-                        settings.minInsyncReplicas(), compacted.get(e.getKey()) ? "compacted" : "retention");
+                LOG.info(
+                        "created topic {} (replication factor {}, min.insync.replicas {}, {})",
+                        e.getKey(),
+                        settings.replicationFactor(),
+                        settings.minInsyncReplicas(),
+                        compacted.get(e.getKey()) ? "compacted" : "retention");
             } catch (ExecutionException ex) {
                 if (!(ex.getCause() instanceof TopicExistsException)) {
                     throw failure("cannot create topic " + e.getKey(), ex.getCause());
@@ -189,18 +207,26 @@ public final class Topology implements AutoCloseable {
             throw failure("cannot count the Kafka brokers", e);
         }
         if (settings.replicationFactor() > brokers) {
-            throw new TopologyException(Reason.TOO_FEW_BROKERS, "topic replication factor " + settings.replicationFactor() + " needs "
-                    + settings.replicationFactor() + " Kafka brokers, but " + brokers + " " + (brokers == 1 ? "is" : "are") + " up at "
-                    + bootstrap + "; not creating " + missing + ". Start more brokers, or lower cartograph.broker.topic-replication-factor"
-                    + " (and topic-min-insync-replicas) to what this Kafka can hold", null);
+            throw new TopologyException(
+                    Reason.TOO_FEW_BROKERS,
+                    "topic replication factor " + settings.replicationFactor() + " needs "
+                            + settings.replicationFactor() + " Kafka brokers, but " + brokers + " "
+                            + (brokers == 1 ? "is" : "are") + " up at "
+                            + bootstrap + "; not creating " + missing
+                            + ". Start more brokers, or lower cartograph.broker.topic-replication-factor"
+                            + " (and topic-min-insync-replicas) to what this Kafka can hold",
+                    null);
         }
     }
 
     private Map<String, String> configs(boolean compacted) {
         return Map.of(
-                TopicConfig.CLEANUP_POLICY_CONFIG, compacted ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE,
-                TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, String.valueOf(settings.minInsyncReplicas()),
-                TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false");
+                TopicConfig.CLEANUP_POLICY_CONFIG,
+                compacted ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE,
+                TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG,
+                String.valueOf(settings.minInsyncReplicas()),
+                TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG,
+                "false");
     }
 
     /** What the existing topics have less of than configured, each also logged as a warning. */
@@ -213,31 +239,44 @@ public final class Topology implements AutoCloseable {
         List<Shortfall> shortfalls = new ArrayList<>();
         for (TopicDescription d : existing.values()) {
             Config config = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, d.name()));
-            int replicas = d.partitions().stream().mapToInt(p -> p.replicas().size()).min().orElse(0);
+            int replicas = d.partitions().stream()
+                    .mapToInt(p -> p.replicas().size())
+                    .min()
+                    .orElse(0);
             if (replicas < settings.replicationFactor()) {
-                shortfalls.add(new Shortfall(d.name(), Setting.REPLICATION_FACTOR, String.valueOf(replicas),
+                shortfalls.add(new Shortfall(
+                        d.name(),
+                        Setting.REPLICATION_FACTOR,
+                        String.valueOf(replicas),
                         String.valueOf(settings.replicationFactor())));
             }
             String minIsr = value(config, TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "1");
             if (Integer.parseInt(minIsr) < settings.minInsyncReplicas()) {
-                shortfalls.add(new Shortfall(d.name(), Setting.MIN_INSYNC_REPLICAS, minIsr, String.valueOf(settings.minInsyncReplicas())));
+                shortfalls.add(new Shortfall(
+                        d.name(), Setting.MIN_INSYNC_REPLICAS, minIsr, String.valueOf(settings.minInsyncReplicas())));
             }
             String cleanup = value(config, TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE);
             if (compacted.get(d.name()) && !cleanup.contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
-                shortfalls.add(new Shortfall(d.name(), Setting.CLEANUP_POLICY, cleanup, TopicConfig.CLEANUP_POLICY_COMPACT));
+                shortfalls.add(
+                        new Shortfall(d.name(), Setting.CLEANUP_POLICY, cleanup, TopicConfig.CLEANUP_POLICY_COMPACT));
             }
             if (Boolean.parseBoolean(value(config, TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false"))) {
                 shortfalls.add(new Shortfall(d.name(), Setting.UNCLEAN_LEADER_ELECTION, "true", "false"));
             }
         }
         for (Shortfall s : shortfalls) {
-            LOG.warn("{}; Cartograph does not change existing topics: alter it yourself (docs/operations.md, Topics)", s);
+            LOG.warn(
+                    "{}; Cartograph does not change existing topics: alter it yourself (docs/operations.md, Topics)",
+                    s);
         }
         return shortfalls;
     }
 
-    private Map<ConfigResource, Config> describeConfigs(Collection<String> names) throws TopologyException, InterruptedException {
-        List<ConfigResource> resources = names.stream().map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+    private Map<ConfigResource, Config> describeConfigs(Collection<String> names)
+            throws TopologyException, InterruptedException {
+        List<ConfigResource> resources = names.stream()
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t))
+                .toList();
         try {
             return await(admin.describeConfigs(resources).all());
         } catch (ExecutionException e) {
@@ -248,17 +287,22 @@ public final class Topology implements AutoCloseable {
     }
 
     private static String value(Config config, String name, String absent) {
-        return config == null || config.get(name) == null || config.get(name).value() == null ? absent : config.get(name).value();
+        return config == null || config.get(name) == null || config.get(name).value() == null
+                ? absent
+                : config.get(name).value();
     }
 
     private TopologyException failure(String what, Throwable cause) {
-        Reason reason = cause instanceof InvalidReplicationFactorException ? Reason.TOO_FEW_BROKERS
-                : cause instanceof RetriableException || cause instanceof TimeoutException ? Reason.KAFKA_UNAVAILABLE
-                : Reason.REJECTED;
+        Reason reason = cause instanceof InvalidReplicationFactorException
+                ? Reason.TOO_FEW_BROKERS
+                : cause instanceof RetriableException || cause instanceof TimeoutException
+                        ? Reason.KAFKA_UNAVAILABLE
+                        : Reason.REJECTED;
         return new TopologyException(reason, what + " at " + bootstrap + ": " + cause, cause);
     }
 
-    private static <T> T await(KafkaFuture<T> future) throws ExecutionException, TimeoutException, InterruptedException {
+    private static <T> T await(KafkaFuture<T> future)
+            throws ExecutionException, TimeoutException, InterruptedException {
         return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
@@ -267,15 +311,15 @@ public final class Topology implements AutoCloseable {
      * no {@code min.insync.replicas}. Kept only while {@code Ingest} calls it; use an instance.
      */
     @Deprecated(forRemoval = true)
-    public static void ensure(Map<String, String> kafka, Topics topics) throws InterruptedException, ExecutionException,
-            TimeoutException {
+    public static void ensure(Map<String, String> kafka, Topics topics)
+            throws InterruptedException, ExecutionException, TimeoutException {
         try (Admin admin = Admin.create(new HashMap<>(kafka))) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();
             for (String compacted : List.of(topics.clusters(), topics.workloads(), topics.placements())) {
                 if (!existing.contains(compacted)) {
-                    missing.add(new NewTopic(compacted, 1, (short) -1).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
-                            TopicConfig.CLEANUP_POLICY_COMPACT)));
+                    missing.add(new NewTopic(compacted, 1, (short) -1)
+                            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
                 }
             }
             if (!existing.contains(topics.events())) {

@@ -48,7 +48,8 @@ class CoordinatorFailureTest extends CoordinatorHarness {
                 metadata: {name: bare, namespace: ml, uid: uid-bare}
                 """)));
         assertThat(coordinator.view().placements().get("uid-bare").state()).isEqualTo(State.FAILED);
-        assertThat(coordinator.view().placements().get("uid-bare").reason()).isEqualTo("field spec: missing or empty; there is nothing to place");
+        assertThat(coordinator.view().placements().get("uid-bare").reason())
+                .isEqualTo("field spec: missing or empty; there is nothing to place");
         assertThat(commands).isEmpty();
     }
 
@@ -69,15 +70,18 @@ class CoordinatorFailureTest extends CoordinatorHarness {
                 """)));
         PlacementRecord wide = coordinator.view().placements().get("uid-wide");
         assertThat(wide.state()).isEqualTo(State.FAILED);
-        assertThat(wide.reason()).isEqualTo("too many pods to plan: the gang asks for 1000000 pods; the broker plans at most 10000 per "
-                + "gang (max-pods-per-gang)");
+        assertThat(wide.reason())
+                .isEqualTo("too many pods to plan: the gang asks for 1000000 pods; the broker plans at most 10000 per "
+                        + "gang (max-pods-per-gang)");
     }
 
     @Test
     void anObjectWhoseHandlingThrowsIsFailedAloneAndTheLoopGoesOn() {
         markFails = name -> name.equals("bomb");
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)));
-        step(new Input.HubChanged(job("bomb", "uid-bomb", T0, 8, "", "")), new Input.HubChanged(job("next", "uid-next", T0, 8, "", "")));
+        step(
+                new Input.HubChanged(job("bomb", "uid-bomb", T0, 8, "", "")),
+                new Input.HubChanged(job("next", "uid-next", T0, 8, "", "")));
         assertThat(coordinator.view().quarantined()).isEqualTo(1);
         PlacementRecord bomb = coordinator.view().placements().get("uid-bomb");
         assertThat(bomb.state()).isEqualTo(State.FAILED);
@@ -93,11 +97,14 @@ class CoordinatorFailureTest extends CoordinatorHarness {
         AtomicInteger marks = new AtomicInteger();
         markFails = name -> name.equals("first") && marks.incrementAndGet() == 2; // its second hub write breaks
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 8, 8)));
-        step(new Input.HubChanged(job("first", "uid-first", T0.minusSeconds(9), 8, "cartograph.dev/priority: \"5\"", "")),
+        step(
+                new Input.HubChanged(
+                        job("first", "uid-first", T0.minusSeconds(9), 8, "cartograph.dev/priority: \"5\"", "")),
                 new Input.HubChanged(job("second", "uid-second", T0, 8, "", "")));
         assertThat(coordinator.view().queue()).containsExactly("uid-first", "uid-second");
         now = now.plusSeconds(11);
-        step(new Input.Cluster(cluster("east", 2, now, 8, 0))); // 8 GPUs free: first in line would get them, but its write breaks
+        step(new Input.Cluster(
+                cluster("east", 2, now, 8, 0))); // 8 GPUs free: first in line would get them, but its write breaks
         assertThat(coordinator.view().placements().get("uid-first").state()).isEqualTo(State.FAILED);
         assertThat(coordinator.view().placements().get("uid-first").reason()).startsWith("could not be planned: ");
         assertThat(coordinator.view().placements().get("uid-second").state()).isEqualTo(State.PLACED);
@@ -106,10 +113,13 @@ class CoordinatorFailureTest extends CoordinatorHarness {
 
     @Test
     void anAgentWhoseClockIsTenMinutesBehindStaysReadyWhileItsSummariesArrive() {
-        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now.minusSeconds(600), 0)),
+        step(
+                new Input.CaughtUp(),
+                new Input.Cluster(cluster("east", 1, now.minusSeconds(600), 0)),
                 new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
         assertThat(commands).containsExactly("apply uid-j@east#1");
-        step(new Input.Result(new CommandResult("east", "uid-j", 1, "apply", CommandResult.Outcome.APPLIED, "", now.minusSeconds(600))));
+        step(new Input.Result(new CommandResult(
+                "east", "uid-j", 1, "apply", CommandResult.Outcome.APPLIED, "", now.minusSeconds(600))));
         for (int i = 2; i < 20; i++) { // three minutes, a summary every 10 s, past the 60 s failover timeout
             now = now.plusSeconds(10);
             step(new Input.Cluster(cluster("east", i, now.minusSeconds(600), 8)), new Input.Tick());
@@ -121,7 +131,10 @@ class CoordinatorFailureTest extends CoordinatorHarness {
 
     @Test
     void failoverMakesTheRequeuedRecordDurableBeforeItFencesTheOldCopy() {
-        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)), new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
+        step(
+                new Input.CaughtUp(),
+                new Input.Cluster(cluster("east", 1, now, 0)),
+                new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
         assertThat(commands).containsExactly("apply uid-j@east#1");
         placementsDown = true;
         now = now.plusSeconds(120); // east silent past the failover timeout
@@ -138,7 +151,10 @@ class CoordinatorFailureTest extends CoordinatorHarness {
 
     @Test
     void aDeleteWhoseAnswerWasMissedIsSentAgainUntilTheAgentAnswers() {
-        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)), new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
+        step(
+                new Input.CaughtUp(),
+                new Input.Cluster(cluster("east", 1, now, 0)),
+                new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
         step(new Input.Result(new CommandResult("east", "uid-j", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
         var deleting = (com.fasterxml.jackson.databind.node.ObjectNode) job("j", "uid-j", T0, 8, "", "");
         deleting.with("metadata").put("deletionTimestamp", now.toString());
@@ -157,15 +173,27 @@ class CoordinatorFailureTest extends CoordinatorHarness {
 
     @Test
     void aDeposedLeaderWritesNothingMoreEvenWhileItsInboxStillHoldsWork() {
-        CoordinatorHarness electing = new CoordinatorHarness(new BrokerSettings("b", "t", Map.of(), Duration.ofSeconds(30),
-                Duration.ofSeconds(60), "cartograph.dev/federate=true", Planner.Policy.BIN_PACK, false, "leases", "", Duration.ofSeconds(1)));
+        CoordinatorHarness electing = new CoordinatorHarness(new BrokerSettings(
+                "b",
+                "t",
+                Map.of(),
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(60),
+                "cartograph.dev/federate=true",
+                Planner.Policy.BIN_PACK,
+                false,
+                "leases",
+                "",
+                Duration.ofSeconds(1)));
         electing.coordinator.leading(true);
         electing.step(new Input.Leading(true), new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0)));
         electing.step(new Input.HubChanged(job("a", "uid-a", T0, 8, "", "")));
         assertThat(electing.commands).containsExactly("apply uid-a@east#1");
         electing.coordinator.leading(false); // the lease is lost; its input waits behind work already queued
-        electing.step(new Input.HubChanged(job("b", "uid-b", T0, 8, "", "")),
-                new Input.Result(new CommandResult("east", "uid-a", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
+        electing.step(
+                new Input.HubChanged(job("b", "uid-b", T0, 8, "", "")),
+                new Input.Result(
+                        new CommandResult("east", "uid-a", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
         assertThat(electing.commands).containsExactly("apply uid-a@east#1");
         assertThat(electing.records).extracting(PlacementRecord::uid).containsExactly("uid-a");
         assertThat(electing.hubWrites).noneMatch(w -> w.contains(" b "));
@@ -173,38 +201,70 @@ class CoordinatorFailureTest extends CoordinatorHarness {
 
     @Test
     void aWaitingGangIsWrittenAndAnnouncedOnceNotOnEveryCapacityChange() {
-        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 8, 8)),
+        step(
+                new Input.CaughtUp(),
+                new Input.Cluster(cluster("east", 1, now, 8, 8)),
                 new Input.HubChanged(job("w", "uid-w", T0, 8, "", "")));
         for (int i = 2; i < 22; i++) { // 20 capacity changes, each changing the numbers in the reason
             now = now.plusSeconds(1);
             step(new Input.Cluster(cluster("east", i, now, 8, 8 - i % 3)));
         }
         assertThat(records).filteredOn(r -> r.uid().equals("uid-w")).hasSize(1);
-        assertThat(hubWrites).filteredOn(w -> w.startsWith("event w Unschedulable")).hasSize(1);
+        assertThat(hubWrites)
+                .filteredOn(w -> w.startsWith("event w Unschedulable"))
+                .hasSize(1);
         assertThat(hubWrites).filteredOn(w -> w.startsWith("mark w")).hasSizeLessThanOrEqualTo(3); // at most every 10 s
         assertThat(coordinator.view().placements().get("uid-w").reason()).contains("largest free block");
     }
 
     @Test
     void marksAHubWriteLostAreWrittenAgainWhenTheObjectComesBackWithoutThem() {
-        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)), new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
+        step(
+                new Input.CaughtUp(),
+                new Input.Cluster(cluster("east", 1, now, 0)),
+                new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
         step(new Input.Result(new CommandResult("east", "uid-j", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
-        assertThat(hubWrites).filteredOn(w -> w.startsWith("mark j {cartograph.dev/cluster=east")).hasSize(1);
-        var running = new dev.cartograph.protocol.WorkloadSummary(new dev.cartograph.protocol.WorkloadKey("east", "ml", "batch", "Job", "j"),
-                "batch/v1", "inc", 1, now, Optional.of("uid-j"), "Running", List.of("Running"), 1, res("nvidia.com/gpu", "8"), 0, List.of(),
+        assertThat(hubWrites)
+                .filteredOn(w -> w.startsWith("mark j {cartograph.dev/cluster=east"))
+                .hasSize(1);
+        var running = new dev.cartograph.protocol.WorkloadSummary(
+                new dev.cartograph.protocol.WorkloadKey("east", "ml", "batch", "Job", "j"),
+                "batch/v1",
+                "inc",
+                1,
+                now,
+                Optional.of("uid-j"),
+                "Running",
+                List.of("Running"),
+                1,
+                res("nvidia.com/gpu", "8"),
+                0,
+                List.of(),
                 null);
         step(new Input.Workload(running.key(), Optional.of(running)));
-        assertThat(hubWrites).filteredOn(w -> w.equals("mark j {cartograph.dev/phase=Running}")).hasSize(1);
-        // every one of those writes was lost (the hub was away past the retries); the hub watch resyncs the object as it is
+        assertThat(hubWrites)
+                .filteredOn(w -> w.equals("mark j {cartograph.dev/phase=Running}"))
+                .hasSize(1);
+        // every one of those writes was lost (the hub was away past the retries); the hub watch resyncs the object as
+        // it is
         now = now.plusSeconds(300);
-        step(new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")), new Input.Workload(running.key(), Optional.of(running)));
-        assertThat(hubWrites).filteredOn(w -> w.startsWith("mark j {cartograph.dev/cluster=east")).hasSize(2);
-        assertThat(hubWrites).filteredOn(w -> w.equals("mark j {cartograph.dev/phase=Running}")).hasSize(2);
+        step(
+                new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")),
+                new Input.Workload(running.key(), Optional.of(running)));
+        assertThat(hubWrites)
+                .filteredOn(w -> w.startsWith("mark j {cartograph.dev/cluster=east"))
+                .hasSize(2);
+        assertThat(hubWrites)
+                .filteredOn(w -> w.equals("mark j {cartograph.dev/phase=Running}"))
+                .hasSize(2);
     }
 
     @Test
     void aCopyReportedWhileItsDeletionWasUnderwayIsFencedOnceTheDeletionIsFinished() {
-        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)), new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
+        step(
+                new Input.CaughtUp(),
+                new Input.Cluster(cluster("east", 1, now, 0)),
+                new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
         step(new Input.Result(new CommandResult("east", "uid-j", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
         var deleting = (com.fasterxml.jackson.databind.node.ObjectNode) job("j", "uid-j", T0, 8, "", "");
         deleting.with("metadata").put("deletionTimestamp", now.toString());
@@ -212,8 +272,20 @@ class CoordinatorFailureTest extends CoordinatorHarness {
         // the agent reports its copy (its cache saw it late) while the delete is under way, then answers the delete
         // DELETED without having found it: the copy stays on east
         var key = new dev.cartograph.protocol.WorkloadKey("east", "ml", "batch", "Job", "j");
-        var copy = new dev.cartograph.protocol.WorkloadSummary(key, "batch/v1", "inc", 1, now, Optional.of("uid-j"), "Running", List.of(),
-                1, dev.cartograph.interpreter.resources.ResourceList.EMPTY, 0, List.of(), null);
+        var copy = new dev.cartograph.protocol.WorkloadSummary(
+                key,
+                "batch/v1",
+                "inc",
+                1,
+                now,
+                Optional.of("uid-j"),
+                "Running",
+                List.of(),
+                1,
+                dev.cartograph.interpreter.resources.ResourceList.EMPTY,
+                0,
+                List.of(),
+                null);
         step(new Input.Workload(key, Optional.of(copy)));
         step(new Input.Result(new CommandResult("east", "uid-j", 1, "delete", CommandResult.Outcome.DELETED, "", now)));
         assertThat(commands).endsWith("forget uid-j");
@@ -221,9 +293,15 @@ class CoordinatorFailureTest extends CoordinatorHarness {
         step(new Input.Tick());
         assertThat(commands).last().isEqualTo("delete uid-j@east#" + Long.MAX_VALUE);
         step(new Input.Tick());
-        assertThat(commands).filteredOn(c -> c.startsWith("delete uid-j@east#" + Long.MAX_VALUE)).hasSize(1); // once
+        assertThat(commands)
+                .filteredOn(c -> c.startsWith("delete uid-j@east#" + Long.MAX_VALUE))
+                .hasSize(1); // once
         step(new Input.Workload(key, Optional.empty())); // gone at last: nothing of it remembered,
-        step(new Input.Workload(key, Optional.of(copy)), new Input.Tick()); // so should it come back, it is fenced again
-        assertThat(commands).filteredOn(c -> c.startsWith("delete uid-j@east#" + Long.MAX_VALUE)).hasSize(2);
+        step(
+                new Input.Workload(key, Optional.of(copy)),
+                new Input.Tick()); // so should it come back, it is fenced again
+        assertThat(commands)
+                .filteredOn(c -> c.startsWith("delete uid-j@east#" + Long.MAX_VALUE))
+                .hasSize(2);
     }
 }

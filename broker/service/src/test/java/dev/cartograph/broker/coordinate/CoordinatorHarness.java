@@ -42,6 +42,7 @@ class CoordinatorHarness {
     boolean placementsDown;
     /** Hub writes that throw (a broken hub client): marks on objects whose name it accepts. */
     java.util.function.Predicate<String> markFails = name -> false;
+
     Instant now = T0;
     final Clock clock = new Clock() {
         @Override
@@ -90,15 +91,14 @@ class CoordinatorHarness {
         @Override
         public boolean command(String cluster, Command command) {
             sent.add(command);
-            commands.add((command instanceof Command.Apply ? "apply " : "delete ") + command.placementId() + "@" + cluster + "#"
-                    + command.epoch());
+            commands.add((command instanceof Command.Apply ? "apply " : "delete ") + command.placementId() + "@"
+                    + cluster + "#" + command.epoch());
             return true;
         }
     };
     final Hub hub = new Hub() {
         @Override
-        public void addFinalizer(JsonNode object) {
-        }
+        public void addFinalizer(JsonNode object) {}
 
         @Override
         public void removeFinalizer(JsonNode object) {
@@ -111,12 +111,13 @@ class CoordinatorHarness {
                 throw new IllegalStateException("hub client broke");
             }
             hubWrites.add("mark " + object.path("metadata").path("name").asText() + " " + new TreeMap<>(labels)
-                    + (annotations.containsKey(MetadataKeys.REASON_ANNOTATION) ? " reason=" + annotations.get(MetadataKeys.REASON_ANNOTATION) : ""));
+                    + (annotations.containsKey(MetadataKeys.REASON_ANNOTATION)
+                            ? " reason=" + annotations.get(MetadataKeys.REASON_ANNOTATION)
+                            : ""));
         }
 
         @Override
-        public void status(JsonNode object, JsonNode status) {
-        }
+        public void status(JsonNode object, JsonNode status) {}
 
         @Override
         public void event(JsonNode object, String type, String reason, String message) {
@@ -126,12 +127,23 @@ class CoordinatorHarness {
     final Coordinator coordinator;
 
     CoordinatorHarness() {
-        this(new BrokerSettings("test", "t", Map.of(), Duration.ofSeconds(30), Duration.ofSeconds(60), "cartograph.dev/federate=true",
-                Planner.Policy.BIN_PACK, false, "", "", Duration.ofSeconds(1)));
+        this(new BrokerSettings(
+                "test",
+                "t",
+                Map.of(),
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(60),
+                "cartograph.dev/federate=true",
+                Planner.Policy.BIN_PACK,
+                false,
+                "",
+                "",
+                Duration.ofSeconds(1)));
     }
 
     CoordinatorHarness(BrokerSettings settings) {
-        coordinator = new Coordinator(settings, Interpreter.of(Catalog.load().definitions()), outbox, hub, clock, classes);
+        coordinator =
+                new Coordinator(settings, Interpreter.of(Catalog.load().definitions()), outbox, hub, clock, classes);
     }
 
     void step(Input... inputs) {
@@ -143,11 +155,18 @@ class CoordinatorHarness {
         return cluster(name, sequence, heartbeat, List.of(), usedGpus);
     }
 
-    static ClusterSummary cluster(String name, long sequence, Instant heartbeat, List<PlacementReport> placements, int... usedGpus) {
+    static ClusterSummary cluster(
+            String name, long sequence, Instant heartbeat, List<PlacementReport> placements, int... usedGpus) {
         List<NodeState> nodes = new ArrayList<>();
         for (int i = 0; i < usedGpus.length; i++) {
-            nodes.add(new NodeState(name + "-n" + i, Map.of("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"), List.of(), true, true,
-                    res("nvidia.com/gpu", "8", "cpu", "64", "memory", "512Gi", "pods", "110"), res("nvidia.com/gpu", "" + usedGpus[i])));
+            nodes.add(new NodeState(
+                    name + "-n" + i,
+                    Map.of("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"),
+                    List.of(),
+                    true,
+                    true,
+                    res("nvidia.com/gpu", "8", "cpu", "64", "memory", "512Gi", "pods", "110"),
+                    res("nvidia.com/gpu", "" + usedGpus[i])));
         }
         return new ClusterSummary(name, Map.of(), "v", "inc", sequence, heartbeat, nodes, placements);
     }
@@ -162,7 +181,8 @@ class CoordinatorHarness {
 
     static JsonNode yaml(String text) {
         try {
-            return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).get(0);
+            return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)))
+                    .get(0);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -179,6 +199,12 @@ class CoordinatorHarness {
                     spec:
                       %s
                       containers: [{name: c, image: x, resources: {requests: {nvidia.com/gpu: "%d"}}}]
-                """.formatted(name, uid, created, annotations, priorityClass.isEmpty() ? "" : "priorityClassName: " + priorityClass, gpus));
+                """.formatted(
+                        name,
+                        uid,
+                        created,
+                        annotations,
+                        priorityClass.isEmpty() ? "" : "priorityClassName: " + priorityClass,
+                        gpus));
     }
 }

@@ -61,17 +61,28 @@ class LeaderFencingIT {
             implements AutoCloseable {
         static Instance start(String id, Topics topics) {
             Map<String, String> client = Map.of("bootstrap.servers", kafka.bootstrapServers());
-            BrokerSettings settings = new BrokerSettings(id, topics.prefix(), client, Duration.ofSeconds(30),
-                    Duration.ofSeconds(60), "cartograph.dev/federate=true", Planner.Policy.BIN_PACK, false, "leases", "lease",
-                    Duration.ofSeconds(1)).withTopicSettings(TopicSettings.SINGLE_BROKER);
+            BrokerSettings settings = new BrokerSettings(
+                            id,
+                            topics.prefix(),
+                            client,
+                            Duration.ofSeconds(30),
+                            Duration.ofSeconds(60),
+                            "cartograph.dev/federate=true",
+                            Planner.Policy.BIN_PACK,
+                            false,
+                            "leases",
+                            "lease",
+                            Duration.ofSeconds(1))
+                    .withTopicSettings(TopicSettings.SINGLE_BROKER);
             Topology topology = new Topology(client, topics, TopicSettings.SINGLE_BROKER);
             KafkaOutbox outbox = new KafkaOutbox(client, topics, topology::ensureCommandTopicOrLog);
             CoordinatorHarness fakes = new CoordinatorHarness();
-            Coordinator coordinator = new Coordinator(settings, Interpreter.of(Catalog.load().definitions()), outbox, fakes.hub,
-                    Clock.systemUTC());
+            Coordinator coordinator = new Coordinator(
+                    settings, Interpreter.of(Catalog.load().definitions()), outbox, fakes.hub, Clock.systemUTC());
             Ingest ingest = new Ingest(client, topics, topology, coordinator);
             coordinator.catchUpWith(ingest::mark);
-            List<Thread> threads = List.of(new Thread(coordinator, id + "-coordinator"), new Thread(ingest, id + "-ingest"));
+            List<Thread> threads =
+                    List.of(new Thread(coordinator, id + "-coordinator"), new Thread(ingest, id + "-ingest"));
             threads.forEach(Thread::start);
             return new Instance(coordinator, outbox, ingest, topology, threads);
         }
@@ -91,44 +102,58 @@ class LeaderFencingIT {
     @Test
     void aPausedLeaderThatResumesAfterAnotherTookTheLeadWritesNothingThatCounts() throws Exception {
         Topics topics = new Topics("fence");
-        try (Instance a = Instance.start("a", topics); Instance b = Instance.start("b", topics)) {
+        try (Instance a = Instance.start("a", topics);
+                Instance b = Instance.start("b", topics)) {
             Instant now = Instant.now();
             for (Instance i : List.of(a, b)) {
                 i.coordinator().post(new Input.Cluster(CoordinatorHarness.cluster("east", 1, now, 0, 0, 0, 0)));
             }
             a.coordinator().leading(true, 1);
             a.coordinator().post(new Input.HubChanged(CoordinatorHarness.job("one", "uid-one", now, 8, "", "")));
-            Eventually.asserted(Duration.ofSeconds(30), () -> assertThat(placements(topics)).extracting(PlacementRecord::uid)
-                    .contains("uid-one"));
+            Eventually.asserted(
+                    Duration.ofSeconds(30),
+                    () -> assertThat(placements(topics))
+                            .extracting(PlacementRecord::uid)
+                            .contains("uid-one"));
 
             CountDownLatch resume = new CountDownLatch(1);
-            a.coordinator().post(new Input.Call(() -> { // a's whole coordinator stops here, lease and all
-                try {
-                    resume.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
+            a.coordinator()
+                    .post(new Input.Call(
+                            () -> { // a's whole coordinator stops here, lease and all
+                                try {
+                                    resume.await(60, TimeUnit.SECONDS);
+                                } catch (InterruptedException e) {
+                                    Thread.currentThread().interrupt();
+                                }
+                            }));
             b.coordinator().leading(true, 2); // b takes the lease a did not renew
             b.coordinator().post(new Input.HubChanged(CoordinatorHarness.job("two", "uid-two", now, 8, "", "")));
-            Eventually.asserted(Duration.ofSeconds(30), () -> assertThat(placements(topics)).extracting(PlacementRecord::uid)
-                    .contains("uid-two"));
+            Eventually.asserted(
+                    Duration.ofSeconds(30),
+                    () -> assertThat(placements(topics))
+                            .extracting(PlacementRecord::uid)
+                            .contains("uid-two"));
 
             a.coordinator().post(new Input.HubChanged(CoordinatorHarness.job("three", "uid-three", now, 8, "", "")));
             resume.countDown(); // a resumes, still believing it leads, and places what waited in its inbox
-            Eventually.asserted(Duration.ofSeconds(30), () -> assertThat(a.coordinator().view().leading()).isFalse());
+            Eventually.asserted(
+                    Duration.ofSeconds(30),
+                    () -> assertThat(a.coordinator().view().leading()).isFalse());
 
             List<PlacementRecord> written = placements(topics);
             assertThat(written).extracting(PlacementRecord::uid).containsExactly("uid-one", "uid-two");
             assertThat(written).extracting(PlacementRecord::term).containsExactly(1L, 2L);
-            assertThat(commands(topics, "east")).extracting(Command::placementId).containsExactly("uid-one", "uid-two");
+            assertThat(commands(topics, "east"))
+                    .extracting(Command::placementId)
+                    .containsExactly("uid-one", "uid-two");
             assertThat(b.coordinator().view().active()).isTrue();
         }
     }
 
     private static List<PlacementRecord> placements(Topics topics) {
         List<PlacementRecord> out = new ArrayList<>();
-        read(topics.placements()).forEach(v -> out.add(((Decoded.Ok<PlacementRecord>) Wire.decodePlacement(v)).value()));
+        read(topics.placements())
+                .forEach(v -> out.add(((Decoded.Ok<PlacementRecord>) Wire.decodePlacement(v)).value()));
         return out;
     }
 
@@ -142,8 +167,10 @@ class LeaderFencingIT {
     private static List<byte[]> read(String topic) {
         TopicPartition tp = new TopicPartition(topic, 0);
         List<byte[]> out = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
-                "isolation.level", "read_committed"), new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of("bootstrap.servers", kafka.bootstrapServers(), "isolation.level", "read_committed"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
             long end = consumer.endOffsets(List.of(tp), Duration.ofSeconds(10)).get(tp);

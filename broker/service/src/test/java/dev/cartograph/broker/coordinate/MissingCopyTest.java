@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.protocol.CommandResult;
-import dev.cartograph.protocol.PlacementReport;
 import dev.cartograph.protocol.PlacementRecord.State;
+import dev.cartograph.protocol.PlacementReport;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,14 +25,20 @@ class MissingCopyTest extends CoordinatorHarness {
     private void summaries(int seconds, boolean eastListsTheCopy) {
         for (int t = 0; t < seconds; t += 10) {
             now = now.plusSeconds(10);
-            List<PlacementReport> east = eastListsTheCopy ? List.of(new PlacementReport("uid-j", 1, 0, ResourceList.EMPTY)) : List.of();
-            step(new Input.Cluster(cluster("east", ++sequence, now, east, eastListsTheCopy ? 8 : 0)),
-                    new Input.Cluster(cluster("west", ++sequence, now, 0)), new Input.Tick());
+            List<PlacementReport> east =
+                    eastListsTheCopy ? List.of(new PlacementReport("uid-j", 1, 0, ResourceList.EMPTY)) : List.of();
+            step(
+                    new Input.Cluster(cluster("east", ++sequence, now, east, eastListsTheCopy ? 8 : 0)),
+                    new Input.Cluster(cluster("west", ++sequence, now, 0)),
+                    new Input.Tick());
         }
     }
 
     private void placedOnEastAndListed() {
-        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", ++sequence, now, 0)), new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
+        step(
+                new Input.CaughtUp(),
+                new Input.Cluster(cluster("east", ++sequence, now, 0)),
+                new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
         assertThat(commands).containsExactly("apply uid-j@east#1");
         step(new Input.Result(new CommandResult("east", "uid-j", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
         summaries(90, true); // past the failover timeout since becoming active, listed all along
@@ -45,7 +51,8 @@ class MissingCopyTest extends CoordinatorHarness {
         summaries(20, false); // unlisted for 20 s: under the heartbeat timeout, nothing yet
         assertThat(commands).containsExactly("apply uid-j@east#1");
         summaries(20, false); // 40 s unlisted
-        // fenced at epoch 2 (a copy that comes back is deleted), then placed again wherever it fits: east has room again
+        // fenced at epoch 2 (a copy that comes back is deleted), then placed again wherever it fits: east has room
+        // again
         assertThat(commands).containsExactly("apply uid-j@east#1", "delete uid-j@east#2", "apply uid-j@east#2");
         assertThat(coordinator.view().placements().get("uid-j").epoch()).isEqualTo(2);
         assertThat(hubWrites).anySatisfy(w -> assertThat(w).startsWith("event j Requeued: its copy on east is gone"));

@@ -144,16 +144,23 @@ class OverCommitStressTest {
         for (PlacementRecord p : h.coordinator.view().placements().values()) {
             if (p.state() == State.PLACED || p.state() == State.APPLIED) {
                 Copy copy = members.get(p.cluster().orElseThrow()).copies.get(p.uid());
-                assertThat(copy).as("seed %d: %s has a copy where it is placed", seed, p.uid()).isNotNull();
-                assertThat(copy.finished || copy.bound() == copy.node.length).as("seed %d: %s started on %s", seed, p.uid(),
-                        p.cluster().get()).isTrue();
+                assertThat(copy)
+                        .as("seed %d: %s has a copy where it is placed", seed, p.uid())
+                        .isNotNull();
+                assertThat(copy.finished || copy.bound() == copy.node.length)
+                        .as(
+                                "seed %d: %s started on %s",
+                                seed, p.uid(), p.cluster().get())
+                        .isTrue();
             } else {
                 assertThat(p.state()).as("seed %d: %s", seed, p.uid()).isEqualTo(State.QUEUED);
                 assertThat(p.reason()).isNotEmpty();
             }
         }
         for (String uid : gangs.keySet()) {
-            long copies = members.values().stream().filter(m -> m.copies.containsKey(uid) && !m.copies.get(uid).finished).count();
+            long copies = members.values().stream()
+                    .filter(m -> m.copies.containsKey(uid) && !m.copies.get(uid).finished)
+                    .count();
             assertThat(copies).as("seed %d: live copies of %s", seed, uid).isLessThanOrEqualTo(1);
         }
     }
@@ -161,7 +168,11 @@ class OverCommitStressTest {
     /** Commands the coordinator sent since last time, into each member's topic. */
     private static int route(CoordinatorHarness h, Map<String, Member> members, int seen) {
         for (int i = seen; i < h.sent.size(); i++) {
-            String line = h.commands.stream().filter(s -> !s.startsWith("forget")).skip(i).findFirst().orElseThrow();
+            String line = h.commands.stream()
+                    .filter(s -> !s.startsWith("forget"))
+                    .skip(i)
+                    .findFirst()
+                    .orElseThrow();
             String cluster = line.substring(line.indexOf('@') + 1, line.indexOf('#'));
             members.get(cluster).commands.add(h.sent.get(i));
         }
@@ -177,7 +188,8 @@ class OverCommitStressTest {
         if (command instanceof Command.Apply) {
             if (existing == null) {
                 int[] shape = gangs.get(command.placementId());
-                m.copies.put(command.placementId(), new Copy(command.placementId(), command.epoch(), shape[0], shape[1]));
+                m.copies.put(
+                        command.placementId(), new Copy(command.placementId(), command.epoch(), shape[0], shape[1]));
             }
             results.add(result(m, command, CommandResult.Outcome.APPLIED, h));
         } else {
@@ -190,7 +202,14 @@ class OverCommitStressTest {
     }
 
     private static CommandResult result(Member m, Command c, CommandResult.Outcome outcome, CoordinatorHarness h) {
-        return new CommandResult(m.name, c.placementId(), c.epoch(), c instanceof Command.Apply ? "apply" : "delete", outcome, "", h.now);
+        return new CommandResult(
+                m.name,
+                c.placementId(),
+                c.epoch(),
+                c instanceof Command.Apply ? "apply" : "delete",
+                outcome,
+                "",
+                h.now);
     }
 
     /** The member's scheduler: each created, unbound pod to a random node where it fits now (pod by pod, no gang). */
@@ -219,7 +238,9 @@ class OverCommitStressTest {
     }
 
     private static void finishOne(Member m, Random random) {
-        List<Copy> running = m.copies.values().stream().filter(c -> !c.finished && c.bound() == c.node.length).toList();
+        List<Copy> running = m.copies.values().stream()
+                .filter(c -> !c.finished && c.bound() == c.node.length)
+                .toList();
         if (!running.isEmpty()) {
             Copy c = running.get(random.nextInt(running.size()));
             release(m, c);
@@ -238,7 +259,10 @@ class OverCommitStressTest {
 
     /** The hub object of a finished gang is deleted (its finalizer is released once its copy is gone). */
     private static void deleteFinished(CoordinatorHarness h, Map<String, Member> members, Random random) {
-        List<String> done = members.values().stream().flatMap(m -> m.copies.values().stream()).filter(c -> c.finished).map(c -> c.uid)
+        List<String> done = members.values().stream()
+                .flatMap(m -> m.copies.values().stream())
+                .filter(c -> c.finished)
+                .map(c -> c.uid)
                 .toList();
         if (!done.isEmpty()) {
             String uid = done.get(random.nextInt(done.size()));
@@ -252,15 +276,25 @@ class OverCommitStressTest {
     private static ClusterSummary summary(Member m, CoordinatorHarness h) {
         List<NodeState> nodes = new ArrayList<>();
         for (int n = 0; n < NODES; n++) {
-            nodes.add(new NodeState(m.name + "-n" + n, Map.of("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"), List.of(), true, true,
+            nodes.add(new NodeState(
+                    m.name + "-n" + n,
+                    Map.of("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"),
+                    List.of(),
+                    true,
+                    true,
                     CoordinatorHarness.res("nvidia.com/gpu", "" + GPUS, "cpu", "64", "memory", "512Gi", "pods", "110"),
                     m.used[n] == 0 ? ResourceList.EMPTY : CoordinatorHarness.res("nvidia.com/gpu", "" + m.used[n])));
         }
         List<PlacementReport> placed = new ArrayList<>();
         for (Copy c : m.copies.values()) {
             int pending = c.finished ? 0 : c.node.length - c.bound();
-            placed.add(new PlacementReport(c.uid, c.epoch, pending, pending == 0 ? ResourceList.EMPTY
-                    : CoordinatorHarness.res("nvidia.com/gpu", "" + pending * c.gpusPerPod)));
+            placed.add(new PlacementReport(
+                    c.uid,
+                    c.epoch,
+                    pending,
+                    pending == 0
+                            ? ResourceList.EMPTY
+                            : CoordinatorHarness.res("nvidia.com/gpu", "" + pending * c.gpusPerPod)));
         }
         return new ClusterSummary(m.name, Map.of(), "v", "inc", ++m.sequence, h.now, nodes, placed);
     }
@@ -268,7 +302,8 @@ class OverCommitStressTest {
     private void assertNoOverCommit(CoordinatorHarness h, Map<String, Member> members, long seed, int step) {
         Map<String, Integer> booked = new HashMap<>();
         for (PlacementRecord p : h.coordinator.view().placements().values()) {
-            if ((p.state() == State.PLACED || p.state() == State.APPLIED) && p.cluster().isPresent()) {
+            if ((p.state() == State.PLACED || p.state() == State.APPLIED)
+                    && p.cluster().isPresent()) {
                 Copy copy = members.get(p.cluster().get()).copies.get(p.uid());
                 if (copy == null || !copy.finished) {
                     int[] shape = gangs.get(p.uid());
@@ -276,8 +311,9 @@ class OverCommitStressTest {
                 }
             }
         }
-        booked.forEach((cluster, gpus) -> assertThat(gpus).as("seed %d step %d: GPUs of gangs placed on %s (of %d)", seed, step, cluster,
-                NODES * GPUS).isLessThanOrEqualTo(NODES * GPUS));
+        booked.forEach((cluster, gpus) -> assertThat(gpus)
+                .as("seed %d step %d: GPUs of gangs placed on %s (of %d)", seed, step, cluster, NODES * GPUS)
+                .isLessThanOrEqualTo(NODES * GPUS));
     }
 
     private static com.fasterxml.jackson.databind.JsonNode job(String uid, int pods, int gpus) {

@@ -28,10 +28,17 @@ class UpdatesTest extends CoordinatorHarness {
     void placeOnePod() {
         // east: two nodes of 8 GPUs, both free; the gang takes one of them
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0)), new Input.HubChanged(job(1, 8)));
-        step(new Input.Result(new CommandResult("east", "uid-grow", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
+        step(new Input.Result(
+                new CommandResult("east", "uid-grow", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
         // the agent accounts for it: one node full, its reservation released
-        step(new Input.Cluster(cluster("east", 2, now, java.util.List.of(new dev.cartograph.protocol.PlacementReport("uid-grow", 1, 0,
-                dev.cartograph.interpreter.resources.ResourceList.EMPTY)), 8, 0)));
+        step(new Input.Cluster(cluster(
+                "east",
+                2,
+                now,
+                java.util.List.of(new dev.cartograph.protocol.PlacementReport(
+                        "uid-grow", 1, 0, dev.cartograph.interpreter.resources.ResourceList.EMPTY)),
+                8,
+                0)));
         assertThat(coordinator.view().fleet().reservations()).isEmpty();
         assertThat(commands).containsExactly("apply uid-grow@east#1");
     }
@@ -43,9 +50,17 @@ class UpdatesTest extends CoordinatorHarness {
         assertThat(commands).containsExactly("apply uid-grow@east#1", "apply uid-grow@east#2");
         assertThat(coordinator.view().placements().get("uid-grow").state()).isEqualTo(State.PLACED);
         // by hand: the added pod takes the other node's 8 GPUs until the agent reports it bound at epoch 2
-        assertThat(coordinator.view().fleet().reservations().get("uid-grow").perNode().values())
-                .extracting(r -> r.gpus()).containsExactly(8L);
-        assertThat(coordinator.view().fleet().reservations().get("uid-grow").epoch()).isEqualTo(2);
+        assertThat(coordinator
+                        .view()
+                        .fleet()
+                        .reservations()
+                        .get("uid-grow")
+                        .perNode()
+                        .values())
+                .extracting(r -> r.gpus())
+                .containsExactly(8L);
+        assertThat(coordinator.view().fleet().reservations().get("uid-grow").epoch())
+                .isEqualTo(2);
     }
 
     @Test
@@ -54,7 +69,9 @@ class UpdatesTest extends CoordinatorHarness {
         step(new Input.HubChanged(job(3, 8)));
         step(new Input.HubChanged(job(3, 8))); // the same spec again (a resync)
         assertThat(commands).containsExactly("apply uid-grow@east#1");
-        assertThat(hubWrites).filteredOn(w -> w.startsWith("event grow NotForwarded: the change needs 2 more pods that do not fit on east"))
+        assertThat(hubWrites)
+                .filteredOn(w ->
+                        w.startsWith("event grow NotForwarded: the change needs 2 more pods that do not fit on east"))
                 .hasSize(1);
         assertThat(coordinator.view().placements().get("uid-grow").epoch()).isEqualTo(1);
         assertThat(coordinator.view().fleet().reservations()).isEmpty();
@@ -78,8 +95,18 @@ class UpdatesTest extends CoordinatorHarness {
         assertThat(written.reserved()).containsOnlyKeys("east-n1"); // by hand: the added pod's 8 GPUs on the other node
         assertThat(written.reserved().values()).extracting(r -> r.gpus()).containsExactly(8L);
         CoordinatorHarness restarted = new CoordinatorHarness();
-        restarted.step(new Input.Placement(written.uid(), java.util.Optional.of(written)), new Input.CaughtUp(), new Input.Cluster(cluster("east", 3, now, 8, 0)));
-        assertThat(restarted.coordinator.view().fleet().reservations().get("uid-grow").perNode()).containsOnlyKeys("east-n1");
+        restarted.step(
+                new Input.Placement(written.uid(), java.util.Optional.of(written)),
+                new Input.CaughtUp(),
+                new Input.Cluster(cluster("east", 3, now, 8, 0)));
+        assertThat(restarted
+                        .coordinator
+                        .view()
+                        .fleet()
+                        .reservations()
+                        .get("uid-grow")
+                        .perNode())
+                .containsOnlyKeys("east-n1");
     }
 
     @Test

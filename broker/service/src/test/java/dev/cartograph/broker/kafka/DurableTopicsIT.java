@@ -78,8 +78,10 @@ class DurableTopicsIT {
                 assertTopic(admin, t, 3, "2", "compact");
             }
             assertTopic(admin, topics.events(), 3, "2", "delete");
-            assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS)).filteredOn(t -> t.startsWith("shared."))
-                    .containsExactlyInAnyOrder("shared.clusters", "shared.workloads", "shared.placements", "shared.events");
+            assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS))
+                    .filteredOn(t -> t.startsWith("shared."))
+                    .containsExactlyInAnyOrder(
+                            "shared.clusters", "shared.workloads", "shared.placements", "shared.events");
         }
     }
 
@@ -98,7 +100,8 @@ class DurableTopicsIT {
             System.out.printf("ensureCommandTopic for a known topic: %d µs%n", micros);
             try (Admin admin = admin()) {
                 // remembered, not asked for: the deleted topic stays deleted
-                assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS)).doesNotContain("cmd.commands.gpu-east");
+                assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS))
+                        .doesNotContain("cmd.commands.gpu-east");
             }
         }
         try (Topology restarted = topology(topics, DURABLE)) {
@@ -115,7 +118,8 @@ class DurableTopicsIT {
             assertThatThrownBy(topology::ensureShared).isInstanceOfSatisfying(TopologyException.class, e -> {
                 assertThat(e.reason()).isEqualTo(TopologyException.Reason.TOO_FEW_BROKERS);
                 assertThat(e.retryable()).isFalse();
-                assertThat(e).hasMessageContaining("replication factor 4 needs 4 Kafka brokers, but 3 are up")
+                assertThat(e)
+                        .hasMessageContaining("replication factor 4 needs 4 Kafka brokers, but 3 are up")
                         .hasMessageContaining("cartograph.broker.topic-replication-factor");
             });
             assertThatThrownBy(() -> topology.ensureCommandTopic("gpu-east")).isInstanceOf(TopologyException.class);
@@ -130,23 +134,32 @@ class DurableTopicsIT {
         Topics topics = new Topics("old");
         try (Admin admin = admin()) {
             admin.createTopics(List.of(
-                    new NewTopic(topics.placements(), 1, (short) 1),  // as auto-creation would: one copy, deleted by age
-                    new NewTopic(topics.clusters(), 1, (short) 3).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, "compact")),
-                    new NewTopic(topics.commands("gpu-west"), 1, (short) 2).configs(Map.of(
-                            TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2", TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "true"))))
-                    .all().get(30, TimeUnit.SECONDS);
+                            new NewTopic(topics.placements(), 1, (short)
+                                    1), // as auto-creation would: one copy, deleted by age
+                            new NewTopic(topics.clusters(), 1, (short) 3)
+                                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, "compact")),
+                            new NewTopic(topics.commands("gpu-west"), 1, (short) 2)
+                                    .configs(Map.of(
+                                            TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG,
+                                            "2",
+                                            TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG,
+                                            "true"))))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
         try (Topology topology = topology(topics, DURABLE)) {
             // hand count: placements 1 copy (not 3), min.insync 1 (broker default, not 2), delete (not compact);
             // clusters min.insync 1; workloads and events are new and as configured
-            assertThat(topology.ensureShared()).containsExactlyInAnyOrder(
-                    new Shortfall("old.placements", Setting.REPLICATION_FACTOR, "1", "3"),
-                    new Shortfall("old.placements", Setting.MIN_INSYNC_REPLICAS, "1", "2"),
-                    new Shortfall("old.placements", Setting.CLEANUP_POLICY, "delete", "compact"),
-                    new Shortfall("old.clusters", Setting.MIN_INSYNC_REPLICAS, "1", "2"));
-            assertThat(topology.ensureCommandTopic("gpu-west")).containsExactlyInAnyOrder(
-                    new Shortfall("old.commands.gpu-west", Setting.REPLICATION_FACTOR, "2", "3"),
-                    new Shortfall("old.commands.gpu-west", Setting.UNCLEAN_LEADER_ELECTION, "true", "false"));
+            assertThat(topology.ensureShared())
+                    .containsExactlyInAnyOrder(
+                            new Shortfall("old.placements", Setting.REPLICATION_FACTOR, "1", "3"),
+                            new Shortfall("old.placements", Setting.MIN_INSYNC_REPLICAS, "1", "2"),
+                            new Shortfall("old.placements", Setting.CLEANUP_POLICY, "delete", "compact"),
+                            new Shortfall("old.clusters", Setting.MIN_INSYNC_REPLICAS, "1", "2"));
+            assertThat(topology.ensureCommandTopic("gpu-west"))
+                    .containsExactlyInAnyOrder(
+                            new Shortfall("old.commands.gpu-west", Setting.REPLICATION_FACTOR, "2", "3"),
+                            new Shortfall("old.commands.gpu-west", Setting.UNCLEAN_LEADER_ELECTION, "true", "false"));
         }
         try (Admin admin = admin()) {
             assertTopic(admin, topics.placements(), 1, "1", "delete");
@@ -174,12 +187,19 @@ class DurableTopicsIT {
         }
         int victim;
         try (Admin admin = admin()) {
-            victim = admin.describeTopics(List.of(topics.placements())).allTopicNames().get(10, TimeUnit.SECONDS)
-                    .get(topics.placements()).partitions().get(0).leader().id();
+            victim = admin.describeTopics(List.of(topics.placements()))
+                    .allTopicNames()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(topics.placements())
+                    .partitions()
+                    .get(0)
+                    .leader()
+                    .id();
         }
         AtomicInteger written = new AtomicInteger();
         AtomicBoolean writing = new AtomicBoolean(true);
-        try (KafkaOutbox outbox = new KafkaOutbox(Map.of("bootstrap.servers", kafka.bootstrapServers()), topics, c -> { })) {
+        try (KafkaOutbox outbox =
+                new KafkaOutbox(Map.of("bootstrap.servers", kafka.bootstrapServers()), topics, c -> {})) {
             outbox.activate(1);
             // as the coordinator does: the placement durable first, then its command; a write that fails is made again
             CompletableFuture<Void> stream = CompletableFuture.runAsync(() -> {
@@ -207,7 +227,9 @@ class DurableTopicsIT {
             kafka.kill(victim); // leads the placements topic
             int atKill = written.get();
             awaitCount(written, atKill + 200);
-            System.out.printf("outbox: node %d killed at %d placements, 200 more after %d ms%n", victim, atKill, (System.nanoTime() - t0) / 1_000_000);
+            System.out.printf(
+                    "outbox: node %d killed at %d placements, 200 more after %d ms%n",
+                    victim, atKill, (System.nanoTime() - t0) / 1_000_000);
             kafka.restart(victim);
             awaitCount(written, written.get() + 200);
             writing.set(false);
@@ -215,10 +237,20 @@ class DurableTopicsIT {
         } // close flushes the commands still in flight
         int total = written.get();
         List<Long> expected = LongStream.range(0, total).boxed().toList();
-        assertThat(readEpochs(topics.placements(), v -> ((Decoded.Ok<PlacementRecord>) Wire.decodePlacement(v)).value().epoch()))
-                .as("placements").isEqualTo(expected);
-        assertThat(readEpochs(topics.commands(cluster), v -> ((Decoded.Ok<Command>) Wire.decodeCommand(v)).value().epoch()))
-                .as("commands").isEqualTo(expected);
+        assertThat(readEpochs(
+                        topics.placements(),
+                        v -> ((Decoded.Ok<PlacementRecord>) Wire.decodePlacement(v))
+                                .value()
+                                .epoch()))
+                .as("placements")
+                .isEqualTo(expected);
+        assertThat(readEpochs(
+                        topics.commands(cluster),
+                        v -> ((Decoded.Ok<Command>) Wire.decodeCommand(v))
+                                .value()
+                                .epoch()))
+                .as("commands")
+                .isEqualTo(expected);
         System.out.printf("outbox: %d placements and %d commands, each once and in order%n", total, total);
     }
 
@@ -230,17 +262,27 @@ class DurableTopicsIT {
 
     /** The n-th placement, numbered by its epoch. */
     private static PlacementRecord placement(int n) {
-        return new PlacementRecord(uid(n), new PlacementRecord.Target("ml", "batch/v1", "Job", "job-" + n), Optional.of("gpu-east"), n,
-                PlacementRecord.State.PLACED, "", Map.of(), 0, AT, AT);
+        return new PlacementRecord(
+                uid(n),
+                new PlacementRecord.Target("ml", "batch/v1", "Job", "job-" + n),
+                Optional.of("gpu-east"),
+                n,
+                PlacementRecord.State.PLACED,
+                "",
+                Map.of(),
+                0,
+                AT,
+                AT);
     }
 
     /** Every record of a one-partition topic, decoded to the number it carries. */
     private static List<Long> readEpochs(String topic, java.util.function.ToLongFunction<byte[]> number) {
         TopicPartition tp = new TopicPartition(topic, 0);
         List<Long> read = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
-                "isolation.level", "read_committed"),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of("bootstrap.servers", kafka.bootstrapServers(), "isolation.level", "read_committed"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
             long end = consumer.endOffsets(List.of(tp), Duration.ofSeconds(30)).get(tp);
@@ -264,13 +306,22 @@ class DurableTopicsIT {
         }
     }
 
-    private static void assertTopic(Admin admin, String topic, int replicas, String minIsr, String cleanup) throws Exception {
-        TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
+    private static void assertTopic(Admin admin, String topic, int replicas, String minIsr, String cleanup)
+            throws Exception {
+        TopicDescription d = admin.describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(10, TimeUnit.SECONDS)
+                .get(topic);
         assertThat(d.partitions()).as(topic).hasSize(1);
         assertThat(d.partitions().get(0).replicas()).as(topic).hasSize(replicas);
         ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        Config c = admin.describeConfigs(List.of(r)).all().get(10, TimeUnit.SECONDS).get(r);
-        assertThat(c.get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG).value()).as(topic).isEqualTo(minIsr);
+        Config c = admin.describeConfigs(List.of(r))
+                .all()
+                .get(10, TimeUnit.SECONDS)
+                .get(r);
+        assertThat(c.get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG).value())
+                .as(topic)
+                .isEqualTo(minIsr);
         assertThat(c.get(TopicConfig.CLEANUP_POLICY_CONFIG).value()).as(topic).isEqualTo(cleanup);
     }
 

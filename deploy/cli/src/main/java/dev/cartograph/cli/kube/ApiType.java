@@ -9,7 +9,8 @@ import java.util.Locale;
  * A kind as the API server serves it: plural, short names, scope, and whether this cluster serves
  * it at all. Immutable.
  */
-public record ApiType(GroupVersionKind gvk, String plural, List<String> shortNames, boolean namespaced, boolean served) {
+public record ApiType(
+        GroupVersionKind gvk, String plural, List<String> shortNames, boolean namespaced, boolean served) {
 
     public ApiType {
         shortNames = List.copyOf(shortNames);
@@ -21,7 +22,9 @@ public record ApiType(GroupVersionKind gvk, String plural, List<String> shortNam
         String kind = gvk.kind().toLowerCase(Locale.ROOT);
         String group = gvk.group();
         for (String name : names(kind)) {
-            if (t.equals(name) || !group.isEmpty() && (t.equals(name + "." + group) || t.equals(name + "." + gvk.version() + "." + group))
+            if (t.equals(name)
+                    || !group.isEmpty()
+                            && (t.equals(name + "." + group) || t.equals(name + "." + gvk.version() + "." + group))
                     || group.isEmpty() && t.equals(name + "." + gvk.version())) {
                 return true;
             }
@@ -36,8 +39,13 @@ public record ApiType(GroupVersionKind gvk, String plural, List<String> shortNam
     }
 
     public ResourceDefinitionContext context() {
-        return new ResourceDefinitionContext.Builder().withGroup(gvk.group()).withVersion(gvk.version())
-                .withKind(gvk.kind()).withPlural(plural).withNamespaced(namespaced).build();
+        return new ResourceDefinitionContext.Builder()
+                .withGroup(gvk.group())
+                .withVersion(gvk.version())
+                .withKind(gvk.kind())
+                .withPlural(plural)
+                .withNamespaced(namespaced)
+                .build();
     }
 
     /** {@code plural.group}, as kubectl names a resource. */

@@ -37,26 +37,41 @@ public final class ApiTypes {
         Optional<List<APIResource>> resources = discovery.computeIfAbsent(gvk.apiVersion(), this::discover);
         if (resources.isPresent()) {
             Optional<APIResource> found = resources.get().stream()
-                    .filter(r -> gvk.kind().equals(r.getKind()) && !r.getName().contains("/")).findFirst();
+                    .filter(r -> gvk.kind().equals(r.getKind()) && !r.getName().contains("/"))
+                    .findFirst();
             if (found.isPresent()) {
                 APIResource r = found.get();
-                List<String> shortNames = r.getShortNames() == null || r.getShortNames().isEmpty()
-                        ? crdShortNames(gvk) : r.getShortNames();
+                List<String> shortNames =
+                        r.getShortNames() == null || r.getShortNames().isEmpty()
+                                ? crdShortNames(gvk)
+                                : r.getShortNames();
                 return new ApiType(gvk, r.getName(), shortNames, Boolean.TRUE.equals(r.getNamespaced()), true);
             }
         }
         Optional<BuiltInKinds.Kind> builtin = BuiltInKinds.of(gvk);
         if (builtin.isPresent()) {
-            return new ApiType(gvk, builtin.get().plural(), builtin.get().shortNames(), builtin.get().namespaced(), true);
+            return new ApiType(
+                    gvk,
+                    builtin.get().plural(),
+                    builtin.get().shortNames(),
+                    builtin.get().namespaced(),
+                    true);
         }
         for (CustomResourceDefinition crd : crds()) {
             var spec = crd.getSpec();
-            if (gvk.group().equals(spec.getGroup()) && gvk.kind().equals(spec.getNames().getKind())) {
-                boolean served = spec.getVersions().stream().filter(v -> gvk.version().equals(v.getName()))
+            if (gvk.group().equals(spec.getGroup())
+                    && gvk.kind().equals(spec.getNames().getKind())) {
+                boolean served = spec.getVersions().stream()
+                        .filter(v -> gvk.version().equals(v.getName()))
                         .anyMatch(CustomResourceDefinitionVersion::getServed);
-                return new ApiType(gvk, spec.getNames().getPlural(),
-                        spec.getNames().getShortNames() == null ? List.of() : spec.getNames().getShortNames(),
-                        "Namespaced".equals(spec.getScope()), served);
+                return new ApiType(
+                        gvk,
+                        spec.getNames().getPlural(),
+                        spec.getNames().getShortNames() == null
+                                ? List.of()
+                                : spec.getNames().getShortNames(),
+                        "Namespaced".equals(spec.getScope()),
+                        served);
             }
         }
         return new ApiType(gvk, guessPlural(gvk.kind()), List.of(), true, false);
@@ -68,18 +83,27 @@ public final class ApiTypes {
         if (builtin.isPresent()) {
             return builtin.get().shortNames();
         }
-        if (gvk.group().isEmpty() || gvk.group().endsWith(".k8s.io") && !gvk.group().contains("x-k8s")) {
+        if (gvk.group().isEmpty()
+                || gvk.group().endsWith(".k8s.io") && !gvk.group().contains("x-k8s")) {
             return List.of();
         }
-        return crds().stream().filter(c -> gvk.group().equals(c.getSpec().getGroup()) && gvk.kind().equals(c.getSpec().getNames().getKind()))
-                .findFirst().map(c -> c.getSpec().getNames().getShortNames()).filter(l -> l != null).orElse(List.of());
+        return crds().stream()
+                .filter(c -> gvk.group().equals(c.getSpec().getGroup())
+                        && gvk.kind().equals(c.getSpec().getNames().getKind()))
+                .findFirst()
+                .map(c -> c.getSpec().getNames().getShortNames())
+                .filter(l -> l != null)
+                .orElse(List.of());
     }
 
     private Optional<List<APIResource>> discover(String groupVersion) {
         try {
             APIResourceList list = client.getApiResources(groupVersion);
-            return list == null || list.getResources() == null || list.getResources().isEmpty()
-                    ? Optional.empty() : Optional.of(list.getResources());
+            return list == null
+                            || list.getResources() == null
+                            || list.getResources().isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(list.getResources());
         } catch (KubernetesClientException e) {
             return Optional.empty();
         }
@@ -88,7 +112,11 @@ public final class ApiTypes {
     private List<CustomResourceDefinition> crds() {
         if (crds == null) {
             try {
-                crds = client.apiextensions().v1().customResourceDefinitions().list().getItems();
+                crds = client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .list()
+                        .getItems();
             } catch (KubernetesClientException e) {
                 crds = List.of();
             }

@@ -14,8 +14,7 @@ import java.util.Optional;
  * the catalog alone is used.
  */
 public final class ClusterDefinitions {
-    private ClusterDefinitions() {
-    }
+    private ClusterDefinitions() {}
 
     /** The catalog overridden by valid cluster definitions; warnings and invalid ones are reported. */
     public static Definitions.Loaded overlay(Definitions.Loaded catalog, ClusterReader reader, ApiTypes types) {
@@ -23,12 +22,15 @@ public final class ClusterDefinitions {
         List<JsonNode> docs;
         try {
             if (!types.of(Definitions.KARTA).served()) {
-                problems.add(Problem.warning("cluster", "", "no kartas.run.ai CRD in this cluster; using the built-in catalog"));
+                problems.add(Problem.warning(
+                        "cluster", "", "no kartas.run.ai CRD in this cluster; using the built-in catalog"));
                 return new Definitions.Loaded(catalog.definitions(), problems);
             }
             docs = reader.list(types.of(Definitions.KARTA), Optional.empty(), Optional.empty());
         } catch (Kube.ClusterError e) {
-            String why = e.code() == 404 ? "no kartas.run.ai CRD in this cluster" : "cannot list kartas.run.ai: " + e.getMessage();
+            String why = e.code() == 404
+                    ? "no kartas.run.ai CRD in this cluster"
+                    : "cannot list kartas.run.ai: " + e.getMessage();
             problems.add(Problem.warning("cluster", "", why + "; using the built-in catalog"));
             return new Definitions.Loaded(catalog.definitions(), problems);
         }

@@ -45,8 +45,11 @@ public final class ClusterReader {
         List<JsonNode> out = new ArrayList<>();
         String next = null;
         do {
-            ListOptions options = new ListOptionsBuilder().withLimit((long) pageSize).withContinue(next)
-                    .withLabelSelector(labelSelector.orElse(null)).build();
+            ListOptions options = new ListOptionsBuilder()
+                    .withLimit((long) pageSize)
+                    .withContinue(next)
+                    .withLabelSelector(labelSelector.orElse(null))
+                    .build();
             GenericKubernetesResourceList page = scope(type, namespace).list(options);
             for (GenericKubernetesResource item : page.getItems()) {
                 out.add(tree(item, type));
@@ -58,7 +61,9 @@ public final class ClusterReader {
 
     public Optional<JsonNode> get(ApiType type, String namespace, String name) {
         Resource<GenericKubernetesResource> r = type.namespaced()
-                ? client.genericKubernetesResources(type.context()).inNamespace(namespace).withName(name)
+                ? client.genericKubernetesResources(type.context())
+                        .inNamespace(namespace)
+                        .withName(name)
                 : client.genericKubernetesResources(type.context()).withName(name);
         GenericKubernetesResource item;
         try {
@@ -69,23 +74,31 @@ public final class ClusterReader {
         return Optional.ofNullable(item).map(i -> tree(i, type));
     }
 
-    private FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> scope(
-            ApiType type, Optional<String> namespace) {
+    private FilterWatchListDeletable<
+                    GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+            scope(ApiType type, Optional<String> namespace) {
         var all = client.genericKubernetesResources(type.context());
         if (!type.namespaced()) {
             return all;
         }
-        return namespace.<FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>>map(
-                ns -> all.inNamespace(ns)).orElseGet(all::inAnyNamespace);
+        return namespace
+                .<FilterWatchListDeletable<
+                                GenericKubernetesResource,
+                                GenericKubernetesResourceList,
+                                Resource<GenericKubernetesResource>>>
+                        map(ns -> all.inNamespace(ns))
+                .orElseGet(all::inAnyNamespace);
     }
 
     private static JsonNode tree(GenericKubernetesResource item, ApiType type) {
         JsonNode node = Documents.json().valueToTree(item);
         if (node.isObject() && !node.hasNonNull("apiVersion")) {
-            ((com.fasterxml.jackson.databind.node.ObjectNode) node).put("apiVersion", type.gvk().apiVersion());
+            ((com.fasterxml.jackson.databind.node.ObjectNode) node)
+                    .put("apiVersion", type.gvk().apiVersion());
         }
         if (node.isObject() && !node.hasNonNull("kind")) {
-            ((com.fasterxml.jackson.databind.node.ObjectNode) node).put("kind", type.gvk().kind());
+            ((com.fasterxml.jackson.databind.node.ObjectNode) node)
+                    .put("kind", type.gvk().kind());
         }
         return node;
     }

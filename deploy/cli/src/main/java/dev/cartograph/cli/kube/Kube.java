@@ -12,8 +12,7 @@ import java.nio.file.Files;
  * {@link ClusterError}s. The only place that builds clients.
  */
 public final class Kube {
-    private Kube() {
-    }
+    private Kube() {}
 
     /**
      * A cluster could not be read, in words a user can act on (the kubeconfig, the network, a
@@ -47,13 +46,14 @@ public final class Kube {
         Config config;
         try {
             if (options.kubeconfig != null) {
-                config = Config.fromKubeconfig(options.context, Files.readString(options.kubeconfig), options.kubeconfig.toString());
+                config = Config.fromKubeconfig(
+                        options.context, Files.readString(options.kubeconfig), options.kubeconfig.toString());
             } else {
                 config = Config.autoConfigure(options.context);
             }
         } catch (IOException | RuntimeException e) {
-            throw new ClusterError("cannot read kubeconfig" + (options.kubeconfig == null ? "" : " " + options.kubeconfig)
-                    + ": " + e.getMessage());
+            throw new ClusterError("cannot read kubeconfig"
+                    + (options.kubeconfig == null ? "" : " " + options.kubeconfig) + ": " + e.getMessage());
         }
         options.namespaceOverride().ifPresent(config::setNamespace);
         if (config.getNamespace() == null) {
@@ -63,7 +63,8 @@ public final class Kube {
         config.setRequestTimeout(millis);
         config.setConnectionTimeout(Math.min(millis, 10_000));
         config.setRequestRetryBackoffLimit(0);
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+        KubernetesClient client =
+                new KubernetesClientBuilder().withConfig(config).build();
         try {
             client.getApiGroups(); // one cheap call, so an unreachable server is one clear error
         } catch (KubernetesClientException e) {
@@ -91,7 +92,8 @@ public final class Kube {
             while (root.getCause() != null) {
                 root = root.getCause();
             }
-            return "cannot reach the API server (" + (root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage()) + ")";
+            return "cannot reach the API server ("
+                    + (root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage()) + ")";
         }
         return "HTTP " + e.getCode() + ": " + e.getMessage();
     }

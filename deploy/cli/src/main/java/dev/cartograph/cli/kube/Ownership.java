@@ -27,7 +27,8 @@ public final class Ownership {
     }
 
     /** Indexes {@code pods} and the owners above them, in {@code namespace} (empty: all). */
-    public static Ownership index(List<JsonNode> pods, ClusterReader reader, ApiTypes types, Optional<String> namespace) {
+    public static Ownership index(
+            List<JsonNode> pods, ClusterReader reader, ApiTypes types, Optional<String> namespace) {
         Ownership o = new Ownership(pods);
         Set<String> seenKinds = new HashSet<>();
         List<JsonNode> level = pods;
@@ -35,8 +36,11 @@ public final class Ownership {
             Set<GroupVersionKind> ownerKinds = new LinkedHashSet<>();
             for (JsonNode object : level) {
                 controller(object).ifPresent(ref -> {
-                    o.ownerOf.put(object.path("metadata").path("uid").asText(), ref.path("uid").asText());
-                    ownerKinds.add(GroupVersionKind.of(ref.path("apiVersion").asText(), ref.path("kind").asText()));
+                    o.ownerOf.put(
+                            object.path("metadata").path("uid").asText(),
+                            ref.path("uid").asText());
+                    ownerKinds.add(GroupVersionKind.of(
+                            ref.path("apiVersion").asText(), ref.path("kind").asText()));
                 });
             }
             List<JsonNode> next = new ArrayList<>();

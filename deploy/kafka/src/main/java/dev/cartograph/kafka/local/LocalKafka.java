@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -43,6 +42,7 @@ public final class LocalKafka implements AutoCloseable {
 
     /** How long {@link #start} and {@link #restart} wait for the broker to answer clients. */
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
     private static final int NODE_ID = 1;
 
     private final KafkaNode node;
@@ -75,7 +75,8 @@ public final class LocalKafka implements AutoCloseable {
         if (port < 1 || port > 65_535) {
             throw new IllegalArgumentException("port must be 1..65535: " + port);
         }
-        LocalKafka kafka = new LocalKafka(new KafkaNode(NODE_ID, dataDir.toAbsolutePath(), port, freePortOtherThan(port)));
+        LocalKafka kafka =
+                new LocalKafka(new KafkaNode(NODE_ID, dataDir.toAbsolutePath(), port, freePortOtherThan(port)));
         kafka.startServer();
         return kafka;
     }

@@ -11,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -76,10 +75,12 @@ public final class LocalKafkaCluster implements AutoCloseable {
             }
         }
         for (int i = 1; i <= size; i++) {
-            nodes.add(new KafkaNode(i, dataDir.toAbsolutePath().resolve("node-" + i), ports.get(2 * i - 2), ports.get(2 * i - 1)));
+            nodes.add(new KafkaNode(
+                    i, dataDir.toAbsolutePath().resolve("node-" + i), ports.get(2 * i - 2), ports.get(2 * i - 1)));
         }
         String clusterId = Uuid.randomUuid().toString();
-        List<String> held = nodes.stream().map(n -> n.formatIfNeeded(clusterId)).distinct().toList();
+        List<String> held =
+                nodes.stream().map(n -> n.formatIfNeeded(clusterId)).distinct().toList();
         if (held.size() != 1) {
             throw new IllegalStateException("the nodes under " + dataDir + " belong to different clusters: " + held);
         }
@@ -143,7 +144,9 @@ public final class LocalKafkaCluster implements AutoCloseable {
     @Override
     public synchronized void close() {
         RuntimeException failure = null;
-        List<CompletableFuture<Void>> stops = nodes.stream().map(n -> CompletableFuture.runAsync(n::stop, r -> daemon(r, n))).toList();
+        List<CompletableFuture<Void>> stops = nodes.stream()
+                .map(n -> CompletableFuture.runAsync(n::stop, r -> daemon(r, n)))
+                .toList();
         for (CompletableFuture<Void> stop : stops) {
             try {
                 stop.join();
@@ -179,10 +182,12 @@ public final class LocalKafkaCluster implements AutoCloseable {
     /** Every voter at once: a node's startup returns only when a quorum has elected a controller. */
     private synchronized void startAll() {
         List<CompletableFuture<Void>> starts = nodes.stream()
-                .map(n -> CompletableFuture.runAsync(() -> n.start(n.serverProperties(nodes, false)), r -> daemon(r, n)))
+                .map(n ->
+                        CompletableFuture.runAsync(() -> n.start(n.serverProperties(nodes, false)), r -> daemon(r, n)))
                 .toList();
         try {
-            CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).get(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new))
+                    .get(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             awaitBrokers(bootstrapServers(), nodes.size(), READY_TIMEOUT);
         } catch (Exception e) {
             try {
@@ -193,7 +198,8 @@ public final class LocalKafkaCluster implements AutoCloseable {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            throw new IllegalStateException("the Kafka cluster under " + nodes.get(0).dataDir().getParent() + " did not start",
+            throw new IllegalStateException(
+                    "the Kafka cluster under " + nodes.get(0).dataDir().getParent() + " did not start",
                     e instanceof ExecutionException ? e.getCause() : e);
         }
     }
@@ -208,18 +214,25 @@ public final class LocalKafkaCluster implements AutoCloseable {
     static void awaitBrokers(String bootstrap, int expected, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<String, Object> conf = Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                5_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                (int) timeout.toMillis());
         int seen = 0;
         try (Admin admin = Admin.create(conf)) {
             while (true) {
-                seen = admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS).size();
+                seen = admin.describeCluster()
+                        .nodes()
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .size();
                 if (seen >= expected) {
                     return;
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(seen + " of " + expected + " Kafka brokers at " + bootstrap + " after " + timeout);
+                    throw new IllegalStateException(
+                            seen + " of " + expected + " Kafka brokers at " + bootstrap + " after " + timeout);
                 }
                 Thread.sleep(100);
             }
@@ -232,14 +245,16 @@ public final class LocalKafkaCluster implements AutoCloseable {
     }
 
     static void createTopics(String bootstrap, int replicas, Collection<String> topics) {
-        List<NewTopic> wanted = topics.stream().map(t -> new NewTopic(t, 1, (short) replicas)).toList();
+        List<NewTopic> wanted =
+                topics.stream().map(t -> new NewTopic(t, 1, (short) replicas)).toList();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             for (var created : admin.createTopics(wanted).values().entrySet()) {
                 try {
                     created.getValue().get(30, TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw new IllegalStateException("cannot create topic " + created.getKey() + " at " + bootstrap, e.getCause());
+                        throw new IllegalStateException(
+                                "cannot create topic " + created.getKey() + " at " + bootstrap, e.getCause());
                     }
                 }
             }

@@ -15,8 +15,7 @@ public final class Main {
 
     private static final String USAGE = "usage: Main --data DIR [--port N]";
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) throws InterruptedException {
         Path data = null;
@@ -52,10 +51,13 @@ public final class Main {
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            kafka.close();
-            stopped.countDown();
-        }, "local-kafka-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            kafka.close();
+                            stopped.countDown();
+                        },
+                        "local-kafka-shutdown"));
         System.out.println("bootstrap.servers=" + kafka.bootstrapServers());
         System.out.println("data=" + kafka.dataDir() + "  (Ctrl-C to stop)");
         System.out.flush();

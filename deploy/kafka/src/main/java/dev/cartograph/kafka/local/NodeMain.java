@@ -24,10 +24,10 @@ import java.util.concurrent.CountDownLatch;
  * otherwise (an ordinary stop, SIGTERM, shuts it down cleanly).
  */
 public final class NodeMain {
-    private static final String USAGE = "usage: NodeMain --id N --data DIR --port N --cluster-id ID --voters ID@HOST:PORT,...";
+    private static final String USAGE =
+            "usage: NodeMain --id N --data DIR --port N --cluster-id ID --voters ID@HOST:PORT,...";
 
-    private NodeMain() {
-    }
+    private NodeMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         KafkaNode node;
@@ -53,10 +53,13 @@ public final class NodeMain {
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            node.stop();
-            stopped.countDown();
-        }, "kafka-node-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            node.stop();
+                            stopped.countDown();
+                        },
+                        "kafka-node-shutdown"));
         System.out.println("kafka node " + node.id() + " ready at " + node.address());
         System.out.flush();
         stopped.await();
@@ -81,7 +84,8 @@ public final class NodeMain {
                             String[] idAndAddress = v.split("@", 2);
                             String[] hostAndPort = idAndAddress[1].split(":", 2);
                             if (!KafkaNode.HOST.equals(hostAndPort[0])) {
-                                throw new IllegalArgumentException("voters listen on " + KafkaNode.HOST + ", not " + hostAndPort[0]);
+                                throw new IllegalArgumentException(
+                                        "voters listen on " + KafkaNode.HOST + ", not " + hostAndPort[0]);
                             }
                             voters.add(new String[] {idAndAddress[0], hostAndPort[1]});
                         }
@@ -96,15 +100,20 @@ public final class NodeMain {
         }
 
         int controllerPortOf(int node) {
-            return voters.stream().filter(v -> Integer.parseInt(v[0]) == node).findFirst()
+            return voters.stream()
+                    .filter(v -> Integer.parseInt(v[0]) == node)
+                    .findFirst()
                     .map(v -> Integer.parseInt(v[1]))
                     .orElseThrow(() -> new IllegalArgumentException("--voters does not name node " + node));
         }
 
         /** Every voter as a node; only this one's directory and client port are used (the others' are not known here). */
         List<KafkaNode> voters(KafkaNode self) {
-            return voters.stream().map(v -> Integer.parseInt(v[0]) == self.id() ? self
-                    : new KafkaNode(Integer.parseInt(v[0]), self.dataDir(), 0, Integer.parseInt(v[1]))).toList();
+            return voters.stream()
+                    .map(v -> Integer.parseInt(v[0]) == self.id()
+                            ? self
+                            : new KafkaNode(Integer.parseInt(v[0]), self.dataDir(), 0, Integer.parseInt(v[1])))
+                    .toList();
         }
     }
 }

@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -77,7 +76,9 @@ class LocalKafkaClusterIT {
     void aBrokerCrashingMidStreamLosesAndDoublesNoRecord() throws Exception {
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 3)
-                    .configs(Map.of(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2")))).all().get(30, TimeUnit.SECONDS);
+                            .configs(Map.of(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2"))))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
             int victim = describe(admin).partitions().get(0).leader().id();
             ConcurrentLinkedQueue<Future<RecordMetadata>> sent = new ConcurrentLinkedQueue<>();
             AtomicInteger acked = new AtomicInteger();
@@ -101,8 +102,11 @@ class LocalKafkaClusterIT {
                 long t0 = System.nanoTime();
                 cluster.kill(victim); // the leader of partition 0, mid-stream
                 int atKill = acked.get();
-                await("the controller to drop node " + victim + " from every ISR", () -> isr(admin).stream().allMatch(i -> i == 2));
-                System.out.printf("node %d killed at %d acked; out of every ISR after %d ms%n", victim, atKill, millisSince(t0));
+                await(
+                        "the controller to drop node " + victim + " from every ISR",
+                        () -> isr(admin).stream().allMatch(i -> i == 2));
+                System.out.printf(
+                        "node %d killed at %d acked; out of every ISR after %d ms%n", victim, atKill, millisSince(t0));
                 await("writes to go on with two in-sync replicas", () -> acked.get() >= atKill + 300);
 
                 long t1 = System.nanoTime();
@@ -122,8 +126,11 @@ class LocalKafkaClusterIT {
             assertThat(acked.get()).isEqualTo(total);
 
             long t2 = System.nanoTime();
-            await("node " + victim + " to catch up and rejoin every ISR", () -> isr(admin).stream().allMatch(i -> i == 3));
-            System.out.printf("node %d back in every ISR after %d ms; %d records sent%n", victim, millisSince(t2), total);
+            await(
+                    "node " + victim + " to catch up and rejoin every ISR",
+                    () -> isr(admin).stream().allMatch(i -> i == 3));
+            System.out.printf(
+                    "node %d back in every ISR after %d ms; %d records sent%n", victim, millisSince(t2), total);
             assertEveryNumberOnceInOrder(readAll(), total);
 
             // the restarted node holds everything too: read again with another node (its peer in every ISR) gone
@@ -155,16 +162,21 @@ class LocalKafkaClusterIT {
             for (int n = p; n < total; n += PARTITIONS) {
                 expected.add(n);
             }
-            assertThat(byPartition.getOrDefault(p, List.of())).as("partition %d", p).isEqualTo(expected);
+            assertThat(byPartition.getOrDefault(p, List.of()))
+                    .as("partition %d", p)
+                    .isEqualTo(expected);
         }
     }
 
     /** Every record of the topic, from the beginning to the end offsets at the time of the call. */
     private static Map<Integer, List<Integer>> readAll() {
         Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        try (KafkaConsumer<String, Integer> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new IntegerDeserializer())) {
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.bootstrapServers(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false);
+        try (KafkaConsumer<String, Integer> consumer =
+                new KafkaConsumer<>(config, new StringDeserializer(), new IntegerDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (int p = 0; p < PARTITIONS; p++) {
                 partitions.add(new TopicPartition(TOPIC, p));
@@ -198,12 +210,18 @@ class LocalKafkaClusterIT {
     }
 
     private static TopicDescription describe(Admin admin) throws Exception {
-        return admin.describeTopics(List.of(TOPIC)).allTopicNames().get(10, TimeUnit.SECONDS).get(TOPIC);
+        return admin.describeTopics(List.of(TOPIC))
+                .allTopicNames()
+                .get(10, TimeUnit.SECONDS)
+                .get(TOPIC);
     }
 
     private static List<Integer> isr(Admin admin) {
         try {
-            return describe(admin).partitions().stream().map(TopicPartitionInfo::isr).map(List::size).toList();
+            return describe(admin).partitions().stream()
+                    .map(TopicPartitionInfo::isr)
+                    .map(List::size)
+                    .toList();
         } catch (Exception e) {
             return Collections.nCopies(PARTITIONS, -1);
         }

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -70,7 +69,8 @@ class LocalKafkaTest {
         try (KafkaConsumer<String, String> consumer = consumer(shared, "reader")) {
             consumer.subscribe(List.of("events"));
             List<ConsumerRecord<String, String>> records = pollAtLeast(consumer, 1);
-            assertThat(records).extracting(ConsumerRecord::key, ConsumerRecord::value)
+            assertThat(records)
+                    .extracting(ConsumerRecord::key, ConsumerRecord::value)
                     .containsExactly(tuple("k1", "hello"));
             assertThat(records.get(0).partition()).isZero();
         }
@@ -79,10 +79,14 @@ class LocalKafkaTest {
     @Test
     void doesNotCreateTopicsOnFirstUse() throws Exception {
         Map<String, Object> config = new HashMap<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, shared.bootstrapServers(),
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 1_500));
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
-            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("never-created", "k", "v")).get(10, TimeUnit.SECONDS))
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                shared.bootstrapServers(),
+                ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                1_500));
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("never-created", "k", "v"))
+                            .get(10, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(org.apache.kafka.common.errors.TimeoutException.class)
                     .hasMessageContaining("not present in metadata");
         }
@@ -102,8 +106,11 @@ class LocalKafkaTest {
                 producer.send(new ProducerRecord<>("late-topic", "k", "first")).get(10, TimeUnit.SECONDS);
             }
             long t0 = System.nanoTime();
-            assertThat(pollAtLeast(consumer, 1)).extracting(ConsumerRecord::value).containsExactly("first");
-            System.out.printf("consumer subscribed before creation: first record %d ms after it was written%n",
+            assertThat(pollAtLeast(consumer, 1))
+                    .extracting(ConsumerRecord::value)
+                    .containsExactly("first");
+            System.out.printf(
+                    "consumer subscribed before creation: first record %d ms after it was written%n",
                     (System.nanoTime() - t0) / 1_000_000);
         }
     }
@@ -116,10 +123,17 @@ class LocalKafkaTest {
             admin.createTopics(List.of(topic)).all().get(10, TimeUnit.SECONDS);
 
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, "state");
-            Config config = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource);
+            Config config = admin.describeConfigs(List.of(resource))
+                    .all()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(resource);
             assertThat(config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value()).isEqualTo("compact");
-            assertThat(admin.describeTopics(List.of("state")).allTopicNames().get(10, TimeUnit.SECONDS)
-                    .get("state").partitions()).hasSize(1);
+            assertThat(admin.describeTopics(List.of("state"))
+                            .allTopicNames()
+                            .get(10, TimeUnit.SECONDS)
+                            .get("state")
+                            .partitions())
+                    .hasSize(1);
         }
         try (KafkaProducer<String, String> producer = producer(shared)) {
             producer.send(new ProducerRecord<>("state", "node-a", "v1")).get(10, TimeUnit.SECONDS);
@@ -138,12 +152,15 @@ class LocalKafkaTest {
             assertThat(clusterId).isNotBlank();
             try (Admin admin = admin(kafka)) {
                 admin.createTopics(List.of(new NewTopic("ledger", 1, (short) 1)
-                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))))
-                        .all().get(10, TimeUnit.SECONDS);
+                                .configs(
+                                        Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))))
+                        .all()
+                        .get(10, TimeUnit.SECONDS);
             }
             try (KafkaProducer<String, String> producer = producer(kafka)) {
                 for (int i = 0; i < 3; i++) {
-                    producer.send(new ProducerRecord<>("ledger", "k" + i, "v" + i)).get(10, TimeUnit.SECONDS);
+                    producer.send(new ProducerRecord<>("ledger", "k" + i, "v" + i))
+                            .get(10, TimeUnit.SECONDS);
                 }
             }
             try (KafkaConsumer<String, String> consumer = consumer(kafka, "ledger-group")) {
@@ -182,21 +199,31 @@ class LocalKafkaTest {
             Set<String> topics = admin.listTopics().names().get(10, TimeUnit.SECONDS);
             assertThat(topics).contains("ledger");
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, "ledger");
-            assertThat(admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource)
-                    .get(TopicConfig.CLEANUP_POLICY_CONFIG).value()).isEqualTo("compact");
+            assertThat(admin.describeConfigs(List.of(resource))
+                            .all()
+                            .get(10, TimeUnit.SECONDS)
+                            .get(resource)
+                            .get(TopicConfig.CLEANUP_POLICY_CONFIG)
+                            .value())
+                    .isEqualTo("compact");
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("ledger-group")
-                    .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                    .partitionsToOffsetAndMetadata()
+                    .get(10, TimeUnit.SECONDS);
             assertThat(committed.get(tp).offset()).isEqualTo(2);
         }
         try (KafkaConsumer<String, String> consumer = consumer(kafka, "ledger-group")) {
             consumer.subscribe(List.of("ledger"));
             // the group resumes at its committed offset: only the third record is left
-            assertThat(pollAtLeast(consumer, 1)).extracting(ConsumerRecord::value).containsExactly("v2");
+            assertThat(pollAtLeast(consumer, 1))
+                    .extracting(ConsumerRecord::value)
+                    .containsExactly("v2");
         }
         try (KafkaConsumer<String, String> consumer = consumer(kafka, null)) {
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
-            assertThat(pollAtLeast(consumer, 3)).extracting(ConsumerRecord::value).containsExactly("v0", "v1", "v2");
+            assertThat(pollAtLeast(consumer, 3))
+                    .extracting(ConsumerRecord::value)
+                    .containsExactly("v0", "v1", "v2");
         }
     }
 
@@ -214,17 +241,24 @@ class LocalKafkaTest {
     }
 
     private static KafkaProducer<String, String> producer(LocalKafka kafka) {
-        return new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all"),
-                new StringSerializer(), new StringSerializer());
+        return new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        kafka.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new StringSerializer(),
+                new StringSerializer());
     }
 
     private static KafkaConsumer<String, String> consumer(LocalKafka kafka, String group) {
         Map<String, Object> config = new HashMap<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false));
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false));
         if (group != null) {
             config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         }

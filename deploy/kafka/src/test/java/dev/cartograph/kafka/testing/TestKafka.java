@@ -41,7 +41,10 @@ public final class TestKafka implements AutoCloseable {
     private static final String MODE_PROPERTY = "cartograph.test.kafka";
 
     /** Where the broker runs. */
-    public enum Kind { CONTAINER, IN_PROCESS }
+    public enum Kind {
+        CONTAINER,
+        IN_PROCESS
+    }
 
     private final Kind kind;
     private final String bootstrapServers;
@@ -65,17 +68,24 @@ public final class TestKafka implements AutoCloseable {
         ContainerRuntime runtime = switch (mode) {
             case "in-process" -> new ContainerRuntime(false, MODE_PROPERTY + "=in-process");
             case "container", "auto" -> ContainerRuntime.probe();
-            default -> throw new IllegalArgumentException(MODE_PROPERTY + " must be auto, container or in-process, not " + mode);
+            default ->
+                throw new IllegalArgumentException(
+                        MODE_PROPERTY + " must be auto, container or in-process, not " + mode);
         };
         if (runtime.available()) {
             return container();
         }
         if (mode.equals("container")) {
-            throw new IllegalStateException(MODE_PROPERTY + "=container, but no container runtime answers: " + runtime.why());
+            throw new IllegalStateException(
+                    MODE_PROPERTY + "=container, but no container runtime answers: " + runtime.why());
         }
         LocalKafka local = LocalKafka.start(dataDir);
-        TestKafka kafka = new TestKafka(Kind.IN_PROCESS, local.bootstrapServers(),
-                "in-process LocalKafka at " + local.bootstrapServers() + " (no container runtime: " + runtime.why() + ")", local);
+        TestKafka kafka = new TestKafka(
+                Kind.IN_PROCESS,
+                local.bootstrapServers(),
+                "in-process LocalKafka at " + local.bootstrapServers() + " (no container runtime: " + runtime.why()
+                        + ")",
+                local);
         LOG.warn("Kafka for this test: {}", kafka.description);
         return kafka;
     }
@@ -86,8 +96,11 @@ public final class TestKafka implements AutoCloseable {
                 .withEnv("KAFKA_AUTO_CREATE_TOPICS_ENABLE", "false")
                 .withStartupTimeout(Duration.ofMinutes(2));
         container.start();
-        TestKafka kafka = new TestKafka(Kind.CONTAINER, container.getBootstrapServers(),
-                "Testcontainers " + image + " at " + container.getBootstrapServers(), container);
+        TestKafka kafka = new TestKafka(
+                Kind.CONTAINER,
+                container.getBootstrapServers(),
+                "Testcontainers " + image + " at " + container.getBootstrapServers(),
+                container);
         LOG.info("Kafka for this test: {}", kafka.description);
         return kafka;
     }
@@ -108,7 +121,8 @@ public final class TestKafka implements AutoCloseable {
 
     /** Creates each topic that does not exist yet, one partition, replication factor 1. */
     public void createTopics(String... topics) {
-        List<NewTopic> wanted = List.of(topics).stream().map(t -> new NewTopic(t, 1, (short) 1)).toList();
+        List<NewTopic> wanted =
+                List.of(topics).stream().map(t -> new NewTopic(t, 1, (short) 1)).toList();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             for (var created : admin.createTopics(wanted).values().entrySet()) {
                 try {
@@ -153,7 +167,8 @@ public final class TestKafka implements AutoCloseable {
                     available = false;
                     why = e.toString();
                 }
-                probed = new ContainerRuntime(available, why + " (probed in " + (System.nanoTime() - t0) / 1_000_000 + " ms)");
+                probed = new ContainerRuntime(
+                        available, why + " (probed in " + (System.nanoTime() - t0) / 1_000_000 + " ms)");
             }
             return probed;
         }

@@ -45,10 +45,22 @@ final class Agents implements AutoCloseable {
         p.put("cartograph.agent.heartbeat-interval", FaultSuiteIT.HEARTBEAT.toMillis() + "ms");
         p.put("cartograph.agent.create-namespaces", "true");
         // fenced before the brokers fail the cluster over, as docs/operations.md asks
-        p.put("cartograph.agent.self-fence-after", FaultSuiteIT.FAILOVER_TIMEOUT.minus(FaultSuiteIT.HEARTBEAT_TIMEOUT).toMillis() + "ms");
+        p.put(
+                "cartograph.agent.self-fence-after",
+                FaultSuiteIT.FAILOVER_TIMEOUT
+                                .minus(FaultSuiteIT.HEARTBEAT_TIMEOUT)
+                                .toMillis() + "ms");
         clusters.labels(cluster).forEach((k, v) -> p.put("cartograph.agent.labels." + k, v));
-        running.put(cluster, ChildJvm.start("agent-" + cluster + "-" + n, "dev.cartograph.agent.AgentApplication", "256m", p, List.of(),
-                logs, classpath));
+        running.put(
+                cluster,
+                ChildJvm.start(
+                        "agent-" + cluster + "-" + n,
+                        "dev.cartograph.agent.AgentApplication",
+                        "256m",
+                        p,
+                        List.of(),
+                        logs,
+                        classpath));
     }
 
     /** SIGKILLs the agent of {@code cluster}. */

@@ -55,14 +55,22 @@ final class BrokerReplicas implements AutoCloseable {
         p.put("cartograph.broker.tick", "250ms");
         p.put("cartograph.broker.topic-replication-factor", "3"); // the defaults, on three Kafka nodes
         p.put("cartograph.broker.topic-min-insync-replicas", "2");
-        replicas.add(ChildJvm.start(id, "dev.cartograph.broker.BrokerApplication", "384m", p, List.of(), logs, classpath));
+        replicas.add(
+                ChildJvm.start(id, "dev.cartograph.broker.BrokerApplication", "384m", p, List.of(), logs, classpath));
     }
 
     /** The Lease's holder, if a live replica holds it. */
     synchronized Optional<ChildJvm> leader() {
-        Lease lease = hub.resources(Lease.class).inNamespace(Clusters.SYSTEM_NAMESPACE).withName(LEASE).get();
-        String holder = lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
-        return replicas.stream().filter(r -> r.name().equals(holder) && r.alive()).findFirst();
+        Lease lease = hub.resources(Lease.class)
+                .inNamespace(Clusters.SYSTEM_NAMESPACE)
+                .withName(LEASE)
+                .get();
+        String holder = lease == null || lease.getSpec() == null
+                ? null
+                : lease.getSpec().getHolderIdentity();
+        return replicas.stream()
+                .filter(r -> r.name().equals(holder) && r.alive())
+                .findFirst();
     }
 
     /** SIGKILLs the leader and starts its replacement; empty if no live replica held the Lease. */

@@ -21,8 +21,7 @@ final class Chaos implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Chaos.class);
 
     /** A kill that happened: what, which process, when (ms since the suite's start), and whether its restart is done. */
-    record Executed(Plan.Target target, String process, long atMillis, long downFor) {
-    }
+    record Executed(Plan.Target target, String process, long atMillis, long downFor) {}
 
     private final Plan plan;
     private final BrokerReplicas brokers;
@@ -32,7 +31,8 @@ final class Chaos implements AutoCloseable {
     private final Timeline timeline;
     private final List<Executed> executed = Collections.synchronizedList(new ArrayList<>());
     private final List<String> notes = Collections.synchronizedList(new ArrayList<>());
-    private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "chaos-restarts"));
+    private final ScheduledExecutorService restarts =
+            Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "chaos-restarts"));
     private final Thread thread;
 
     Chaos(Plan plan, BrokerReplicas brokers, Agents agents, KafkaNodes kafka, long t0, Timeline timeline) {
@@ -74,22 +74,29 @@ final class Chaos implements AutoCloseable {
             case AGENT -> {
                 String killed = agents.kill(kill.which());
                 record(kill, killed);
-                restarts.schedule(() -> {
-                    agents.start(kill.which());
-                    timeline.add("started the agent of " + kill.which() + " again");
-                }, kill.downFor(), TimeUnit.MILLISECONDS);
+                restarts.schedule(
+                        () -> {
+                            agents.start(kill.which());
+                            timeline.add("started the agent of " + kill.which() + " again");
+                        },
+                        kill.downFor(),
+                        TimeUnit.MILLISECONDS);
             }
             case KAFKA_NODE -> {
                 int id = Integer.parseInt(kill.which());
-                if (!await(Duration.ofSeconds(60), this::allKafkaNodesReady) || !kafka.awaitInSync(Duration.ofSeconds(60))) {
+                if (!await(Duration.ofSeconds(60), this::allKafkaNodesReady)
+                        || !kafka.awaitInSync(Duration.ofSeconds(60))) {
                     note("Kafka not fully in sync within 60 s at " + now() + " ms: node " + id + " killed anyway");
                 }
                 kafka.kill(id);
                 record(kill, "kafka node " + id);
-                restarts.schedule(() -> {
-                    kafka.restart(id);
-                    timeline.add("started kafka node " + id + " again");
-                }, kill.downFor(), TimeUnit.MILLISECONDS);
+                restarts.schedule(
+                        () -> {
+                            kafka.restart(id);
+                            timeline.add("started kafka node " + id + " again");
+                        },
+                        kill.downFor(),
+                        TimeUnit.MILLISECONDS);
             }
             default -> throw new IllegalStateException(kill.target().toString());
         }
@@ -108,7 +115,12 @@ final class Chaos implements AutoCloseable {
         Executed e = new Executed(kill.target(), process, now(), kill.downFor());
         executed.add(e);
         timeline.add("killed " + process + " (" + kill.target() + ")");
-        LOG.info("fault suite: killed {} ({}) at {} ms, down {} ms", process, kill.target(), e.atMillis(), kill.downFor());
+        LOG.info(
+                "fault suite: killed {} ({}) at {} ms, down {} ms",
+                process,
+                kill.target(),
+                e.atMillis(),
+                kill.downFor());
     }
 
     private void note(String what) {
@@ -144,7 +156,8 @@ final class Chaos implements AutoCloseable {
         }
     }
 
-    private static boolean await(Duration timeout, java.util.function.BooleanSupplier condition) throws InterruptedException {
+    private static boolean await(Duration timeout, java.util.function.BooleanSupplier condition)
+            throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) {

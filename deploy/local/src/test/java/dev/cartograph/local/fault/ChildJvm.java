@@ -18,8 +18,12 @@ import java.util.concurrent.TimeUnit;
  * any process crash). Thread-safe.
  */
 final class ChildJvm {
-    private static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
-            "-XX:+ExitOnOutOfMemoryError", "-Djava.net.preferIPv4Stack=true");
+    private static final List<String> JVM_FLAGS = List.of(
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-Xss512k",
+            "-XX:+ExitOnOutOfMemoryError",
+            "-Djava.net.preferIPv4Stack=true");
 
     /** The children's logging: {@code fault-suite-logback.xml} from the test resources. */
     private static final String LOGGING = String.valueOf(ChildJvm.class.getResource("/fault-suite-logback.xml"));
@@ -40,8 +44,14 @@ final class ChildJvm {
      * @param properties system properties ({@code -Dkey=value})
      * @param classpath  the child's classpath
      */
-    static ChildJvm start(String name, String mainClass, String heap, Map<String, String> properties, List<String> args, Path logDir,
-                          Classpath classpath) {
+    static ChildJvm start(
+            String name,
+            String mainClass,
+            String heap,
+            Map<String, String> properties,
+            List<String> args,
+            Path logDir,
+            Classpath classpath) {
         List<String> command = new ArrayList<>();
         command.add(java());
         command.add("-Xmx" + heap);
@@ -56,9 +66,14 @@ final class ChildJvm {
         Path log = logDir.resolve(name + ".log");
         try {
             Files.createDirectories(logDir);
-            Files.writeString(log, "# " + String.join(" ", command) + "\n", java.nio.file.StandardOpenOption.CREATE,
+            Files.writeString(
+                    log,
+                    "# " + String.join(" ", command) + "\n",
+                    java.nio.file.StandardOpenOption.CREATE,
                     java.nio.file.StandardOpenOption.APPEND);
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            Process p = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start(); // standard input stays a pipe: ParentWatch halts the child when it closes
             return new ChildJvm(name, p, log);
         } catch (IOException e) {
@@ -109,6 +124,9 @@ final class ChildJvm {
     }
 
     private static String java() {
-        return ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return ProcessHandle.current()
+                .info()
+                .command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 }

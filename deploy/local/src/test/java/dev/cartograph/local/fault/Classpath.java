@@ -30,7 +30,8 @@ record Classpath(List<String> entries) {
         int n = 0;
         for (String entry : ofTest()) {
             Path p = Path.of(entry);
-            boolean own = Files.isDirectory(p) || p.getFileName().toString().startsWith("cartograph-") // a module's jar, in a reactor
+            boolean own = Files.isDirectory(p)
+                    || p.getFileName().toString().startsWith("cartograph-") // a module's jar, in a reactor
                     || entry.contains(File.separator + "dev" + File.separator + "cartograph" + File.separator);
             if (!own || !Files.exists(p)) {
                 out.add(entry);
@@ -79,13 +80,19 @@ record Classpath(List<String> entries) {
 
     private static List<String> fromManifest(Path jar) {
         try (JarFile f = new JarFile(jar.toFile())) {
-            String classPath = f.getManifest() == null ? null : f.getManifest().getMainAttributes().getValue("Class-Path");
+            String classPath = f.getManifest() == null
+                    ? null
+                    : f.getManifest().getMainAttributes().getValue("Class-Path");
             if (classPath == null) {
                 return List.of(jar.toString());
             }
             List<String> out = new ArrayList<>();
             for (String url : classPath.trim().split("\\s+")) {
-                out.add(Path.of(url.startsWith("file:") ? URI.create(url) : jar.getParent().toUri().resolve(url)).toString());
+                out.add(Path.of(
+                                url.startsWith("file:")
+                                        ? URI.create(url)
+                                        : jar.getParent().toUri().resolve(url))
+                        .toString());
             }
             return out;
         } catch (IOException e) {

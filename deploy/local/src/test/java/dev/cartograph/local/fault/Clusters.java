@@ -63,18 +63,34 @@ final class Clusters implements AutoCloseable {
         List<CustomResourceDefinition> hubCrds = new ArrayList<>(crds);
         hubCrds.add(crd("/crds/clusters.cartograph.dev.yaml"));
         hub = MockApiServer.start(MockApiServer.Options.defaults().withCrds(hubCrds));
-        hub.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
-                .addToLabels("cartograph.dev/federate", "true").endMetadata().build()).create();
-        hub.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(SYSTEM_NAMESPACE).endMetadata().build())
+        hub.client()
+                .namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NAMESPACE)
+                        .addToLabels("cartograph.dev/federate", "true")
+                        .endMetadata()
+                        .build())
+                .create();
+        hub.client()
+                .namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(SYSTEM_NAMESPACE)
+                        .endMetadata()
+                        .build())
                 .create();
         hub.writeKubeconfig(hubKubeconfig(), NAMESPACE);
         for (ClusterProfile c : profile.clusters()) {
-            MockApiServer member = MockApiServer.start(MockApiServer.Options.defaults().withCrds(crds));
+            MockApiServer member =
+                    MockApiServer.start(MockApiServer.Options.defaults().withCrds(crds));
             members.put(c.name(), member);
             FleetSeeder.seed(member.client(), c);
             member.writeKubeconfig(kubeconfig(c.name()), NAMESPACE);
-            simulators.add(MemberSimulator.start(member.client(), catalog, SimulatorSettings.defaults().withCluster(c.name())
-                    .withBatchRunTime(batchRunTime)));
+            simulators.add(MemberSimulator.start(
+                    member.client(),
+                    catalog,
+                    SimulatorSettings.defaults().withCluster(c.name()).withBatchRunTime(batchRunTime)));
         }
     }
 

@@ -56,35 +56,68 @@ class DeleteRightAfterApplyIT {
     void aDeleteReadRightAfterItsApplyDeletesTheCopy() throws Exception {
         Topics topics = new Topics("cartograph");
         try (LocalKafka kafka = LocalKafka.start(dir.resolve("kafka"));
-             MockApiServer member = MockApiServer.start()) {
+                MockApiServer member = MockApiServer.start()) {
             kafka.createTopics(topics.commands(CLUSTER), topics.events(), topics.clusters(), topics.workloads());
-            member.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ml").endMetadata().build()).create();
-            AgentSettings settings = new AgentSettings(CLUSTER, Map.of(), "cartograph",
-                    Map.of("bootstrap.servers", kafka.bootstrapServers()), Duration.ofMillis(300), Duration.ofSeconds(1), Set.of(), true);
-            try (AgentRuntime agent = new AgentRuntime(settings, member.client(), Catalog.load().definitions(), Clock.systemUTC());
-                 KafkaProducer<String, byte[]> producer = producer(kafka)) {
+            member.client()
+                    .namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName("ml")
+                            .endMetadata()
+                            .build())
+                    .create();
+            AgentSettings settings = new AgentSettings(
+                    CLUSTER,
+                    Map.of(),
+                    "cartograph",
+                    Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                    Duration.ofMillis(300),
+                    Duration.ofSeconds(1),
+                    Set.of(),
+                    true);
+            try (AgentRuntime agent = new AgentRuntime(
+                            settings, member.client(), Catalog.load().definitions(), Clock.systemUTC());
+                    KafkaProducer<String, byte[]> producer = producer(kafka)) {
                 agent.start();
                 // warmed up: the agent has applied (and its cache seen) one placement, and has been idle since
-                producer.send(new ProducerRecord<>(topics.commands(CLUSTER), "warm-up",
+                producer.send(new ProducerRecord<>(
+                        topics.commands(CLUSTER),
+                        "warm-up",
                         Wire.encode(new Command.Apply("warm-up", 1, Instant.now(), job("warm-up")))));
                 producer.flush();
-                Eventually.until(Duration.ofSeconds(30), () -> member.client().batch().v1().jobs().inNamespace("ml").withName("warm-up")
-                        .get() != null, () -> "the warm-up Job created");
+                Eventually.until(
+                        Duration.ofSeconds(30),
+                        () -> member.client()
+                                        .batch()
+                                        .v1()
+                                        .jobs()
+                                        .inNamespace("ml")
+                                        .withName("warm-up")
+                                        .get()
+                                != null,
+                        () -> "the warm-up Job created");
                 Thread.sleep(2_000);
                 for (int i = 0; i < PLACEMENTS; i++) {
                     String placement = "p-" + i;
-                    producer.send(new ProducerRecord<>(topics.commands(CLUSTER), placement,
+                    producer.send(new ProducerRecord<>(
+                            topics.commands(CLUSTER),
+                            placement,
                             Wire.encode(new Command.Apply(placement, 1, Instant.now(), job("job-" + i)))));
-                    producer.send(new ProducerRecord<>(topics.commands(CLUSTER), placement,
+                    producer.send(new ProducerRecord<>(
+                            topics.commands(CLUSTER),
+                            placement,
                             Wire.encode(new Command.Delete(placement, 1, Instant.now()))));
                 }
                 producer.flush();
                 Map<String, String> deletes = deleteAnswers(kafka, topics);
                 List<String> left = member.client().batch().v1().jobs().inNamespace("ml").list().getItems().stream()
                         .filter(j -> !j.getMetadata().getName().equals("warm-up"))
-                        .map(j -> j.getMetadata().getName() + " (delete answered: " + deletes.get(
-                                j.getMetadata().getLabels().get(MemberStores.PLACEMENT_LABEL)) + ")").toList();
-                assertThat(left).as("copies left on the member after their Delete was answered DELETED").isEmpty();
+                        .map(j -> j.getMetadata().getName() + " (delete answered: "
+                                + deletes.get(j.getMetadata().getLabels().get(MemberStores.PLACEMENT_LABEL)) + ")")
+                        .toList();
+                assertThat(left)
+                        .as("copies left on the member after their Delete was answered DELETED")
+                        .isEmpty();
             }
         }
     }
@@ -92,33 +125,61 @@ class DeleteRightAfterApplyIT {
     /** Reads the events topic until every placement's Delete is answered; placement id → the answer's reason. */
     private static Map<String, String> deleteAnswers(LocalKafka kafka, Topics topics) throws InterruptedException {
         Map<String, String> answers = new ConcurrentHashMap<>();
-        Map<String, Object> conf = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "repro", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(conf, new StringDeserializer(), new ByteArrayDeserializer())) {
+        Map<String, Object> conf = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "repro",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest");
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(conf, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topics.events()));
-            Eventually.until(Duration.ofSeconds(60), () -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> {
-                    if (Wire.decodeResult(r.value()) instanceof Decoded.Ok<CommandResult> ok && ok.value().command().equals("delete")
-                            && ok.value().outcome() == CommandResult.Outcome.DELETED) {
-                        answers.put(ok.value().placementId(), ok.value().reason());
-                    }
-                });
-                return answers.size() == PLACEMENTS;
-            }, () -> answers.size() + " of " + PLACEMENTS + " deletes answered");
+            Eventually.until(
+                    Duration.ofSeconds(60),
+                    () -> {
+                        consumer.poll(Duration.ofMillis(200)).forEach(r -> {
+                            if (Wire.decodeResult(r.value()) instanceof Decoded.Ok<CommandResult> ok
+                                    && ok.value().command().equals("delete")
+                                    && ok.value().outcome() == CommandResult.Outcome.DELETED) {
+                                answers.put(ok.value().placementId(), ok.value().reason());
+                            }
+                        });
+                        return answers.size() == PLACEMENTS;
+                    },
+                    () -> answers.size() + " of " + PLACEMENTS + " deletes answered");
         }
         return answers;
     }
 
     private static KafkaProducer<String, byte[]> producer(LocalKafka kafka) {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new ByteArraySerializer());
+        return new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        kafka.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        0),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 
     private static ObjectNode job(String name) {
-        ObjectNode o = Documents.json().createObjectNode().put("apiVersion", "batch/v1").put("kind", "Job");
+        ObjectNode o = Documents.json()
+                .createObjectNode()
+                .put("apiVersion", "batch/v1")
+                .put("kind", "Job");
         o.putObject("metadata").put("name", name).put("namespace", "ml");
-        o.putObject("spec").put("parallelism", 1).putObject("template").putObject("spec").put("restartPolicy", "Never")
-                .putArray("containers").addObject().put("name", "c").put("image", "x");
+        o.putObject("spec")
+                .put("parallelism", 1)
+                .putObject("template")
+                .putObject("spec")
+                .put("restartPolicy", "Never")
+                .putArray("containers")
+                .addObject()
+                .put("name", "c")
+                .put("image", "x");
         return o;
     }
 }

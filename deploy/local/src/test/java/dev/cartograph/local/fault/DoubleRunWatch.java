@@ -17,8 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class DoubleRunWatch implements AutoCloseable {
     /** A placement seen running on several clusters, and when first seen (ms since the suite's start). */
-    record Sighting(String placementId, Set<String> clusters, long atMillis) {
-    }
+    record Sighting(String placementId, Set<String> clusters, long atMillis) {}
 
     private final MemberStores stores;
     private final List<String> clusters;

@@ -36,29 +36,34 @@ class FaultSuiteIT {
     static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(8);
     /** Above any agent's time down here (at most 4 s, plus its start), so no cluster is failed over: see docs/reliability.md. */
     static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(60);
+
     static final Duration BATCH_RUN_TIME = Duration.ofSeconds(20);
     static final Duration SETTLE_LIMIT = Duration.ofSeconds(120);
     static final long WINDOW_MS = 60_000;
 
     @Test
-    void gangsSubmittedWhileTheBrokerLeaderAnAgentAndAKafkaNodeAreKilledArePlacedOnceOrWaitAndDeletedOnesAreGone() throws Exception {
+    void gangsSubmittedWhileTheBrokerLeaderAnAgentAndAKafkaNodeAreKilledArePlacedOnceOrWaitAndDeletedOnesAreGone()
+            throws Exception {
         long seed = Long.getLong("cartograph.fault.seed", System.nanoTime());
         int gangs = Integer.getInteger("cartograph.fault.gangs", 60);
         Path dir = freshDirectory(Path.of("target", "fault-suite").toAbsolutePath(), "seed-" + seed);
         Path logs = dir.resolve("logs");
-        System.out.printf("fault suite: seed %d (replay with -Dcartograph.fault.seed=%d); logs in %s%n", seed, seed, logs);
+        System.out.printf(
+                "fault suite: seed %d (replay with -Dcartograph.fault.seed=%d); logs in %s%n", seed, seed, logs);
         long started = System.nanoTime();
         Classpath classpath = Classpath.snapshot(dir.resolve("classpath"));
         try (Clusters clusters = Clusters.start(FleetProfile.defaultProfile(), dir, BATCH_RUN_TIME);
-             KafkaNodes kafka = KafkaNodes.start(dir.resolve("kafka"), logs, classpath);
-             BrokerReplicas brokers = new BrokerReplicas(clusters.hub(), clusters.hubKubeconfig(), kafka.bootstrapServers(), logs,
-                     classpath);
-             Agents agents = new Agents(clusters, kafka.bootstrapServers(), logs, classpath)) {
+                KafkaNodes kafka = KafkaNodes.start(dir.resolve("kafka"), logs, classpath);
+                BrokerReplicas brokers = new BrokerReplicas(
+                        clusters.hub(), clusters.hubKubeconfig(), kafka.bootstrapServers(), logs, classpath);
+                Agents agents = new Agents(clusters, kafka.bootstrapServers(), logs, classpath)) {
             agents.startAll(); // while Kafka starts: an agent waits for Kafka and for its command topic
             kafka.awaitBrokers(KafkaNodes.SIZE, Duration.ofSeconds(120));
             brokers.startAll();
-            Eventually.until(Duration.ofSeconds(150),
-                    () -> brokers.leader().isPresent() && readyClusters(clusters) == clusters.names().size(),
+            Eventually.until(
+                    Duration.ofSeconds(150),
+                    () -> brokers.leader().isPresent()
+                            && readyClusters(clusters) == clusters.names().size(),
                     () -> "a broker leader and every cluster Ready on the hub; logs in " + logs);
             long upMillis = millisSince(started);
             Plan plan = Plan.draw(seed, gangs, WINDOW_MS, clusters.names(), KafkaNodes.SIZE);
@@ -69,7 +74,7 @@ class FaultSuiteIT {
             List<Chaos.Executed> kills;
             List<String> notes;
             try (DoubleRunWatch watch = new DoubleRunWatch(stores, clusters.names(), Duration.ofMillis(200), t0);
-                 Chaos chaos = new Chaos(plan, brokers, agents, kafka, t0, timeline)) {
+                    Chaos chaos = new Chaos(plan, brokers, agents, kafka, t0, timeline)) {
                 watch.start();
                 chaos.start();
                 submitted = new Workload(clusters.hub(), plan, t0, timeline).run();
@@ -83,21 +88,39 @@ class FaultSuiteIT {
                 watch.close();
                 journal(kafka, dir.resolve("kafka-journal.txt"));
                 timeline.write(dir.resolve("timeline.txt"));
-                Figures figures = new Figures(seed, submitted, kills, verdict, watch.sightings(), watch.samples(), upMillis, settleMillis,
-                        millisSince(started), notes);
+                Figures figures = new Figures(
+                        seed,
+                        submitted,
+                        kills,
+                        verdict,
+                        watch.sightings(),
+                        watch.samples(),
+                        upMillis,
+                        settleMillis,
+                        millisSince(started),
+                        notes);
                 figures.write(dir.resolve("summary.txt"));
                 System.out.println(figures);
-                assertThat(kills).as("kills done: %s; notes %s", kills, notes).extracting(Chaos.Executed::target)
+                assertThat(kills)
+                        .as("kills done: %s; notes %s", kills, notes)
+                        .extracting(Chaos.Executed::target)
                         .contains(Plan.Target.values());
-                assertThat(watch.sightings()).as("placements seen running on two clusters at once").isEmpty();
-                assertThat(verdict.holds()).as("every gang placed once, waiting with a reason, or deleted and gone, %d ms after the"
-                        + " last restart:%n%s(logs in %s)", settleMillis, figures, logs).isTrue();
+                assertThat(watch.sightings())
+                        .as("placements seen running on two clusters at once")
+                        .isEmpty();
+                assertThat(verdict.holds())
+                        .as(
+                                "every gang placed once, waiting with a reason, or deleted and gone, %d ms after the"
+                                        + " last restart:%n%s(logs in %s)",
+                                settleMillis, figures, logs)
+                        .isTrue();
             }
         }
     }
 
     /** Reads the verdict until it holds (the fleet has settled) or the limit passes; returns the last one. */
-    private static Verdict settle(Clusters clusters, MemberStores stores, List<Verdict.Submitted> submitted) throws InterruptedException {
+    private static Verdict settle(Clusters clusters, MemberStores stores, List<Verdict.Submitted> submitted)
+            throws InterruptedException {
         long end = System.nanoTime() + SETTLE_LIMIT.toNanos();
         while (true) {
             Verdict v = Verdict.read(clusters.hub(), stores, submitted);
@@ -119,7 +142,8 @@ class FaultSuiteIT {
     private static long readyClusters(Clusters clusters) {
         return clusters.hub().genericKubernetesResources(ClusterObjects.CLUSTERS).list().getItems().stream()
                 .map(GenericKubernetesResource::getAdditionalProperties)
-                .filter(p -> p.get("status") instanceof Map<?, ?> s && Boolean.TRUE.equals(s.get("ready"))).count();
+                .filter(p -> p.get("status") instanceof Map<?, ?> s && Boolean.TRUE.equals(s.get("ready")))
+                .count();
     }
 
     static long millisSince(long nanos) {
@@ -139,9 +163,17 @@ class FaultSuiteIT {
     }
 
     /** The run in numbers, as docs/reliability.md reports them. */
-    record Figures(long seed, List<Verdict.Submitted> submitted, List<Chaos.Executed> kills, Verdict verdict,
-                   List<DoubleRunWatch.Sighting> runningTwice, long samples, long upMillis, long settleMillis, long totalMillis,
-                   List<String> notes) {
+    record Figures(
+            long seed,
+            List<Verdict.Submitted> submitted,
+            List<Chaos.Executed> kills,
+            Verdict verdict,
+            List<DoubleRunWatch.Sighting> runningTwice,
+            long samples,
+            long upMillis,
+            long settleMillis,
+            long totalMillis,
+            List<String> notes) {
         Map<Plan.Target, Integer> killsByKind() {
             Map<Plan.Target, Integer> out = new EnumMap<>(Plan.Target.class);
             kills.forEach(k -> out.merge(k.target(), 1, Integer::sum));
@@ -171,14 +203,23 @@ class FaultSuiteIT {
         @Override
         public String toString() {
             List<String> lines = new ArrayList<>();
-            lines.add(String.format("fault suite, seed %d: gangs %d (%d deleted, %d fit nowhere), kills %d %s, lost %d, duplicated %d,"
-                    + " deleted but not gone %d", seed, submitted.size(), submitted.stream().filter(Verdict.Submitted::deleted).count(),
-                    submitted.stream().filter(s -> s.gang().fitsNowhere()).count(), kills.size(), killsByKind(), lost(), duplicated(),
+            lines.add(String.format(
+                    "fault suite, seed %d: gangs %d (%d deleted, %d fit nowhere), kills %d %s, lost %d, duplicated %d,"
+                            + " deleted but not gone %d",
+                    seed,
+                    submitted.size(),
+                    submitted.stream().filter(Verdict.Submitted::deleted).count(),
+                    submitted.stream().filter(s -> s.gang().fitsNowhere()).count(),
+                    kills.size(),
+                    killsByKind(),
+                    lost(),
+                    duplicated(),
                     notDeleted()));
-            lines.add("  outcomes: " + verdict.counts() + "; running on two clusters at once: " + runningTwice.size() + " (" + samples
-                    + " samples)");
-            lines.add(String.format("  fleet up in %d ms, settled in %d ms after the last restart, %d ms in all", upMillis, settleMillis,
-                    totalMillis));
+            lines.add("  outcomes: " + verdict.counts() + "; running on two clusters at once: " + runningTwice.size()
+                    + " (" + samples + " samples)");
+            lines.add(String.format(
+                    "  fleet up in %d ms, settled in %d ms after the last restart, %d ms in all",
+                    upMillis, settleMillis, totalMillis));
             kills.forEach(k -> lines.add("  kill " + k));
             notes.forEach(n -> lines.add("  note " + n));
             verdict.nonEmpty().forEach((o, gangs) -> {

@@ -31,10 +31,20 @@ record Gang(String name, Kind kind, int pods, int gpus, Optional<String> product
             "gpu-edge", Map.of(L40S, List.of(4, 3)));
 
     enum Kind {
-        PYTORCHJOB(new ResourceDefinitionContext.Builder().withGroup("kubeflow.org").withVersion("v1").withKind("PyTorchJob")
-                .withPlural("pytorchjobs").withNamespaced(true).build()),
-        JOB(new ResourceDefinitionContext.Builder().withGroup("batch").withVersion("v1").withKind("Job").withPlural("jobs")
-                .withNamespaced(true).build());
+        PYTORCHJOB(new ResourceDefinitionContext.Builder()
+                .withGroup("kubeflow.org")
+                .withVersion("v1")
+                .withKind("PyTorchJob")
+                .withPlural("pytorchjobs")
+                .withNamespaced(true)
+                .build()),
+        JOB(new ResourceDefinitionContext.Builder()
+                .withGroup("batch")
+                .withVersion("v1")
+                .withKind("Job")
+                .withPlural("jobs")
+                .withNamespaced(true)
+                .build());
 
         final ResourceDefinitionContext context;
 
@@ -50,18 +60,26 @@ record Gang(String name, Kind kind, int pods, int gpus, Optional<String> product
     static Gang random(String name, Random random) {
         Kind kind = random.nextInt(3) == 0 ? Kind.JOB : Kind.PYTORCHJOB;
         if (random.nextInt(15) == 0) {
-            return random.nextBoolean() ? of(name, kind, 1, 16, Optional.empty()) : of(name, kind, 3, 8, Optional.of(H100));
+            return random.nextBoolean()
+                    ? of(name, kind, 1, 16, Optional.empty())
+                    : of(name, kind, 3, 8, Optional.of(H100));
         }
         int pods = pick(random, List.of(1, 1, 1, 1, 2, 2, 2, 3, 4, 4));
         int gpus = pick(random, List.of(1, 1, 1, 2, 2, 2, 4, 4, 8, 8));
-        Optional<String> product = random.nextInt(4) == 0 ? Optional.of(pick(random, List.of(H100, A100, L40S))) : Optional.empty();
+        Optional<String> product =
+                random.nextInt(4) == 0 ? Optional.of(pick(random, List.of(H100, A100, L40S))) : Optional.empty();
         return of(name, kind, pods, gpus, product);
     }
 
     private static Gang of(String name, Kind kind, int pods, int gpus, Optional<String> product) {
-        boolean fits = FREE.values().stream().anyMatch(models -> models.entrySet().stream()
-                .filter(m -> product.isEmpty() || product.get().equals(m.getKey()))
-                .mapToInt(m -> m.getValue().stream().mapToInt(free -> free / gpus).sum()).sum() >= pods);
+        boolean fits = FREE.values().stream()
+                .anyMatch(models -> models.entrySet().stream()
+                                .filter(m -> product.isEmpty() || product.get().equals(m.getKey()))
+                                .mapToInt(m -> m.getValue().stream()
+                                        .mapToInt(free -> free / gpus)
+                                        .sum())
+                                .sum()
+                        >= pods);
         return new Gang(name, kind, pods, gpus, product, !fits);
     }
 
@@ -76,7 +94,10 @@ record Gang(String name, Kind kind, int pods, int gpus, Optional<String> product
     GenericKubernetesResource manifest() {
         ObjectNode o = Documents.json().createObjectNode();
         ObjectNode meta = o.putObject("metadata").put("name", name).put("namespace", Clusters.NAMESPACE);
-        meta.putObject("annotations").put("fault-suite.cartograph.dev/shape", pods + "x" + gpus + product.map(p -> " " + p).orElse(""));
+        meta.putObject("annotations")
+                .put(
+                        "fault-suite.cartograph.dev/shape",
+                        pods + "x" + gpus + product.map(p -> " " + p).orElse(""));
         if (kind == Kind.PYTORCHJOB) {
             o.put("apiVersion", "kubeflow.org/v1").put("kind", "PyTorchJob");
             ObjectNode specs = o.putObject("spec").putObject("pytorchReplicaSpecs");
@@ -95,14 +116,19 @@ record Gang(String name, Kind kind, int pods, int gpus, Optional<String> product
     private ObjectNode template(ObjectNode template, String container) {
         ObjectNode spec = template.putObject("spec");
         product.ifPresent(p -> spec.putObject("nodeSelector").put("nvidia.com/gpu.product", p));
-        spec.putArray("containers").addObject().put("name", container).put("image", "example/train:1")
-                .putObject("resources").putObject("limits").put("nvidia.com/gpu", Integer.toString(gpus));
+        spec.putArray("containers")
+                .addObject()
+                .put("name", container)
+                .put("image", "example/train:1")
+                .putObject("resources")
+                .putObject("limits")
+                .put("nvidia.com/gpu", Integer.toString(gpus));
         return spec;
     }
 
     @Override
     public String toString() {
-        return name + " (" + kind + " " + pods + "x" + gpus + product.map(p -> " " + p).orElse("")
-                + (fitsNowhere ? ", fits nowhere" : "") + ")";
+        return name + " (" + kind + " " + pods + "x" + gpus
+                + product.map(p -> " " + p).orElse("") + (fitsNowhere ? ", fits nowhere" : "") + ")";
     }
 }

@@ -28,10 +28,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * second per member). Diagnostics only; the invariants never read Kafka.
  */
 final class KafkaJournal {
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
-    private KafkaJournal() {
-    }
+    private KafkaJournal() {}
 
     static void write(String bootstrapServers, Path file) throws IOException {
         Map<String, Object> conf = new HashMap<>();
@@ -39,7 +39,8 @@ final class KafkaJournal {
         conf.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         conf.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(conf, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(conf, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             consumer.listTopics(Duration.ofSeconds(10)).forEach((topic, infos) -> {
                 if (topic.startsWith("cartograph.") && !topic.equals("cartograph.clusters")) {
@@ -50,15 +51,18 @@ final class KafkaJournal {
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(10));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && System.nanoTime() < deadline) {
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))
+                    && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(500)).forEach(records::add);
             }
         }
-        records.sort(Comparator.comparingLong((ConsumerRecord<String, byte[]> r) -> r.timestamp()).thenComparing(ConsumerRecord::topic)
+        records.sort(Comparator.comparingLong((ConsumerRecord<String, byte[]> r) -> r.timestamp())
+                .thenComparing(ConsumerRecord::topic)
                 .thenComparingLong(ConsumerRecord::offset));
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             for (ConsumerRecord<String, byte[]> r : records) {
-                out.write(TIME.format(Instant.ofEpochMilli(r.timestamp())) + " " + r.topic() + "@" + r.offset() + " " + r.key() + " "
+                out.write(TIME.format(Instant.ofEpochMilli(r.timestamp())) + " " + r.topic() + "@" + r.offset() + " "
+                        + r.key() + " "
                         + (r.value() == null ? "(tombstone)" : new String(r.value(), StandardCharsets.UTF_8)) + "\n");
             }
         }

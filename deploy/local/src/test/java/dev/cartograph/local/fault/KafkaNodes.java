@@ -64,7 +64,9 @@ final class KafkaNodes implements AutoCloseable {
     }
 
     String bootstrapServers() {
-        return IntStream.rangeClosed(1, SIZE).mapToObj(id -> HOST + ":" + ports[id]).collect(Collectors.joining(","));
+        return IntStream.rangeClosed(1, SIZE)
+                .mapToObj(id -> HOST + ":" + ports[id])
+                .collect(Collectors.joining(","));
     }
 
     synchronized boolean running(int id) {
@@ -91,11 +93,27 @@ final class KafkaNodes implements AutoCloseable {
 
     private void launch(int id) {
         starts[id]++;
-        String voters = IntStream.rangeClosed(1, SIZE).mapToObj(n -> n + "@" + HOST + ":" + controllerPorts[n])
+        String voters = IntStream.rangeClosed(1, SIZE)
+                .mapToObj(n -> n + "@" + HOST + ":" + controllerPorts[n])
                 .collect(Collectors.joining(","));
-        nodes[id] = ChildJvm.start("kafka-" + id + "-" + starts[id], "dev.cartograph.kafka.local.NodeMain", "512m", Map.of(),
-                List.of("--id", String.valueOf(id), "--data", data.resolve("node-" + id).toString(), "--port", String.valueOf(ports[id]),
-                        "--cluster-id", clusterId, "--voters", voters), logs, classpath);
+        nodes[id] = ChildJvm.start(
+                "kafka-" + id + "-" + starts[id],
+                "dev.cartograph.kafka.local.NodeMain",
+                "512m",
+                Map.of(),
+                List.of(
+                        "--id",
+                        String.valueOf(id),
+                        "--data",
+                        data.resolve("node-" + id).toString(),
+                        "--port",
+                        String.valueOf(ports[id]),
+                        "--cluster-id",
+                        clusterId,
+                        "--voters",
+                        voters),
+                logs,
+                classpath);
     }
 
     /** Waits until {@code expected} brokers are registered and unfenced. */
@@ -105,7 +123,10 @@ final class KafkaNodes implements AutoCloseable {
             while (true) {
                 int seen = -1;
                 try {
-                    seen = admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size();
+                    seen = admin.describeCluster()
+                            .nodes()
+                            .get(5, TimeUnit.SECONDS)
+                            .size();
                     if (seen >= expected) {
                         return;
                     }
@@ -113,7 +134,8 @@ final class KafkaNodes implements AutoCloseable {
                     // not answering yet
                 }
                 if (System.nanoTime() > end) {
-                    throw new IllegalStateException(seen + " of " + expected + " Kafka brokers after " + timeout + "; logs in " + logs);
+                    throw new IllegalStateException(
+                            seen + " of " + expected + " Kafka brokers after " + timeout + "; logs in " + logs);
                 }
                 Thread.sleep(200);
             }
@@ -130,9 +152,12 @@ final class KafkaNodes implements AutoCloseable {
             while (System.nanoTime() < end) {
                 try {
                     Set<String> names = admin.listTopics().names().get(5, TimeUnit.SECONDS);
-                    Map<String, TopicDescription> topics = admin.describeTopics(names).allTopicNames().get(5, TimeUnit.SECONDS);
-                    boolean inSync = topics.values().stream().flatMap(t -> t.partitions().stream())
-                            .allMatch((TopicPartitionInfo p) -> p.isr().size() == p.replicas().size());
+                    Map<String, TopicDescription> topics =
+                            admin.describeTopics(names).allTopicNames().get(5, TimeUnit.SECONDS);
+                    boolean inSync = topics.values().stream()
+                            .flatMap(t -> t.partitions().stream())
+                            .allMatch((TopicPartitionInfo p) ->
+                                    p.isr().size() == p.replicas().size());
                     if (inSync) {
                         return true;
                     }

@@ -19,8 +19,7 @@ final class MemberStores {
     static final String PLACEMENT_LABEL = "cartograph.dev/placement-id";
 
     /** One copy of a hub object on a member. */
-    record Copy(String cluster, String placementId, String kind, String name) {
-    }
+    record Copy(String cluster, String placementId, String kind, String name) {}
 
     private final Clusters clusters;
 
@@ -35,7 +34,9 @@ final class MemberStores {
             for (Gang.Kind kind : Gang.Kind.values()) {
                 for (GenericKubernetesResource o : copiesOf(cluster, kind)) {
                     String id = o.getMetadata().getLabels().get(PLACEMENT_LABEL);
-                    out.computeIfAbsent(id, k -> new ArrayList<>()).add(new Copy(cluster, id, kind.name(), o.getMetadata().getName()));
+                    out.computeIfAbsent(id, k -> new ArrayList<>())
+                            .add(new Copy(
+                                    cluster, id, kind.name(), o.getMetadata().getName()));
                 }
             }
         }
@@ -50,14 +51,25 @@ final class MemberStores {
         Map<String, String> placementOfCopy = new HashMap<>();
         for (Gang.Kind kind : Gang.Kind.values()) {
             for (GenericKubernetesResource o : copiesOf(cluster, kind)) {
-                placementOfCopy.put(o.getMetadata().getUid(), o.getMetadata().getLabels().get(PLACEMENT_LABEL));
+                placementOfCopy.put(
+                        o.getMetadata().getUid(), o.getMetadata().getLabels().get(PLACEMENT_LABEL));
             }
         }
         Set<String> out = new HashSet<>();
-        for (Pod pod : clusters.member(cluster).pods().inNamespace(Clusters.NAMESPACE).list().getItems()) {
-            boolean bound = pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
-            String phase = pod.getStatus() == null ? "" : String.valueOf(pod.getStatus().getPhase());
-            boolean finished = "Succeeded".equals(phase) || "Failed".equals(phase) || pod.getMetadata().getDeletionTimestamp() != null;
+        for (Pod pod : clusters.member(cluster)
+                .pods()
+                .inNamespace(Clusters.NAMESPACE)
+                .list()
+                .getItems()) {
+            boolean bound = pod.getSpec() != null
+                    && pod.getSpec().getNodeName() != null
+                    && !pod.getSpec().getNodeName().isEmpty();
+            String phase = pod.getStatus() == null
+                    ? ""
+                    : String.valueOf(pod.getStatus().getPhase());
+            boolean finished = "Succeeded".equals(phase)
+                    || "Failed".equals(phase)
+                    || pod.getMetadata().getDeletionTimestamp() != null;
             if (!bound || finished) {
                 continue;
             }
@@ -72,8 +84,15 @@ final class MemberStores {
     }
 
     private List<GenericKubernetesResource> copiesOf(String cluster, Gang.Kind kind) {
-        return clusters.member(cluster).genericKubernetesResources(kind.context).inNamespace(Clusters.NAMESPACE).list().getItems()
-                .stream().filter(o -> o.getMetadata().getLabels() != null && o.getMetadata().getLabels().containsKey(PLACEMENT_LABEL))
+        return clusters
+                .member(cluster)
+                .genericKubernetesResources(kind.context)
+                .inNamespace(Clusters.NAMESPACE)
+                .list()
+                .getItems()
+                .stream()
+                .filter(o -> o.getMetadata().getLabels() != null
+                        && o.getMetadata().getLabels().containsKey(PLACEMENT_LABEL))
                 .toList(); // listed whole: the CRUD mock's support for an exists-selector is not something to rely on
     }
 }

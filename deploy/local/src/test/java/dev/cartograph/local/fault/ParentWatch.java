@@ -14,8 +14,7 @@ import java.util.Arrays;
  * sees coming.
  */
 public final class ParentWatch {
-    private ParentWatch() {
-    }
+    private ParentWatch() {}
 
     public static void main(String[] args) throws Throwable {
         if (args.length == 0) {
@@ -26,7 +25,8 @@ public final class ParentWatch {
         watch.setDaemon(true);
         watch.start();
         try {
-            Class.forName(args[0]).getMethod("main", String[].class).invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
+            Class.forName(args[0]).getMethod("main", String[].class).invoke(null, (Object)
+                    Arrays.copyOfRange(args, 1, args.length));
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }

@@ -12,20 +12,21 @@ import java.util.Random;
  * it kills run at their own pace on a shared machine.
  */
 record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, List<Kill> kills) {
-    enum Target { BROKER_LEADER, AGENT, KAFKA_NODE }
-
-    record Submission(Gang gang, long atMillis) {
+    enum Target {
+        BROKER_LEADER,
+        AGENT,
+        KAFKA_NODE
     }
 
-    record Deletion(String gang, long atMillis) {
-    }
+    record Submission(Gang gang, long atMillis) {}
+
+    record Deletion(String gang, long atMillis) {}
 
     /**
      * @param which   the agent's cluster, the Kafka node's id; unused for the broker leader (whoever holds the Lease then)
      * @param downFor how long before it is started again (a broker replica is replaced at once: the standby takes over)
      */
-    record Kill(Target target, String which, long atMillis, long downFor) {
-    }
+    record Kill(Target target, String which, long atMillis, long downFor) {}
 
     /**
      * @param gangs       how many gangs, submitted at uniformly random moments of the window
@@ -64,11 +65,22 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
         for (int i = 0; i < count; i++) {
             long at = start + i * slot + (long) (random.nextDouble() * slot * 0.7);
             Target t = targets.get(i);
-            kills.add(switch (t) {
-                case BROKER_LEADER -> new Kill(t, "leader", at, 0);
-                case AGENT -> new Kill(t, clusters.get(random.nextInt(clusters.size())), at, 1_000 + random.nextInt(3_000));
-                case KAFKA_NODE -> new Kill(t, String.valueOf(1 + random.nextInt(kafkaNodes)), at, 2_000 + random.nextInt(6_000));
-            });
+            kills.add(
+                    switch (t) {
+                        case BROKER_LEADER -> new Kill(t, "leader", at, 0);
+                        case AGENT ->
+                            new Kill(
+                                    t,
+                                    clusters.get(random.nextInt(clusters.size())),
+                                    at,
+                                    1_000 + random.nextInt(3_000));
+                        case KAFKA_NODE ->
+                            new Kill(
+                                    t,
+                                    String.valueOf(1 + random.nextInt(kafkaNodes)),
+                                    at,
+                                    2_000 + random.nextInt(6_000));
+                    });
         }
         return kills;
     }

@@ -14,7 +14,8 @@ import java.util.List;
  * every submission, deletion, kill and restart, written beside the logs to read a failure against them. Thread-safe.
  */
 final class Timeline {
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
     private final long t0;
     private final List<String> lines = new ArrayList<>();

@@ -53,9 +53,24 @@ class UndurableDeleteTest {
     private volatile boolean commandsDurable = true;
     /** Commands asked for and hub writes, in order: {@code delete UID@CLUSTER durable=BOOL}, {@code unfinalize NAME}. */
     private final List<String> log = new CopyOnWriteArrayList<>();
-    private final Coordinator coordinator = new Coordinator(new BrokerSettings("test", "t", Map.of(), Duration.ofSeconds(30),
-            Duration.ofMinutes(5), "cartograph.dev/federate=true", Planner.Policy.BIN_PACK, false, "", "", Duration.ofSeconds(1)),
-            Interpreter.of(Catalog.load().definitions()), outbox(), hub(), clock());
+
+    private final Coordinator coordinator = new Coordinator(
+            new BrokerSettings(
+                    "test",
+                    "t",
+                    Map.of(),
+                    Duration.ofSeconds(30),
+                    Duration.ofMinutes(5),
+                    "cartograph.dev/federate=true",
+                    Planner.Policy.BIN_PACK,
+                    false,
+                    "",
+                    "",
+                    Duration.ofSeconds(1)),
+            Interpreter.of(Catalog.load().definitions()),
+            outbox(),
+            hub(),
+            clock());
     private final Thread thread = new Thread(coordinator, "coordinator");
 
     @AfterEach
@@ -73,17 +88,23 @@ class UndurableDeleteTest {
 
         commandsDurable = true;
         now = now.plusSeconds(31);
-        step(new Input.Cluster(cluster("west", 2)), new Input.Workload(orphan(2, "Completed").key(), Optional.of(orphan(2, "Completed"))),
+        step(
+                new Input.Cluster(cluster("west", 2)),
+                new Input.Workload(orphan(2, "Completed").key(), Optional.of(orphan(2, "Completed"))),
                 new Input.Tick());
-        assertThat(log).as("a Delete for the orphan copy that reached Kafka").contains("delete uid-orphan@west durable=true");
+        assertThat(log)
+                .as("a Delete for the orphan copy that reached Kafka")
+                .contains("delete uid-orphan@west durable=true");
     }
 
     @Test
     void aDeletedObjectIsLetGoOnlyOnceTheDeleteOfItsCopyIsDurable() throws Exception {
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1)));
         step(new Input.HubChanged(job(false)));
-        assertThat(coordinator.view().placements().get("uid-j")).as("%s %s", coordinator.view().placements(), coordinator.view().queue())
-                .extracting(PlacementRecord::state).isEqualTo(PlacementRecord.State.PLACED);
+        assertThat(coordinator.view().placements().get("uid-j"))
+                .as("%s %s", coordinator.view().placements(), coordinator.view().queue())
+                .extracting(PlacementRecord::state)
+                .isEqualTo(PlacementRecord.State.PLACED);
 
         now = now.plusSeconds(31); // east has been silent past the heartbeat timeout: not ready
         commandsDurable = false;
@@ -95,7 +116,8 @@ class UndurableDeleteTest {
         int unfinalized = log.indexOf("unfinalize j");
         int durable = log.indexOf("delete uid-j@east durable=true");
         assertThat(unfinalized < 0 || (durable >= 0 && durable < unfinalized))
-                .as("the finalizer is removed only after the Delete of the copy is durable: %s", log).isTrue();
+                .as("the finalizer is removed only after the Delete of the copy is durable: %s", log)
+                .isTrue();
     }
 
     /** Posts the inputs and returns once the coordinator has handled them and published its view. */
@@ -119,12 +141,10 @@ class UndurableDeleteTest {
     private Outbox outbox() {
         return new Outbox() {
             @Override
-            public void placement(PlacementRecord record) {
-            }
+            public void placement(PlacementRecord record) {}
 
             @Override
-            public void forget(String uid) {
-            }
+            public void forget(String uid) {}
 
             @Override
             public boolean command(String cluster, Command command) {
@@ -139,8 +159,7 @@ class UndurableDeleteTest {
     private Hub hub() {
         return new Hub() {
             @Override
-            public void addFinalizer(JsonNode object) {
-            }
+            public void addFinalizer(JsonNode object) {}
 
             @Override
             public void removeFinalizer(JsonNode object) {
@@ -148,16 +167,13 @@ class UndurableDeleteTest {
             }
 
             @Override
-            public void mark(JsonNode object, Map<String, String> labels, Map<String, String> annotations) {
-            }
+            public void mark(JsonNode object, Map<String, String> labels, Map<String, String> annotations) {}
 
             @Override
-            public void status(JsonNode object, JsonNode status) {
-            }
+            public void status(JsonNode object, JsonNode status) {}
 
             @Override
-            public void event(JsonNode object, String type, String reason, String message) {
-            }
+            public void event(JsonNode object, String type, String reason, String message) {}
         };
     }
 
@@ -182,29 +198,61 @@ class UndurableDeleteTest {
 
     /** One free 8-GPU node; its agent heard now. */
     private ClusterSummary cluster(String name, long sequence) {
-        NodeState node = new NodeState(name + "-n0", Map.of("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"), List.of(), true, true,
-                res("nvidia.com/gpu", 8, "cpu", 64, "pods", 110), res("nvidia.com/gpu", 0));
+        NodeState node = new NodeState(
+                name + "-n0",
+                Map.of("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"),
+                List.of(),
+                true,
+                true,
+                res("nvidia.com/gpu", 8, "cpu", 64, "pods", 110),
+                res("nvidia.com/gpu", 0));
         return new ClusterSummary(name, Map.of(), "v", "inc-" + name, sequence, now, List.of(node), List.of());
     }
 
     /** A Job on west labelled with a placement the broker does not have (its hub object is gone). */
     private WorkloadSummary orphan(long sequence, String phase) {
-        return new WorkloadSummary(new WorkloadKey("west", "ml", "batch", "Job", "orphan"), "batch/v1", "inc-west", sequence, now,
-                Optional.of("uid-orphan"), phase, List.of(phase), 1, res("nvidia.com/gpu", 1), 1, List.of(), null);
+        return new WorkloadSummary(
+                new WorkloadKey("west", "ml", "batch", "Job", "orphan"),
+                "batch/v1",
+                "inc-west",
+                sequence,
+                now,
+                Optional.of("uid-orphan"),
+                phase,
+                List.of(phase),
+                1,
+                res("nvidia.com/gpu", 1),
+                1,
+                List.of(),
+                null);
     }
 
     /** A federated Job of one 1-GPU pod, with the broker's finalizer; deleting or not. */
     private JsonNode job(boolean deleting) {
-        ObjectNode o = Documents.json().createObjectNode().put("apiVersion", "batch/v1").put("kind", "Job");
-        ObjectNode meta = o.putObject("metadata").put("name", "j").put("namespace", "ml").put("uid", "uid-j")
+        ObjectNode o = Documents.json()
+                .createObjectNode()
+                .put("apiVersion", "batch/v1")
+                .put("kind", "Job");
+        ObjectNode meta = o.putObject("metadata")
+                .put("name", "j")
+                .put("namespace", "ml")
+                .put("uid", "uid-j")
                 .put("creationTimestamp", T0.toString());
         meta.putObject("labels").put("cartograph.dev/federate", "true");
         meta.putArray("finalizers").add(MetadataKeys.FINALIZER);
         if (deleting) {
             meta.put("deletionTimestamp", now.toString());
         }
-        o.putObject("spec").putObject("template").putObject("spec").putArray("containers").addObject().put("name", "c").put("image", "x")
-                .putObject("resources").putObject("requests").put("nvidia.com/gpu", "1");
+        o.putObject("spec")
+                .putObject("template")
+                .putObject("spec")
+                .putArray("containers")
+                .addObject()
+                .put("name", "c")
+                .put("image", "x")
+                .putObject("resources")
+                .putObject("requests")
+                .put("nvidia.com/gpu", "1");
         return o;
     }
 

@@ -36,8 +36,7 @@ record Verdict(Map<Outcome, List<String>> outcomes) {
     }
 
     /** A submitted gang as the suite knows it: its hub uid, and whether the suite deleted it. */
-    record Submitted(Gang gang, String uid, boolean deleted) {
-    }
+    record Submitted(Gang gang, String uid, boolean deleted) {}
 
     static Verdict read(KubernetesClient hub, MemberStores members, List<Submitted> submitted) {
         Map<String, List<MemberStores.Copy>> copies = members.copies();
@@ -46,10 +45,14 @@ record Verdict(Map<Outcome, List<String>> outcomes) {
             out.put(o, new ArrayList<>());
         }
         for (Submitted s : submitted) {
-            GenericKubernetesResource now = hub.genericKubernetesResources(s.gang().kind().context).inNamespace(Clusters.NAMESPACE)
-                    .withName(s.gang().name()).get();
+            GenericKubernetesResource now = hub.genericKubernetesResources(
+                            s.gang().kind().context)
+                    .inNamespace(Clusters.NAMESPACE)
+                    .withName(s.gang().name())
+                    .get();
             List<MemberStores.Copy> its = copies.getOrDefault(s.uid(), List.of());
-            Outcome o = classify(s, now != null && s.uid().equals(now.getMetadata().getUid()) ? now : null, its);
+            Outcome o =
+                    classify(s, now != null && s.uid().equals(now.getMetadata().getUid()) ? now : null, its);
             out.get(o).add(s.gang().name() + " " + describe(now, its));
         }
         return new Verdict(out);
@@ -65,31 +68,45 @@ record Verdict(Map<Outcome, List<String>> outcomes) {
         if (onHub == null) {
             return Outcome.LOST;
         }
-        Map<String, String> labels = onHub.getMetadata().getLabels() == null ? Map.of() : onHub.getMetadata().getLabels();
+        Map<String, String> labels = onHub.getMetadata().getLabels() == null
+                ? Map.of()
+                : onHub.getMetadata().getLabels();
         if (copies.size() == 1 && s.gang().fitsNowhere()) {
             return Outcome.PLACED_BUT_FITS_NOWHERE;
         }
         if (copies.size() == 1) {
-            return copies.get(0).cluster().equals(labels.get("cartograph.dev/cluster")) ? Outcome.PLACED : Outcome.HUB_DISAGREES;
+            return copies.get(0).cluster().equals(labels.get("cartograph.dev/cluster"))
+                    ? Outcome.PLACED
+                    : Outcome.HUB_DISAGREES;
         }
-        Map<String, String> annotations = onHub.getMetadata().getAnnotations() == null ? Map.of() : onHub.getMetadata().getAnnotations();
+        Map<String, String> annotations = onHub.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : onHub.getMetadata().getAnnotations();
         String reason = annotations.getOrDefault("cartograph.dev/reason", "");
-        return "Queued".equals(labels.get("cartograph.dev/phase")) && !reason.isBlank() ? Outcome.WAITING : Outcome.LOST;
+        return "Queued".equals(labels.get("cartograph.dev/phase")) && !reason.isBlank()
+                ? Outcome.WAITING
+                : Outcome.LOST;
     }
 
     private static String describe(GenericKubernetesResource onHub, List<MemberStores.Copy> copies) {
         if (onHub == null) {
             return "[hub: gone; copies " + copies + "]";
         }
-        Map<String, String> labels = onHub.getMetadata().getLabels() == null ? Map.of() : onHub.getMetadata().getLabels();
+        Map<String, String> labels = onHub.getMetadata().getLabels() == null
+                ? Map.of()
+                : onHub.getMetadata().getLabels();
         return "[hub: phase=" + labels.get("cartograph.dev/phase") + " cluster=" + labels.get("cartograph.dev/cluster")
-                + (onHub.getMetadata().getDeletionTimestamp() != null ? " deleting, finalizers=" + onHub.getMetadata().getFinalizers() : "")
-                + "; copies on " + copies.stream().map(MemberStores.Copy::cluster).toList() + "]";
+                + (onHub.getMetadata().getDeletionTimestamp() != null
+                        ? " deleting, finalizers=" + onHub.getMetadata().getFinalizers()
+                        : "")
+                + "; copies on "
+                + copies.stream().map(MemberStores.Copy::cluster).toList() + "]";
     }
 
     /** Whether every gang is placed, waiting or deleted as it should be. */
     boolean holds() {
-        return Set.of(Outcome.PLACED, Outcome.WAITING, Outcome.DELETED).containsAll(nonEmpty().keySet());
+        return Set.of(Outcome.PLACED, Outcome.WAITING, Outcome.DELETED)
+                .containsAll(nonEmpty().keySet());
     }
 
     int count(Outcome o) {
@@ -110,7 +127,11 @@ record Verdict(Map<Outcome, List<String>> outcomes) {
     /** Counts per outcome, e.g. {@code PLACED=41 WAITING=9 DELETED=10}. */
     String counts() {
         StringBuilder b = new StringBuilder();
-        nonEmpty().forEach((o, gangs) -> b.append(b.length() == 0 ? "" : " ").append(o).append('=').append(gangs.size()));
+        nonEmpty()
+                .forEach((o, gangs) -> b.append(b.length() == 0 ? "" : " ")
+                        .append(o)
+                        .append('=')
+                        .append(gangs.size()));
         return b.toString();
     }
 }

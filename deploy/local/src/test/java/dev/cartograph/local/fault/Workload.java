@@ -35,28 +35,36 @@ final class Workload {
         int d = 0;
         while (s < plan.submissions().size() || d < plan.deletions().size()) {
             boolean submitNext = d >= plan.deletions().size()
-                    || s < plan.submissions().size() && plan.submissions().get(s).atMillis() <= plan.deletions().get(d).atMillis();
+                    || s < plan.submissions().size()
+                            && plan.submissions().get(s).atMillis()
+                                    <= plan.deletions().get(d).atMillis();
             if (submitNext) {
                 Plan.Submission next = plan.submissions().get(s++);
                 sleepUntil(next.atMillis());
                 Gang g = next.gang();
                 gangs.put(g.name(), g);
-                GenericKubernetesResource object = hub.genericKubernetesResources(g.kind().context).inNamespace(Clusters.NAMESPACE)
-                        .resource(g.manifest()).create();
+                GenericKubernetesResource object = hub.genericKubernetesResources(g.kind().context)
+                        .inNamespace(Clusters.NAMESPACE)
+                        .resource(g.manifest())
+                        .create();
                 created.put(g.name(), object);
                 timeline.add("submitted " + g + " uid " + object.getMetadata().getUid());
             } else {
                 Plan.Deletion next = plan.deletions().get(d++);
                 sleepUntil(next.atMillis());
                 Gang g = gangs.get(next.gang());
-                hub.genericKubernetesResources(g.kind().context).inNamespace(Clusters.NAMESPACE).withName(g.name()).delete();
+                hub.genericKubernetesResources(g.kind().context)
+                        .inNamespace(Clusters.NAMESPACE)
+                        .withName(g.name())
+                        .delete();
                 deleted.add(g.name());
-                timeline.add("deleted " + g.name() + " uid " + created.get(g.name()).getMetadata().getUid());
+                timeline.add("deleted " + g.name() + " uid "
+                        + created.get(g.name()).getMetadata().getUid());
             }
         }
         List<Verdict.Submitted> out = new ArrayList<>();
-        created.forEach((name, object) -> out.add(new Verdict.Submitted(gangs.get(name), object.getMetadata().getUid(),
-                deleted.contains(name))));
+        created.forEach((name, object) -> out.add(
+                new Verdict.Submitted(gangs.get(name), object.getMetadata().getUid(), deleted.contains(name))));
         out.sort(java.util.Comparator.comparing(x -> x.gang().name()));
         return out;
     }

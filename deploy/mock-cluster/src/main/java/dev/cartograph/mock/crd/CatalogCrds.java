@@ -20,16 +20,17 @@ import java.util.TreeMap;
  * Built-in kinds (Pod, Job, Deployment, ...) are skipped. Pure; thread-safe.
  */
 public final class CatalogCrds {
-    private CatalogCrds() {
-    }
+    private CatalogCrds() {}
 
     /** One CRD per non-built-in group and kind in {@code definitions}, ordered by CRD name. */
     public static List<CustomResourceDefinition> of(Definitions definitions) {
         Map<String, List<GroupVersionKind>> byGroupKind = new TreeMap<>();
-        definitions.all().stream().map(d -> d.kind())
+        definitions.all().stream()
+                .map(d -> d.kind())
                 .filter(k -> !BuiltInKinds.isBuiltIn(k.group(), k.kind()))
-                .forEach(k -> byGroupKind.computeIfAbsent(CrdNames.plural(k.group(), k.kind()) + "." + k.group(),
-                        n -> new ArrayList<>()).add(k));
+                .forEach(k -> byGroupKind
+                        .computeIfAbsent(CrdNames.plural(k.group(), k.kind()) + "." + k.group(), n -> new ArrayList<>())
+                        .add(k));
         List<CustomResourceDefinition> crds = new ArrayList<>();
         byGroupKind.forEach((name, kinds) -> crds.add(crd(name, kinds)));
         return List.copyOf(crds);
@@ -39,26 +40,50 @@ public final class CatalogCrds {
         GroupVersionKind first = kinds.get(0);
         String group = first.group();
         String kind = first.kind();
-        List<String> versions = kinds.stream().map(GroupVersionKind::version).distinct()
-                .sorted(VersionPriority.HIGHEST_FIRST).toList();
+        List<String> versions = kinds.stream()
+                .map(GroupVersionKind::version)
+                .distinct()
+                .sorted(VersionPriority.HIGHEST_FIRST)
+                .toList();
         List<CustomResourceDefinitionVersion> specVersions = versions.stream()
-                .map(v -> version(v, v.equals(versions.get(0)))).toList();
+                .map(v -> version(v, v.equals(versions.get(0))))
+                .toList();
         return new CustomResourceDefinitionBuilder()
-                .withNewMetadata().withName(name).withLabels(Map.of("app.kubernetes.io/managed-by", "cartograph-mock"))
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(Map.of("app.kubernetes.io/managed-by", "cartograph-mock"))
                 .endMetadata()
-                .withNewSpec().withGroup(group).withScope("Namespaced")
-                .withNewNames().withKind(kind).withListKind(kind + "List").withPlural(CrdNames.plural(group, kind))
-                .withSingular(CrdNames.singular(kind)).withShortNames(nullIfEmpty(CrdNames.shortNames(group, kind)))
-                .withCategories(nullIfEmpty(CrdNames.categories(group, kind))).endNames()
-                .withVersions(specVersions).endSpec()
+                .withNewSpec()
+                .withGroup(group)
+                .withScope("Namespaced")
+                .withNewNames()
+                .withKind(kind)
+                .withListKind(kind + "List")
+                .withPlural(CrdNames.plural(group, kind))
+                .withSingular(CrdNames.singular(kind))
+                .withShortNames(nullIfEmpty(CrdNames.shortNames(group, kind)))
+                .withCategories(nullIfEmpty(CrdNames.categories(group, kind)))
+                .endNames()
+                .withVersions(specVersions)
+                .endSpec()
                 .build();
     }
 
     private static CustomResourceDefinitionVersion version(String version, boolean storage) {
-        return new CustomResourceDefinitionVersionBuilder().withName(version).withServed(true).withStorage(storage)
-                .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
-                .endOpenAPIV3Schema().endSchema()
-                .withNewSubresources().withNewStatus().endStatus().endSubresources()
+        return new CustomResourceDefinitionVersionBuilder()
+                .withName(version)
+                .withServed(true)
+                .withStorage(storage)
+                .withNewSchema()
+                .withNewOpenAPIV3Schema()
+                .withType("object")
+                .withXKubernetesPreserveUnknownFields(true)
+                .endOpenAPIV3Schema()
+                .endSchema()
+                .withNewSubresources()
+                .withNewStatus()
+                .endStatus()
+                .endSubresources()
                 .build();
     }
 

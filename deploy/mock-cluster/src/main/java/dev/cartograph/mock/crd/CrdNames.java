@@ -10,8 +10,7 @@ import java.util.Map;
  * those upstream declares. Keyed by {@code kind.group}. Immutable; thread-safe.
  */
 final class CrdNames {
-    private static final Map<String, String> IRREGULAR_PLURALS = Map.of(
-            "Milvus.milvus.io", "milvuses");
+    private static final Map<String, String> IRREGULAR_PLURALS = Map.of("Milvus.milvus.io", "milvuses");
 
     private static final Map<String, List<String>> SHORT_NAMES = Map.of(
             "Job.batch.volcano.sh", List.of("vcjob", "vj"),
@@ -20,11 +19,10 @@ final class CrdNames {
             "InferenceService.serving.kserve.io", List.of("isvc"),
             "SparkApplication.sparkoperator.k8s.io", List.of("sparkapp"));
 
-    private static final Map<String, List<String>> CATEGORIES = Map.of(
-            "Service.serving.knative.dev", List.of("all", "knative", "serving"));
+    private static final Map<String, List<String>> CATEGORIES =
+            Map.of("Service.serving.knative.dev", List.of("all", "knative", "serving"));
 
-    private CrdNames() {
-    }
+    private CrdNames() {}
 
     static String plural(String group, String kind) {
         String irregular = IRREGULAR_PLURALS.get(kind + "." + group);

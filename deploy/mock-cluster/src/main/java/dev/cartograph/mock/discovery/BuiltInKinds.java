@@ -42,8 +42,7 @@ public final class BuiltInKinds {
             kind("apiextensions.k8s.io/v1", "CustomResourceDefinition", List.of("api-extensions"), true),
             kind("events.k8s.io/v1", "Event", List.of(), false));
 
-    private BuiltInKinds() {
-    }
+    private BuiltInKinds() {}
 
     /** Every built-in type, core group first, in the order discovery lists them. */
     public static List<ApiKind> all() {
@@ -59,11 +58,22 @@ public final class BuiltInKinds {
         return kind(apiVersion, kind, categories, status, false);
     }
 
-    private static ApiKind kind(String apiVersion, String kind, List<String> categories, boolean status, boolean scale) {
+    private static ApiKind kind(
+            String apiVersion, String kind, List<String> categories, boolean status, boolean scale) {
         GroupVersionKind gvk = GroupVersionKind.of(apiVersion, kind);
         var names = dev.cartograph.interpreter.definition.BuiltInKinds.of(gvk)
                 .orElseThrow(() -> new IllegalStateException(gvk + " is missing from the built-in kinds table"));
-        return new ApiKind(gvk.group(), gvk.version(), names.plural(), kind.toLowerCase(Locale.ROOT), kind, names.namespaced(),
-                ApiKind.ALL_VERBS, names.shortNames(), categories, status, scale);
+        return new ApiKind(
+                gvk.group(),
+                gvk.version(),
+                names.plural(),
+                kind.toLowerCase(Locale.ROOT),
+                kind,
+                names.namespaced(),
+                ApiKind.ALL_VERBS,
+                names.shortNames(),
+                categories,
+                status,
+                scale);
     }
 }

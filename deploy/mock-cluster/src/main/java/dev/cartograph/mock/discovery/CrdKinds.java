@@ -9,12 +9,13 @@ import java.util.Optional;
 
 /** Reads the resource types a CustomResourceDefinition serves: one {@link ApiKind} per served version. Pure; thread-safe. */
 public final class CrdKinds {
-    private CrdKinds() {
-    }
+    private CrdKinds() {}
 
     /** The served versions of {@code crd}; empty when the CRD lacks group, names or versions. */
     public static List<ApiKind> of(CustomResourceDefinition crd) {
-        if (crd.getSpec() == null || crd.getSpec().getNames() == null || crd.getSpec().getVersions() == null
+        if (crd.getSpec() == null
+                || crd.getSpec().getNames() == null
+                || crd.getSpec().getVersions() == null
                 || crd.getSpec().getGroup() == null) {
             return List.of();
         }
@@ -22,14 +23,24 @@ public final class CrdKinds {
         if (names.getPlural() == null || names.getKind() == null) {
             return List.of();
         }
-        String singular = Optional.ofNullable(names.getSingular()).filter(s -> !s.isBlank())
+        String singular = Optional.ofNullable(names.getSingular())
+                .filter(s -> !s.isBlank())
                 .orElse(names.getKind().toLowerCase(Locale.ROOT));
         boolean namespaced = !"Cluster".equals(crd.getSpec().getScope());
         return crd.getSpec().getVersions().stream()
                 .filter(v -> !Boolean.FALSE.equals(v.getServed()))
-                .map(v -> new ApiKind(crd.getSpec().getGroup(), v.getName(), names.getPlural(), singular, names.getKind(),
-                        namespaced, ApiKind.ALL_VERBS, nonNull(names.getShortNames()), nonNull(names.getCategories()),
-                        hasStatus(v), hasScale(v)))
+                .map(v -> new ApiKind(
+                        crd.getSpec().getGroup(),
+                        v.getName(),
+                        names.getPlural(),
+                        singular,
+                        names.getKind(),
+                        namespaced,
+                        ApiKind.ALL_VERBS,
+                        nonNull(names.getShortNames()),
+                        nonNull(names.getCategories()),
+                        hasStatus(v),
+                        hasScale(v)))
                 .toList();
     }
 

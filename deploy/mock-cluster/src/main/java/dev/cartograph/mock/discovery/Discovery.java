@@ -38,8 +38,11 @@ public final class Discovery {
     /** The built-in kinds first, then every served version of {@code crds} (a CRD's own group wins over nothing). */
     public static Discovery of(List<ApiKind> builtIns, List<CustomResourceDefinition> crds) {
         List<ApiKind> all = new ArrayList<>(builtIns);
-        crds.stream().sorted(Comparator.comparing(c -> c.getSpec() == null ? "" : c.getSpec().getGroup(),
-                Comparator.nullsFirst(Comparator.naturalOrder()))).flatMap(c -> CrdKinds.of(c).stream())
+        crds.stream()
+                .sorted(Comparator.comparing(
+                        c -> c.getSpec() == null ? "" : c.getSpec().getGroup(),
+                        Comparator.nullsFirst(Comparator.naturalOrder())))
+                .flatMap(c -> CrdKinds.of(c).stream())
                 .filter(k -> all.stream().noneMatch(b -> sameResource(b, k)))
                 .forEach(all::add);
         return new Discovery(all);
@@ -51,8 +54,10 @@ public final class Discovery {
 
     /** {@code /api}: the core group's versions. */
     public APIVersions coreVersions(String serverAddress) {
-        return new APIVersionsBuilder().withVersions("v1")
-                .withServerAddressByClientCIDRs(new ServerAddressByClientCIDR("0.0.0.0/0", serverAddress)).build();
+        return new APIVersionsBuilder()
+                .withVersions("v1")
+                .withServerAddressByClientCIDRs(new ServerAddressByClientCIDR("0.0.0.0/0", serverAddress))
+                .build();
     }
 
     /** {@code /apis}: every named group, its versions highest priority first, that one preferred. */
@@ -64,43 +69,75 @@ public final class Discovery {
                 versions.add(k.version());
             }
         });
-        List<APIGroup> groups = versionsByGroup.entrySet().stream().map(e -> group(e.getKey(), e.getValue())).toList();
+        List<APIGroup> groups = versionsByGroup.entrySet().stream()
+                .map(e -> group(e.getKey(), e.getValue()))
+                .toList();
         return new APIGroupListBuilder().withGroups(groups).build();
     }
 
     /** {@code /api/v1} or {@code /apis/GROUP/VERSION}; empty when nothing is served there. */
     public Optional<APIResourceList> resources(String group, String version) {
-        List<ApiKind> served = kinds.stream().filter(k -> k.group().equals(group) && k.version().equals(version)).toList();
+        List<ApiKind> served = kinds.stream()
+                .filter(k -> k.group().equals(group) && k.version().equals(version))
+                .toList();
         if (served.isEmpty()) {
             return Optional.empty();
         }
         List<APIResource> resources = served.stream().flatMap(this::resourcesOf).toList();
-        return Optional.of(new APIResourceListBuilder().withGroupVersion(served.get(0).groupVersion())
-                .withResources(resources).build());
+        return Optional.of(new APIResourceListBuilder()
+                .withGroupVersion(served.get(0).groupVersion())
+                .withResources(resources)
+                .build());
     }
 
     private Stream<APIResource> resourcesOf(ApiKind k) {
-        APIResource main = new APIResourceBuilder().withName(k.plural()).withSingularName(k.singular())
-                .withNamespaced(k.namespaced()).withKind(k.kind()).withVerbs(k.verbs())
+        APIResource main = new APIResourceBuilder()
+                .withName(k.plural())
+                .withSingularName(k.singular())
+                .withNamespaced(k.namespaced())
+                .withKind(k.kind())
+                .withVerbs(k.verbs())
                 .withShortNames(k.shortNames().isEmpty() ? null : k.shortNames())
-                .withCategories(k.categories().isEmpty() ? null : k.categories()).build();
-        Stream<APIResource> status = !k.statusSubresource() ? Stream.empty()
-                : Stream.of(new APIResourceBuilder().withName(k.plural() + "/status").withSingularName("")
-                        .withNamespaced(k.namespaced()).withKind(k.kind()).withVerbs(STATUS_VERBS).build());
-        Stream<APIResource> scale = !k.scaleSubresource() ? Stream.empty()
-                : Stream.of(new APIResourceBuilder().withName(k.plural() + "/scale").withSingularName("")
-                        .withNamespaced(k.namespaced()).withGroup("autoscaling").withVersion("v1").withKind("Scale")
-                        .withVerbs(STATUS_VERBS).build());
+                .withCategories(k.categories().isEmpty() ? null : k.categories())
+                .build();
+        Stream<APIResource> status = !k.statusSubresource()
+                ? Stream.empty()
+                : Stream.of(new APIResourceBuilder()
+                        .withName(k.plural() + "/status")
+                        .withSingularName("")
+                        .withNamespaced(k.namespaced())
+                        .withKind(k.kind())
+                        .withVerbs(STATUS_VERBS)
+                        .build());
+        Stream<APIResource> scale = !k.scaleSubresource()
+                ? Stream.empty()
+                : Stream.of(new APIResourceBuilder()
+                        .withName(k.plural() + "/scale")
+                        .withSingularName("")
+                        .withNamespaced(k.namespaced())
+                        .withGroup("autoscaling")
+                        .withVersion("v1")
+                        .withKind("Scale")
+                        .withVerbs(STATUS_VERBS)
+                        .build());
         return Stream.concat(Stream.of(main), Stream.concat(status, scale));
     }
 
     private static APIGroup group(String name, List<String> versions) {
-        List<GroupVersionForDiscovery> sorted = versions.stream().sorted(VersionPriority.HIGHEST_FIRST)
-                .map(v -> new GroupVersionForDiscovery(name + "/" + v, v)).toList();
-        return new APIGroupBuilder().withName(name).withVersions(sorted).withPreferredVersion(sorted.get(0)).build();
+        List<GroupVersionForDiscovery> sorted = versions.stream()
+                .sorted(VersionPriority.HIGHEST_FIRST)
+                .map(v -> new GroupVersionForDiscovery(name + "/" + v, v))
+                .toList();
+        return new APIGroupBuilder()
+                .withName(name)
+                .withVersions(sorted)
+                .withPreferredVersion(sorted.get(0))
+                .build();
     }
 
     private static boolean sameResource(ApiKind a, ApiKind b) {
-        return a.group().equals(b.group()) && a.version().equals(b.version()) && a.plural().equals(b.plural());
+        return a.group().equals(b.group())
+                && a.version().equals(b.version())
+                && a.plural().equals(b.plural());
     }
 }

@@ -25,13 +25,17 @@ public final class OpenApiV3 {
     /** The document served at {@code /openapi/v3}: one entry per group-version. */
     public Map<String, Object> root() {
         Map<String, Object> paths = new LinkedHashMap<>();
-        discovery.kinds().forEach(k -> paths.put(relativePath(k), Map.of("serverRelativeURL", "/openapi/v3/" + relativePath(k))));
+        discovery
+                .kinds()
+                .forEach(
+                        k -> paths.put(relativePath(k), Map.of("serverRelativeURL", "/openapi/v3/" + relativePath(k))));
         return Map.of("paths", paths);
     }
 
     /** The document for one group-version ({@code ""} is the core group), empty if none is served there. */
     public Optional<Map<String, Object>> groupVersion(String group, String version) {
-        List<ApiKind> kinds = discovery.kinds().stream().filter(k -> k.group().equals(group) && k.version().equals(version))
+        List<ApiKind> kinds = discovery.kinds().stream()
+                .filter(k -> k.group().equals(group) && k.version().equals(version))
                 .toList();
         if (kinds.isEmpty()) {
             return Optional.empty();
@@ -50,10 +54,15 @@ public final class OpenApiV3 {
         Map<String, Object> op = new LinkedHashMap<>();
         op.put("operationId", "patch" + k.kind());
         op.put("x-kubernetes-group-version-kind", Map.of("group", k.group(), "version", k.version(), "kind", k.kind()));
-        op.put("parameters", List.of(Map.of("name", "fieldValidation", "in", "query", "schema", Map.of("type", "string"))));
+        op.put(
+                "parameters",
+                List.of(Map.of("name", "fieldValidation", "in", "query", "schema", Map.of("type", "string"))));
         Map<String, Object> anyObject = Map.of("schema", Map.of("type", "object"));
-        op.put("requestBody", Map.of("content", Map.of("application/json-patch+json", anyObject,
-                "application/merge-patch+json", anyObject)));
+        op.put(
+                "requestBody",
+                Map.of(
+                        "content",
+                        Map.of("application/json-patch+json", anyObject, "application/merge-patch+json", anyObject)));
         op.put("responses", Map.of("200", Map.of("description", "OK")));
         return op;
     }

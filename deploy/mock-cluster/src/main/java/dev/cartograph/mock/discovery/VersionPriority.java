@@ -16,8 +16,7 @@ public final class VersionPriority {
     /** Orders versions from highest to lowest priority. */
     public static final Comparator<String> HIGHEST_FIRST = VersionPriority::compareHighestFirst;
 
-    private VersionPriority() {
-    }
+    private VersionPriority() {}
 
     private static int compareHighestFirst(String a, String b) {
         long ra = rank(a);

@@ -22,7 +22,11 @@ public record ClusterProfile(String name, Map<String, String> labels, List<NodeP
         List<SimulatedNode> nodes = new ArrayList<>();
         for (NodePool pool : nodePools) {
             for (int i = 0; i < pool.count(); i++) {
-                nodes.add(new SimulatedNode(name + "-" + pool.name() + "-" + i, pool, i, pool.usedGpus().get(i)));
+                nodes.add(new SimulatedNode(
+                        name + "-" + pool.name() + "-" + i,
+                        pool,
+                        i,
+                        pool.usedGpus().get(i)));
             }
         }
         return List.copyOf(nodes);

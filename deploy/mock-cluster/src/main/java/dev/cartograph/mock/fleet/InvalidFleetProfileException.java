@@ -8,8 +8,8 @@ public final class InvalidFleetProfileException extends IllegalArgumentException
     private final transient List<ProfileProblem> problems;
 
     public InvalidFleetProfileException(List<ProfileProblem> problems) {
-        super("invalid fleet profile:\n  " + problems.stream().map(ProfileProblem::toString)
-                .collect(Collectors.joining("\n  ")));
+        super("invalid fleet profile:\n  "
+                + problems.stream().map(ProfileProblem::toString).collect(Collectors.joining("\n  ")));
         this.problems = List.copyOf(problems);
     }
 

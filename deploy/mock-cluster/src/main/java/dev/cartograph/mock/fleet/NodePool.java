@@ -39,7 +39,8 @@ public record NodePool(
             throw new IllegalArgumentException("pool " + name + ": gpuProduct is required exactly when gpus > 0");
         }
         if (usedGpus.size() != count || usedGpus.stream().anyMatch(u -> u < 0 || u > gpus)) {
-            throw new IllegalArgumentException("pool " + name + ": usedGpus needs " + count + " entries between 0 and " + gpus);
+            throw new IllegalArgumentException(
+                    "pool " + name + ": usedGpus needs " + count + " entries between 0 and " + gpus);
         }
     }
 

@@ -42,7 +42,10 @@ final class ProfileParser {
             problem("", "is not valid YAML: " + firstLine(e.getMessage()));
             return result(List.of());
         }
-        if (root == null || !root.isObject() || !root.path("clusters").isArray() || root.path("clusters").isEmpty()) {
+        if (root == null
+                || !root.isObject()
+                || !root.path("clusters").isArray()
+                || root.path("clusters").isEmpty()) {
             problem("clusters", "must be a non-empty list of clusters");
             return result(List.of());
         }
@@ -50,14 +53,15 @@ final class ProfileParser {
         Set<String> names = new HashSet<>();
         for (int i = 0; i < root.path("clusters").size(); i++) {
             cluster = Optional.empty();
-            clusterProfile(root.path("clusters").get(i), "clusters[" + i + "]", names).ifPresent(clusters::add);
+            clusterProfile(root.path("clusters").get(i), "clusters[" + i + "]", names)
+                    .ifPresent(clusters::add);
         }
         return result(clusters);
     }
 
     private FleetProfile.Parsed result(List<ClusterProfile> clusters) {
-        return new FleetProfile.Parsed(problems.isEmpty() ? Optional.of(new FleetProfile(clusters)) : Optional.empty(),
-                problems);
+        return new FleetProfile.Parsed(
+                problems.isEmpty() ? Optional.of(new FleetProfile(clusters)) : Optional.empty(), problems);
     }
 
     private Optional<ClusterProfile> clusterProfile(JsonNode node, String at, Set<String> names) {
@@ -85,7 +89,8 @@ final class ProfileParser {
         for (int i = 0; i < pools.size(); i++) {
             nodePool(pools.get(i), prefix + "nodePools[" + i + "]", poolNames).ifPresent(parsed::add);
         }
-        return name == null || parsed.size() != pools.size() ? Optional.empty()
+        return name == null || parsed.size() != pools.size()
+                ? Optional.empty()
                 : Optional.of(new ClusterProfile(name, labels, parsed));
     }
 
@@ -174,7 +179,9 @@ final class ProfileParser {
                 problem(tAt + ".key", "is required");
             }
             if (!Taint.EFFECTS.contains(effect)) {
-                problem(tAt + ".effect", "must be one of NoSchedule, PreferNoSchedule, NoExecute, was '" + effect + "'");
+                problem(
+                        tAt + ".effect",
+                        "must be one of NoSchedule, PreferNoSchedule, NoExecute, was '" + effect + "'");
             }
             if (!key.isBlank() && Taint.EFFECTS.contains(effect)) {
                 JsonNode value = t.path("value");
@@ -205,8 +212,12 @@ final class ProfileParser {
 
     private String dnsName(JsonNode node, String at) {
         JsonNode name = node.path("name");
-        if (!name.isTextual() || !DNS_LABEL.matcher(name.asText()).matches() || name.asText().length() > 63) {
-            problem(at, "is required: lowercase letters, digits and '-', was " + (name.isMissingNode() ? "missing" : name));
+        if (!name.isTextual()
+                || !DNS_LABEL.matcher(name.asText()).matches()
+                || name.asText().length() > 63) {
+            problem(
+                    at,
+                    "is required: lowercase letters, digits and '-', was " + (name.isMissingNode() ? "missing" : name));
             return null;
         }
         return name.asText();
@@ -219,8 +230,9 @@ final class ProfileParser {
             return fallback;
         }
         if (!value.isIntegralNumber() || !value.canConvertToInt() || value.asInt() < min) {
-            problem(at + "." + field, "must be an integer of at least " + min + ", was "
-                    + (value.isMissingNode() ? "missing" : value));
+            problem(
+                    at + "." + field,
+                    "must be an integer of at least " + min + ", was " + (value.isMissingNode() ? "missing" : value));
             return Math.max(min, 0);
         }
         return value.asInt();
@@ -228,9 +240,13 @@ final class ProfileParser {
 
     private String quantity(JsonNode node, String field, String at) {
         JsonNode value = node.path(field);
-        if (!value.isValueNode() || value.isNull() || !QUANTITY.matcher(value.asText()).matches()) {
-            problem(at + "." + field, "must be a Kubernetes quantity such as \"192\", \"500m\" or \"2Ti\", was "
-                    + (value.isMissingNode() ? "missing" : value));
+        if (!value.isValueNode()
+                || value.isNull()
+                || !QUANTITY.matcher(value.asText()).matches()) {
+            problem(
+                    at + "." + field,
+                    "must be a Kubernetes quantity such as \"192\", \"500m\" or \"2Ti\", was "
+                            + (value.isMissingNode() ? "missing" : value));
             return "0";
         }
         return value.asText();
@@ -239,7 +255,10 @@ final class ProfileParser {
     private void unknownFields(JsonNode node, Set<String> known, String prefix) {
         node.fieldNames().forEachRemaining(f -> {
             if (!known.contains(f)) {
-                problem(prefix + f, "is not a known field; known: " + known.stream().sorted().toList());
+                problem(
+                        prefix + f,
+                        "is not a known field; known: "
+                                + known.stream().sorted().toList());
             }
         });
     }

@@ -12,7 +12,8 @@ record Envelope(String apiVersion, String kind, byte[] raw, String contentEncodi
         while (!reader.atEnd()) {
             long tag = reader.varint();
             if ((tag & 7) != WireReader.LENGTH_DELIMITED) {
-                throw new WireReader.MalformedProtobufException("field " + (tag >>> 3) + " of Unknown is not length-delimited");
+                throw new WireReader.MalformedProtobufException(
+                        "field " + (tag >>> 3) + " of Unknown is not length-delimited");
             }
             byte[] bytes = reader.lengthDelimited();
             switch ((int) (tag >>> 3)) {

@@ -9,10 +9,17 @@ package dev.cartograph.mock.protobuf;
 record Field(int number, String json, Type type, boolean keepZero, Message nested) {
     /** How a field is encoded and rendered as JSON. */
     enum Type {
-        STRING, BYTES, INT64, BOOL,
+        STRING,
+        BYTES,
+        INT64,
+        BOOL,
         /** {@code meta/v1 Time}: seconds and nanos, rendered RFC 3339 in seconds. */
         TIME,
-        MESSAGE, STRING_MAP, BYTES_MAP, STRINGS, MESSAGES
+        MESSAGE,
+        STRING_MAP,
+        BYTES_MAP,
+        STRINGS,
+        MESSAGES
     }
 
     static Field of(int number, String json, Type type) {

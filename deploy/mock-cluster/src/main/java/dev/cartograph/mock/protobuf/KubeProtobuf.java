@@ -26,19 +26,17 @@ import java.util.Optional;
 public final class KubeProtobuf {
     /** The content type kubectl sends protobuf bodies with. */
     public static final String CONTENT_TYPE = "application/vnd.kubernetes.protobuf";
+
     private static final byte[] MAGIC = {'k', '8', 's', 0};
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private KubeProtobuf() {
-    }
+    private KubeProtobuf() {}
 
     /** What {@link #decode} made of a body. */
-    public sealed interface Decoded permits Json, Unsupported {
-    }
+    public sealed interface Decoded permits Json, Unsupported {}
 
     /** The object as JSON, with {@code apiVersion} and {@code kind}. */
-    public record Json(ObjectNode object) implements Decoded {
-    }
+    public record Json(ObjectNode object) implements Decoded {}
 
     /**
      * Not read.
@@ -46,12 +44,12 @@ public final class KubeProtobuf {
      * @param type   {@code apiVersion kind} ({@code apps/v1 Deployment}) when the envelope said, else empty
      * @param reason why, for a user
      */
-    public record Unsupported(Optional<String> type, String reason) implements Decoded {
-    }
+    public record Unsupported(Optional<String> type, String reason) implements Decoded {}
 
     public static Decoded decode(byte[] body) {
         if (body.length < MAGIC.length || !Arrays.equals(body, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
-            return new Unsupported(Optional.empty(), "the body does not start with the Kubernetes protobuf prefix k8s\\0");
+            return new Unsupported(
+                    Optional.empty(), "the body does not start with the Kubernetes protobuf prefix k8s\\0");
         }
         Envelope envelope;
         try {
@@ -61,15 +59,18 @@ public final class KubeProtobuf {
         }
         String type = envelope.apiVersion() + " " + envelope.kind();
         if (!envelope.contentEncoding().isEmpty()) {
-            return new Unsupported(Optional.of(type), "content encoding " + envelope.contentEncoding() + " is not read");
+            return new Unsupported(
+                    Optional.of(type), "content encoding " + envelope.contentEncoding() + " is not read");
         }
         Optional<Message> message = CoreMessages.of(envelope.apiVersion(), envelope.kind());
         if (message.isEmpty()) {
-            return new Unsupported(Optional.of(type), "the mock reads protobuf only for v1 Namespace, ConfigMap, Secret "
-                    + "and ServiceAccount");
+            return new Unsupported(
+                    Optional.of(type),
+                    "the mock reads protobuf only for v1 Namespace, ConfigMap, Secret " + "and ServiceAccount");
         }
         try {
-            ObjectNode object = NODES.objectNode().put("apiVersion", envelope.apiVersion()).put("kind", envelope.kind());
+            ObjectNode object =
+                    NODES.objectNode().put("apiVersion", envelope.apiVersion()).put("kind", envelope.kind());
             object.setAll(read(envelope.raw(), message.get()));
             return new Json(object);
         } catch (UnknownFieldException | WireReader.MalformedProtobufException e) {
@@ -84,10 +85,12 @@ public final class KubeProtobuf {
             long tag = reader.varint();
             int number = (int) (tag >>> 3);
             int wireType = (int) (tag & 7);
-            Field field = message.field(number).orElseThrow(() -> new UnknownFieldException(
-                    "field " + number + " of " + message.name() + " is not read by the mock"));
+            Field field = message.field(number)
+                    .orElseThrow(() -> new UnknownFieldException(
+                            "field " + number + " of " + message.name() + " is not read by the mock"));
             int expected = field.type() == Field.Type.INT64 || field.type() == Field.Type.BOOL
-                    ? WireReader.VARINT : WireReader.LENGTH_DELIMITED;
+                    ? WireReader.VARINT
+                    : WireReader.LENGTH_DELIMITED;
             if (wireType != expected) {
                 throw new UnknownFieldException("field " + field.json() + " of " + message.name() + " has wire type "
                         + wireType + ", expected " + expected);
@@ -162,7 +165,9 @@ public final class KubeProtobuf {
                 seconds = value;
             }
         }
-        return seconds == 0 ? Optional.empty() : Optional.of(Instant.ofEpochSecond(seconds).toString());
+        return seconds == 0
+                ? Optional.empty()
+                : Optional.of(Instant.ofEpochSecond(seconds).toString());
     }
 
     private static ArrayNode array(ObjectNode json, Field field) {

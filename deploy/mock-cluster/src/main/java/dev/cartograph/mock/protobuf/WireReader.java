@@ -36,7 +36,8 @@ final class WireReader {
     byte[] lengthDelimited() {
         long length = varint();
         if (length < 0 || length > data.length - position) {
-            throw new MalformedProtobufException("a field of " + length + " bytes where " + (data.length - position) + " remain");
+            throw new MalformedProtobufException(
+                    "a field of " + length + " bytes where " + (data.length - position) + " remain");
         }
         byte[] bytes = Arrays.copyOfRange(data, position, position + (int) length);
         position += (int) length;

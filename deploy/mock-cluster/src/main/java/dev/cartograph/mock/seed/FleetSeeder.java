@@ -43,14 +43,21 @@ public final class FleetSeeder {
     /** Seeds {@code member} with {@code cluster}'s nodes and pre-existing pods. */
     public Seeded seedCluster(KubernetesClient member, ClusterProfile cluster) {
         List<SimulatedNode> nodes = cluster.nodes();
-        List<Node> written = nodes.stream().map(n -> upsert(member, objects.node(n))).toList();
+        List<Node> written =
+                nodes.stream().map(n -> upsert(member, objects.node(n))).toList();
         List<SimulatedNode> used = nodes.stream().filter(n -> n.usedGpus() > 0).toList();
         if (!used.isEmpty()) {
-            Namespace ns = new NamespaceBuilder().withNewMetadata().withName(SeedObjects.PREEXISTING)
-                    .withLabels(SeedObjects.MANAGED).endMetadata().build();
+            Namespace ns = new NamespaceBuilder()
+                    .withNewMetadata()
+                    .withName(SeedObjects.PREEXISTING)
+                    .withLabels(SeedObjects.MANAGED)
+                    .endMetadata()
+                    .build();
             upsert(member, ns);
         }
-        List<Pod> pods = used.stream().map(n -> upsert(member, objects.preexistingPod(n))).toList();
+        List<Pod> pods = used.stream()
+                .map(n -> upsert(member, objects.preexistingPod(n)))
+                .toList();
         return new Seeded(written, pods);
     }
 

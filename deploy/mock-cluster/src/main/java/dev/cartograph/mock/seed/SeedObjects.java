@@ -22,6 +22,7 @@ final class SeedObjects {
     static final Map<String, String> MANAGED = Map.of("app.kubernetes.io/managed-by", "cartograph-mock");
     /** CPU and memory a pre-existing pod requests per GPU it holds. */
     private static final int CPU_PER_GPU = 4;
+
     private static final int MEMORY_GI_PER_GPU = 32;
 
     private final Clock clock;
@@ -41,40 +42,90 @@ final class SeedObjects {
         Map<String, Quantity> resources = nodeResources(pool);
         String now = now();
         return new NodeBuilder()
-                .withNewMetadata().withName(n.name()).withLabels(labels).endMetadata()
-                .withNewSpec().withTaints(pool.taints().stream().map(SeedObjects::taint).toList()).endSpec()
-                .withNewStatus().withCapacity(resources).withAllocatable(resources)
-                .addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady")
-                .withMessage("kubelet is posting ready status (simulated)").withLastHeartbeatTime(now)
-                .withLastTransitionTime(now).endCondition()
-                .withNewNodeInfo().withKubeletVersion("v1.32.0-cartograph-mock").withOperatingSystem("linux")
-                .withArchitecture("amd64").withContainerRuntimeVersion("containerd://simulated").endNodeInfo()
+                .withNewMetadata()
+                .withName(n.name())
+                .withLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .withTaints(pool.taints().stream().map(SeedObjects::taint).toList())
+                .endSpec()
+                .withNewStatus()
+                .withCapacity(resources)
+                .withAllocatable(resources)
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .withReason("KubeletReady")
+                .withMessage("kubelet is posting ready status (simulated)")
+                .withLastHeartbeatTime(now)
+                .withLastTransitionTime(now)
+                .endCondition()
+                .withNewNodeInfo()
+                .withKubeletVersion("v1.32.0-cartograph-mock")
+                .withOperatingSystem("linux")
+                .withArchitecture("amd64")
+                .withContainerRuntimeVersion("containerd://simulated")
+                .endNodeInfo()
                 .endStatus()
                 .build();
     }
 
     Pod preexistingPod(SimulatedNode n) {
         Map<String, Quantity> requests = Map.of(
-                GPU, new Quantity(Integer.toString(n.usedGpus())),
-                "cpu", new Quantity(Integer.toString(CPU_PER_GPU * n.usedGpus())),
-                "memory", new Quantity(MEMORY_GI_PER_GPU * n.usedGpus() + "Gi"));
+                GPU,
+                new Quantity(Integer.toString(n.usedGpus())),
+                "cpu",
+                new Quantity(Integer.toString(CPU_PER_GPU * n.usedGpus())),
+                "memory",
+                new Quantity(MEMORY_GI_PER_GPU * n.usedGpus() + "Gi"));
         Map<String, String> labels = new LinkedHashMap<>(MANAGED);
         labels.put("cartograph.dev/preexisting", "true");
         String now = now();
         return new PodBuilder()
-                .withNewMetadata().withName(PREEXISTING + "-" + n.name()).withNamespace(PREEXISTING).withLabels(labels)
+                .withNewMetadata()
+                .withName(PREEXISTING + "-" + n.name())
+                .withNamespace(PREEXISTING)
+                .withLabels(labels)
                 .endMetadata()
-                .withNewSpec().withNodeName(n.name()).withRestartPolicy("Always")
-                .withTolerations(n.pool().taints().stream().map(t -> new TolerationBuilder().withKey(t.key())
-                        .withOperator("Exists").withEffect(t.effect()).build()).toList())
-                .addNewContainer().withName("workload").withImage("registry.k8s.io/pause:3.10")
-                .withNewResources().withRequests(requests).withLimits(Map.of(GPU, requests.get(GPU))).endResources()
-                .endContainer().endSpec()
-                .withNewStatus().withPhase("Running").withStartTime(now)
-                .addNewCondition().withType("Ready").withStatus("True").withLastTransitionTime(now).endCondition()
-                .addNewContainerStatus().withName("workload").withImage("registry.k8s.io/pause:3.10").withReady(true)
-                .withStarted(true).withRestartCount(0).withNewState().withNewRunning().withStartedAt(now).endRunning()
-                .endState().endContainerStatus()
+                .withNewSpec()
+                .withNodeName(n.name())
+                .withRestartPolicy("Always")
+                .withTolerations(n.pool().taints().stream()
+                        .map(t -> new TolerationBuilder()
+                                .withKey(t.key())
+                                .withOperator("Exists")
+                                .withEffect(t.effect())
+                                .build())
+                        .toList())
+                .addNewContainer()
+                .withName("workload")
+                .withImage("registry.k8s.io/pause:3.10")
+                .withNewResources()
+                .withRequests(requests)
+                .withLimits(Map.of(GPU, requests.get(GPU)))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .withPhase("Running")
+                .withStartTime(now)
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .withLastTransitionTime(now)
+                .endCondition()
+                .addNewContainerStatus()
+                .withName("workload")
+                .withImage("registry.k8s.io/pause:3.10")
+                .withReady(true)
+                .withStarted(true)
+                .withRestartCount(0)
+                .withNewState()
+                .withNewRunning()
+                .withStartedAt(now)
+                .endRunning()
+                .endState()
+                .endContainerStatus()
                 .endStatus()
                 .build();
     }
@@ -91,7 +142,8 @@ final class SeedObjects {
     }
 
     private static io.fabric8.kubernetes.api.model.Taint taint(Taint t) {
-        return new io.fabric8.kubernetes.api.model.Taint(t.effect(), t.key(), null, t.value().isEmpty() ? null : t.value());
+        return new io.fabric8.kubernetes.api.model.Taint(
+                t.effect(), t.key(), null, t.value().isEmpty() ? null : t.value());
     }
 
     private String now() {

@@ -34,15 +34,12 @@ public record FieldSelector(List<Requirement> requirements) {
     }
 
     /** The outcome of parsing a selector's text. */
-    public sealed interface Parsed permits Valid, Invalid {
-    }
+    public sealed interface Parsed permits Valid, Invalid {}
 
-    public record Valid(FieldSelector selector) implements Parsed {
-    }
+    public record Valid(FieldSelector selector) implements Parsed {}
 
     /** @param reason what is wrong, in the API server's words where it has some */
-    public record Invalid(String reason) implements Parsed {
-    }
+    public record Invalid(String reason) implements Parsed {}
 
     public FieldSelector {
         requirements = List.copyOf(requirements);

@@ -1,12 +1,12 @@
 package dev.cartograph.mock.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cartograph.mock.discovery.ApiKind;
 import dev.cartograph.mock.discovery.BuiltInKinds;
 import dev.cartograph.mock.discovery.CrdKinds;
 import dev.cartograph.mock.discovery.Discovery;
 import dev.cartograph.mock.discovery.OpenApiV3;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionList;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
@@ -60,7 +60,8 @@ final class DiscoveryDispatcher extends Dispatcher {
     private final ResourceReads reads;
 
     /** @param clock the time Table ages are computed against */
-    DiscoveryDispatcher(KubernetesCrudDispatcher delegate, Supplier<String> serverAddress, KubeVersion version, Clock clock) {
+    DiscoveryDispatcher(
+            KubernetesCrudDispatcher delegate, Supplier<String> serverAddress, KubeVersion version, Clock clock) {
         this.delegate = delegate;
         this.serverAddress = serverAddress;
         this.version = version;
@@ -93,7 +94,8 @@ final class DiscoveryDispatcher extends Dispatcher {
         }
         MockResponse response = forward(request, method, path);
         if (response == null) {
-            return Responses.status(405, "MethodNotAllowed", "the mock API server does not serve " + method + " requests");
+            return Responses.status(
+                    405, "MethodNotAllowed", "the mock API server does not serve " + method + " requests");
         }
         if (path.startsWith(CRD_PATH) && !"GET".equals(method) && response.code() < 300) {
             registerCustomResourceVersions();
@@ -105,19 +107,20 @@ final class DiscoveryDispatcher extends Dispatcher {
     }
 
     private MockResponse forward(RecordedRequest request, String method, String path) {
-        Optional<MockResponse> special = scale.handle(request, method, path)
-                .or(() -> serverSideApply.handle(request, method, path));
+        Optional<MockResponse> special =
+                scale.handle(request, method, path).or(() -> serverSideApply.handle(request, method, path));
         if (special.isPresent()) {
             return special.get();
         }
         boolean write = "PUT".equals(method) || "PATCH".equals(method);
-        if ("PATCH".equals(method) && String.valueOf(request.getHeader("Content-Type")).startsWith(STRATEGIC_MERGE)) {
+        if ("PATCH".equals(method)
+                && String.valueOf(request.getHeader("Content-Type")).startsWith(STRATEGIC_MERGE)) {
             return strategicMerge(request, path);
         }
         if (write && !path.equals(request.getPath())) {
             // the CRUD dispatcher recognises .../status only without a query (kubectl adds ?fieldManager=...)
-            return delegate.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(), path,
-                    request.getHeaders(), request.getBody()));
+            return delegate.dispatch(new RecordedRequest(
+                    request.getHttpVersion(), request.method(), path, request.getHeaders(), request.getBody()));
         }
         return delegate.dispatch(request);
     }
@@ -129,12 +132,18 @@ final class DiscoveryDispatcher extends Dispatcher {
             return current;
         }
         try {
-            JsonNode merged = StrategicMergePatch.apply(MAPPER.readTree(current.getBody().getBytes()),
+            JsonNode merged = StrategicMergePatch.apply(
+                    MAPPER.readTree(current.getBody().getBytes()),
                     MAPPER.readTree(request.getBody().getBytes()));
-            return delegate.handleUpdate(new RecordedRequest(request.getHttpVersion(), HttpMethod.PUT, path,
-                    request.getHeaders(), new Buffer(MAPPER.writeValueAsBytes(merged))));
+            return delegate.handleUpdate(new RecordedRequest(
+                    request.getHttpVersion(),
+                    HttpMethod.PUT,
+                    path,
+                    request.getHeaders(),
+                    new Buffer(MAPPER.writeValueAsBytes(merged))));
         } catch (IOException e) {
-            return Responses.status(400, "BadRequest", "the strategic merge patch is not valid JSON: " + e.getMessage());
+            return Responses.status(
+                    400, "BadRequest", "the strategic merge patch is not valid JSON: " + e.getMessage());
         }
     }
 
@@ -164,7 +173,9 @@ final class DiscoveryDispatcher extends Dispatcher {
             case "/healthz":
             case "/livez":
             case "/readyz":
-                return Optional.of(new MockResponse().setResponseCode(200).setHeader("Content-Type", "text/plain")
+                return Optional.of(new MockResponse()
+                        .setResponseCode(200)
+                        .setHeader("Content-Type", "text/plain")
                         .setBody("ok"));
             case "/openapi/v2":
                 return Optional.of(notFound("the mock API server serves no OpenAPI v2; /openapi/v3 is a skeleton"));
@@ -174,7 +185,9 @@ final class DiscoveryDispatcher extends Dispatcher {
             default:
                 if (POD_LOG.matcher(path).matches()) {
                     // simulated pods have no containers to log from; an empty log beats the CRUD store's list
-                    return Optional.of(new MockResponse().setResponseCode(200).setHeader("Content-Type", "text/plain")
+                    return Optional.of(new MockResponse()
+                            .setResponseCode(200)
+                            .setHeader("Content-Type", "text/plain")
                             .setBody(""));
                 }
                 return serveGroupVersion(path);
@@ -189,15 +202,20 @@ final class DiscoveryDispatcher extends Dispatcher {
         Matcher openApi = OPENAPI_GROUP_VERSION.matcher(path);
         if (openApi.matches()) {
             String group = openApi.group(1) == null ? "" : openApi.group(1);
-            return Optional.of(new OpenApiV3(discovery()).groupVersion(group, openApi.group(2)).map(doc -> json(200, doc))
+            return Optional.of(new OpenApiV3(discovery())
+                    .groupVersion(group, openApi.group(2))
+                    .map(doc -> json(200, doc))
                     .orElseGet(() -> notFound("no OpenAPI document for " + path)));
         }
         return Optional.empty();
     }
 
     private MockResponse resources(String group, String version) {
-        return discovery().resources(group, version).map(list -> json(200, list))
-                .orElseGet(() -> notFound("no resources are served at " + (group.isEmpty() ? "" : group + "/") + version));
+        return discovery()
+                .resources(group, version)
+                .map(list -> json(200, list))
+                .orElseGet(
+                        () -> notFound("no resources are served at " + (group.isEmpty() ? "" : group + "/") + version));
     }
 
     private List<CustomResourceDefinition> storedCrds() {
@@ -205,8 +223,8 @@ final class DiscoveryDispatcher extends Dispatcher {
         if (list.code() != 200 || list.getBody() == null) {
             return List.of();
         }
-        CustomResourceDefinitionList crds = serialization.unmarshal(list.getBody().readUtf8(),
-                CustomResourceDefinitionList.class);
+        CustomResourceDefinitionList crds =
+                serialization.unmarshal(list.getBody().readUtf8(), CustomResourceDefinitionList.class);
         return crds.getItems() == null ? List.of() : crds.getItems();
     }
 
@@ -214,10 +232,14 @@ final class DiscoveryDispatcher extends Dispatcher {
         for (CustomResourceDefinition crd : storedCrds()) {
             for (ApiKind kind : CrdKinds.of(crd)) {
                 delegate.expectCustomResource(new CustomResourceDefinitionContext.Builder()
-                        .withName(crd.getMetadata().getName()).withGroup(kind.group()).withVersion(kind.version())
-                        .withPlural(kind.plural()).withKind(kind.kind())
+                        .withName(crd.getMetadata().getName())
+                        .withGroup(kind.group())
+                        .withVersion(kind.version())
+                        .withPlural(kind.plural())
+                        .withKind(kind.kind())
                         .withScope(kind.namespaced() ? "Namespaced" : "Cluster")
-                        .withStatusSubresource(kind.statusSubresource()).build());
+                        .withStatusSubresource(kind.statusSubresource())
+                        .build());
             }
         }
     }

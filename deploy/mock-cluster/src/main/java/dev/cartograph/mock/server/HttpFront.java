@@ -34,6 +34,7 @@ final class HttpFront implements AutoCloseable {
     /** What fabric8's MockWebServer offers for exec/attach-style WebSockets. */
     private static final List<String> WEBSOCKET_SUB_PROTOCOLS =
             List.of("v1.channel.k8s.io", "v2.channel.k8s.io", "v3.channel.k8s.io", "v4.channel.k8s.io");
+
     private static final long START_STOP_SECONDS = 30;
 
     private final Vertx vertx;
@@ -48,10 +49,14 @@ final class HttpFront implements AutoCloseable {
     }
 
     /** Listens on {@code host:port} (0 = a free port); fails when the port is taken. */
-    static HttpFront start(InetAddress host, int port, Dispatcher dispatcher, HttpWatches watches, boolean logRequests) {
+    static HttpFront start(
+            InetAddress host, int port, Dispatcher dispatcher, HttpWatches watches, boolean logRequests) {
         Vertx vertx = Vertx.vertx();
-        HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost(host.getHostAddress()).setPort(port)
-                .setWebSocketSubProtocols(WEBSOCKET_SUB_PROTOCOLS).setHandle100ContinueAutomatically(true));
+        HttpServer server = vertx.createHttpServer(new HttpServerOptions()
+                .setHost(host.getHostAddress())
+                .setPort(port)
+                .setWebSocketSubProtocols(WEBSOCKET_SUB_PROTOCOLS)
+                .setHandle100ContinueAutomatically(true));
         HttpServerRequestHandler dispatching = new HttpServerRequestHandler(vertx) {
             @Override
             protected MockResponse onHttpRequest(RecordedRequest request) {
@@ -67,8 +72,10 @@ final class HttpFront implements AutoCloseable {
             await(server.listen());
         } catch (RuntimeException e) {
             await(vertx.close());
-            throw new IllegalStateException("the mock API server cannot listen on " + host.getHostAddress() + ":" + port
-                    + " (is the port taken?)", e);
+            throw new IllegalStateException(
+                    "the mock API server cannot listen on " + host.getHostAddress() + ":" + port
+                            + " (is the port taken?)",
+                    e);
         }
         return new HttpFront(vertx, server, watches);
     }
@@ -91,8 +98,8 @@ final class HttpFront implements AutoCloseable {
         }
     }
 
-    private static void route(HttpServerRequest request, HttpWatches watches, HttpServerRequestHandler dispatching,
-            boolean logRequests) {
+    private static void route(
+            HttpServerRequest request, HttpWatches watches, HttpServerRequestHandler dispatching, boolean logRequests) {
         if (!HttpWatches.isHttpWatch(request)) {
             dispatching.handle(request);
             return;
@@ -106,7 +113,9 @@ final class HttpFront implements AutoCloseable {
             LOG.error("the watch {} failed", request.uri(), e);
             if (!request.response().headWritten()) {
                 MockResponse failed = internalError(request.method().name(), request.uri(), e);
-                request.response().setStatusCode(500).putHeader("Content-Type", Responses.JSON)
+                request.response()
+                        .setStatusCode(500)
+                        .putHeader("Content-Type", Responses.JSON)
                         .end(failed.getBody().readUtf8());
             } else {
                 request.response().reset();
@@ -117,13 +126,20 @@ final class HttpFront implements AutoCloseable {
     private static MockResponse dispatchSafely(Dispatcher dispatcher, RecordedRequest request) {
         try {
             MockResponse response = dispatcher.dispatch(request);
-            return response != null ? response : Responses.status(405, "MethodNotAllowed",
-                    "the mock API server does not serve " + request.getMethod() + " requests");
+            return response != null
+                    ? response
+                    : Responses.status(
+                            405,
+                            "MethodNotAllowed",
+                            "the mock API server does not serve " + request.getMethod() + " requests");
         } catch (IllegalArgumentException | KubernetesClientException e) {
             // what the CRUD dispatcher throws for a body it cannot read as a Kubernetes object
             LOG.debug("{} {}: unreadable body", request.getMethod(), request.getPath(), e);
-            return Responses.status(400, "BadRequest", "the mock API server cannot read the request body of "
-                    + request.getMethod() + " " + request.getPath() + " as a Kubernetes object: " + e.getMessage());
+            return Responses.status(
+                    400,
+                    "BadRequest",
+                    "the mock API server cannot read the request body of " + request.getMethod() + " "
+                            + request.getPath() + " as a Kubernetes object: " + e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("{} {} failed in the mock API server", request.getMethod(), request.getPath(), e);
             return internalError(request.getMethod(), request.getPath(), e);
@@ -131,8 +147,11 @@ final class HttpFront implements AutoCloseable {
     }
 
     private static MockResponse internalError(String method, String path, RuntimeException e) {
-        return Responses.status(500, "InternalError", "the mock API server failed on " + method + " " + path + ": " + e
-                + " (a bug or a missing feature of the mock, logged by the server; retrying will not help)");
+        return Responses.status(
+                500,
+                "InternalError",
+                "the mock API server failed on " + method + " " + path + ": " + e
+                        + " (a bug or a missing feature of the mock, logged by the server; retrying will not help)");
     }
 
     private static <T> T await(Future<T> future) {

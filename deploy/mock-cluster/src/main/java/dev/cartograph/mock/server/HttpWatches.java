@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
-import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -58,7 +57,8 @@ final class HttpWatches {
 
     /** Whether {@code request} is a watch over plain HTTP (a WebSocket upgrade goes to the CRUD dispatcher). */
     static boolean isHttpWatch(HttpServerRequest request) {
-        return request.method() == HttpMethod.GET && Query.of(request.uri()).isWatch()
+        return request.method() == HttpMethod.GET
+                && Query.of(request.uri()).isWatch()
                 && !"websocket".equalsIgnoreCase(String.valueOf(request.getHeader("Upgrade")));
     }
 
@@ -68,11 +68,16 @@ final class HttpWatches {
         Optional<ResourcePath> resource = ResourcePath.parse(request.path());
         Optional<ServedTypes.ServedType> type = resource.flatMap(types::of);
         if (type.isEmpty()) {
-            reply(request, Responses.status(404, "NotFound", "the server could not find the requested resource to watch at "
-                    + request.path()));
+            reply(
+                    request,
+                    Responses.status(
+                            404,
+                            "NotFound",
+                            "the server could not find the requested resource to watch at " + request.path()));
             return;
         }
-        FieldSelector.Parsed fields = FieldSelector.parse(query.get("fieldSelector").orElse(""));
+        FieldSelector.Parsed fields =
+                FieldSelector.parse(query.get("fieldSelector").orElse(""));
         if (fields instanceof FieldSelector.Invalid invalid) {
             reply(request, Responses.status(400, "BadRequest", invalid.reason()));
             return;
@@ -81,15 +86,23 @@ final class HttpWatches {
         try {
             from = startingResourceVersion(query);
         } catch (NumberFormatException e) {
-            reply(request, Responses.status(400, "BadRequest", "resourceVersion: Invalid value: \""
-                    + query.get("resourceVersion").orElse("") + "\": must be a number"));
+            reply(
+                    request,
+                    Responses.status(
+                            400,
+                            "BadRequest",
+                            "resourceVersion: Invalid value: \""
+                                    + query.get("resourceVersion").orElse("") + "\": must be a number"));
             return;
         }
         Selection selection = selection(resource.get(), query, ((FieldSelector.Valid) fields).selector());
-        WatchStream stream = new WatchStream(Vertx.currentContext(), request.response(), selection,
-                renderer(request, query, type.get()));
+        WatchStream stream = new WatchStream(
+                Vertx.currentContext(), request.response(), selection, renderer(request, query, type.get()));
         start(stream, resource.get(), query, selection, from);
-        query.get("timeoutSeconds").filter(s -> s.matches("\\d{1,9}")).map(Long::parseLong).ifPresent(stream::endAfter);
+        query.get("timeoutSeconds")
+                .filter(s -> s.matches("\\d{1,9}"))
+                .map(Long::parseLong)
+                .ifPresent(stream::endAfter);
     }
 
     /** How many HTTP watches are open now (for tests and diagnostics). */
@@ -146,8 +159,10 @@ final class HttpWatches {
         try {
             return MAPPER.readTree(stored.getBody().readUtf8());
         } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException("the CRUD store returned no readable list for " + collectionPath(resource)
-                    + " (a mock bug; retry will not help)", e);
+            throw new IllegalStateException(
+                    "the CRUD store returned no readable list for " + collectionPath(resource)
+                            + " (a mock bug; retry will not help)",
+                    e);
         }
     }
 
@@ -156,7 +171,8 @@ final class HttpWatches {
         if (resource.name().isPresent()) {
             key = key.add(new Attribute("name", resource.name().get()));
             List<FieldSelector.Requirement> requirements = new ArrayList<>(fields.requirements());
-            requirements.add(new FieldSelector.Requirement("metadata.name", true, resource.name().get()));
+            requirements.add(new FieldSelector.Requirement(
+                    "metadata.name", true, resource.name().get()));
             fields = new FieldSelector(requirements);
         }
         return new Selection(key, fields);
@@ -166,7 +182,8 @@ final class HttpWatches {
         if (!String.valueOf(request.getHeader("Accept")).contains("as=Table")) {
             return Function.identity();
         }
-        IncludeObject include = IncludeObject.fromParameter(query.get("includeObject").orElse(null));
+        IncludeObject include =
+                IncludeObject.fromParameter(query.get("includeObject").orElse(null));
         return object -> Tables.ofObject(type.columns(), object, include, clock.instant());
     }
 
@@ -184,23 +201,32 @@ final class HttpWatches {
     }
 
     private static String collectionPath(ResourcePath resource) {
-        String prefix = resource.group().isEmpty() ? "/api/" + resource.version()
+        String prefix = resource.group().isEmpty()
+                ? "/api/" + resource.version()
                 : "/apis/" + resource.group() + "/" + resource.version();
         return prefix + resource.namespace().map(ns -> "/namespaces/" + ns).orElse("") + "/" + resource.plural();
     }
 
     private static String labelQuery(Query query) {
-        return query.get("labelSelector").filter(s -> !s.isBlank())
-                .map(s -> "?labelSelector=" + URLEncoder.encode(s, StandardCharsets.UTF_8)).orElse("");
+        return query.get("labelSelector")
+                .filter(s -> !s.isBlank())
+                .map(s -> "?labelSelector=" + URLEncoder.encode(s, StandardCharsets.UTF_8))
+                .orElse("");
     }
 
     private static JsonNode expiredStatus(ChangeLog.Expired expired) {
-        return MAPPER.valueToTree(new StatusBuilder().withStatus("Failure").withReason("Expired").withCode(410)
-                .withMessage("too old resource version: " + expired.requested() + " (" + expired.oldest() + ")").build());
+        return MAPPER.valueToTree(new StatusBuilder()
+                .withStatus("Failure")
+                .withReason("Expired")
+                .withCode(410)
+                .withMessage("too old resource version: " + expired.requested() + " (" + expired.oldest() + ")")
+                .build());
     }
 
     private static void reply(HttpServerRequest request, MockResponse response) {
-        request.response().setStatusCode(response.code()).putHeader("Content-Type", Responses.JSON)
+        request.response()
+                .setStatusCode(response.code())
+                .putHeader("Content-Type", Responses.JSON)
                 .end(response.getBody().readUtf8());
     }
 }

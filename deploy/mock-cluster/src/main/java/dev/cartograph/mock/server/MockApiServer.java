@@ -81,8 +81,12 @@ public final class MockApiServer implements AutoCloseable {
         this.server = server;
         this.watches = watches;
         this.dispatcher = dispatcher;
-        Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url()).withNamespace("default")
-                .withHttp2Disable(true).withRequestRetryBackoffLimit(0).build();
+        Config config = new ConfigBuilder(Config.empty())
+                .withMasterUrl(url())
+                .withNamespace("default")
+                .withHttp2Disable(true)
+                .withRequestRetryBackoffLimit(0)
+                .build();
         this.client = new KubernetesClientBuilder().withConfig(config).build();
     }
 
@@ -97,14 +101,19 @@ public final class MockApiServer implements AutoCloseable {
         RecordingCrudDispatcher store = new RecordingCrudDispatcher(changes);
         AtomicReference<HttpFront> front = new AtomicReference<>();
         Clock clock = Clock.systemUTC();
-        DiscoveryDispatcher dispatcher = new DiscoveryDispatcher(store, () -> "127.0.0.1:" + front.get().port(),
-                DiscoveryDispatcher.KubeVersion.DEFAULT, clock);
+        DiscoveryDispatcher dispatcher = new DiscoveryDispatcher(
+                store, () -> "127.0.0.1:" + front.get().port(), DiscoveryDispatcher.KubeVersion.DEFAULT, clock);
         HttpWatches watches = new HttpWatches(store, changes, dispatcher.servedTypes(), clock);
         front.set(HttpFront.start(loopback(), options.port(), dispatcher, watches, options.requestLogging()));
         MockApiServer started = new MockApiServer(front.get(), watches, dispatcher);
         try {
-            options.crds().forEach(crd -> started.client.apiextensions().v1().customResourceDefinitions().resource(crd)
-                    .create());
+            options.crds()
+                    .forEach(crd -> started.client
+                            .apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .resource(crd)
+                            .create());
         } catch (RuntimeException e) {
             started.close();
             throw e;
@@ -142,7 +151,8 @@ public final class MockApiServer implements AutoCloseable {
      */
     public Path writeKubeconfig(Path file, String namespace) {
         Objects.requireNonNull(namespace, "namespace");
-        String yaml = String.join("\n",
+        String yaml = String.join(
+                "\n",
                 "apiVersion: v1",
                 "kind: Config",
                 "clusters:",
@@ -167,7 +177,8 @@ public final class MockApiServer implements AutoCloseable {
             }
             return Files.writeString(file, yaml);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write kubeconfig " + file + " (retry will not help unless the path changes)", e);
+            throw new UncheckedIOException(
+                    "cannot write kubeconfig " + file + " (retry will not help unless the path changes)", e);
         }
     }
 

@@ -17,12 +17,12 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 final class ProtobufBodies {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private ProtobufBodies() {
-    }
+    private ProtobufBodies() {}
 
     static boolean isProtobuf(RecordedRequest request) {
         return String.valueOf(request.getHeader("Content-Type")).startsWith(KubeProtobuf.CONTENT_TYPE)
-                && request.getBody() != null && request.getBody().size() > 0;
+                && request.getBody() != null
+                && request.getBody().size() > 0;
     }
 
     /** {@code request} as JSON; or the 415 answer when its object is not one the mock reads. */
@@ -33,22 +33,26 @@ final class ProtobufBodies {
         }
         try {
             byte[] json = MAPPER.writeValueAsBytes(((KubeProtobuf.Json) decoded).object());
-            return new Json(new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(),
-                    request.getHeaders().newBuilder().set("Content-Type", Responses.JSON).build(), new Buffer(json)));
+            return new Json(new RecordedRequest(
+                    request.getHttpVersion(),
+                    request.method(),
+                    request.getPath(),
+                    request.getHeaders()
+                            .newBuilder()
+                            .set("Content-Type", Responses.JSON)
+                            .build(),
+                    new Buffer(json)));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write decoded JSON (a mock bug; retry will not help)", e);
         }
     }
 
     /** What {@link #toJson} made of a request. */
-    sealed interface Converted permits Json, Refused {
-    }
+    sealed interface Converted permits Json, Refused {}
 
-    record Json(RecordedRequest request) implements Converted {
-    }
+    record Json(RecordedRequest request) implements Converted {}
 
-    record Refused(MockResponse response) implements Converted {
-    }
+    record Refused(MockResponse response) implements Converted {}
 
     static String refusal(KubeProtobuf.Unsupported unsupported) {
         return "the local hub (a mock API server) cannot read this protobuf request body"

@@ -28,7 +28,9 @@ record Query(List<String> rawParameters) {
 
     /** The decoded value of the first parameter called {@code name}; empty text for {@code ?name}. */
     Optional<String> get(String name) {
-        return rawParameters.stream().filter(p -> name.equals(decode(key(p)))).findFirst()
+        return rawParameters.stream()
+                .filter(p -> name.equals(decode(key(p))))
+                .findFirst()
                 .map(p -> p.indexOf('=') < 0 ? "" : decode(p.substring(p.indexOf('=') + 1)));
     }
 
@@ -39,7 +41,8 @@ record Query(List<String> rawParameters) {
 
     /** {@code ?a=1&b=2} with the parameters called {@code name} left out, still encoded; empty text when none remain. */
     String without(String name) {
-        List<String> kept = rawParameters.stream().filter(p -> !name.equals(decode(key(p)))).toList();
+        List<String> kept =
+                rawParameters.stream().filter(p -> !name.equals(decode(key(p)))).toList();
         return kept.isEmpty() ? "" : "?" + String.join("&", kept);
     }
 

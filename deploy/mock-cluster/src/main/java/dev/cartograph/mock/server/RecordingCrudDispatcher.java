@@ -26,16 +26,23 @@ final class RecordingCrudDispatcher extends KubernetesCrudDispatcher {
 
     /** Called by the CRUD handlers with the write lock held. */
     @Override
-    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
-            GenericKubernetesResource resource, String newState) {
+    public void processEvent(
+            String path,
+            AttributeSet pathAttributes,
+            AttributeSet oldAttributes,
+            GenericKubernetesResource resource,
+            String newState) {
         String existing = oldAttributes == null ? null : map.get(oldAttributes);
         super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
         if (Objects.equals(existing, newState)) {
             return;
         }
-        Optional<Stored> before = existing == null ? Optional.empty() : Optional.of(new Stored(oldAttributes, existing));
-        Optional<Stored> after = newState == null ? Optional.empty() : keyOf(newState).map(key -> new Stored(key, newState));
-        long resourceVersion = after.map(Stored::resourceVersion).filter(rv -> rv > 0).orElseGet(this::requestResourceVersion);
+        Optional<Stored> before =
+                existing == null ? Optional.empty() : Optional.of(new Stored(oldAttributes, existing));
+        Optional<Stored> after =
+                newState == null ? Optional.empty() : keyOf(newState).map(key -> new Stored(key, newState));
+        long resourceVersion =
+                after.map(Stored::resourceVersion).filter(rv -> rv > 0).orElseGet(this::requestResourceVersion);
         if (before.isPresent() || after.isPresent()) {
             changes.append(new Change(resourceVersion, before, after));
         }

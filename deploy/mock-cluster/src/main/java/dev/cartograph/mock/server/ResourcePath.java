@@ -19,13 +19,17 @@ record ResourcePath(String group, String version, Optional<String> namespace, St
     static Optional<ResourcePath> parse(String path) {
         Matcher m = NAMESPACED.matcher(path);
         if (m.matches()) {
-            return Optional.of(new ResourcePath(group(m.group(1)), m.group(2), Optional.of(m.group(3)), m.group(4),
+            return Optional.of(new ResourcePath(
+                    group(m.group(1)),
+                    m.group(2),
+                    Optional.of(m.group(3)),
+                    m.group(4),
                     Optional.ofNullable(m.group(5))));
         }
         m = CLUSTER.matcher(path);
         if (m.matches() && !"watch".equals(m.group(3))) {
-            return Optional.of(new ResourcePath(group(m.group(1)), m.group(2), Optional.empty(), m.group(3),
-                    Optional.ofNullable(m.group(4))));
+            return Optional.of(new ResourcePath(
+                    group(m.group(1)), m.group(2), Optional.empty(), m.group(3), Optional.ofNullable(m.group(4))));
         }
         return Optional.empty();
     }

@@ -46,14 +46,17 @@ final class ResourceReads {
         if (query.isWatch()) {
             return Optional.empty();
         }
-        return ResourcePath.parse(path).filter(resource -> table || resource.isList())
+        return ResourcePath.parse(path)
+                .filter(resource -> table || resource.isList())
                 .flatMap(resource -> types.of(resource).map(type -> read(path, query, resource, type, table)));
     }
 
-    private MockResponse read(String path, Query query, ResourcePath resource, ServedTypes.ServedType type, boolean table) {
+    private MockResponse read(
+            String path, Query query, ResourcePath resource, ServedTypes.ServedType type, boolean table) {
         FieldSelector selector = new FieldSelector(List.of());
         if (resource.isList() && query.get(FIELD_SELECTOR).isPresent()) {
-            FieldSelector.Parsed parsed = FieldSelector.parse(query.get(FIELD_SELECTOR).get());
+            FieldSelector.Parsed parsed =
+                    FieldSelector.parse(query.get(FIELD_SELECTOR).get());
             if (parsed instanceof FieldSelector.Invalid invalid) {
                 return Responses.status(400, "BadRequest", invalid.reason());
             }
@@ -71,12 +74,16 @@ final class ResourceReads {
             if (!table) {
                 return Responses.json(200, mapper.writeValueAsString(body));
             }
-            IncludeObject include = IncludeObject.fromParameter(query.get("includeObject").orElse(null));
-            ObjectNode rendered = resource.isList() ? Tables.ofList(type.columns(), body, include, clock.instant())
+            IncludeObject include =
+                    IncludeObject.fromParameter(query.get("includeObject").orElse(null));
+            ObjectNode rendered = resource.isList()
+                    ? Tables.ofList(type.columns(), body, include, clock.instant())
                     : Tables.ofObject(type.columns(), body, include, clock.instant());
-            return Responses.json(200, mapper.writeValueAsString(rendered)).setHeader("Content-Type", Tables.CONTENT_TYPE);
+            return Responses.json(200, mapper.writeValueAsString(rendered))
+                    .setHeader("Content-Type", Tables.CONTENT_TYPE);
         } catch (IOException e) {
-            throw new IllegalStateException("the CRUD store returned unreadable JSON for " + path + " (a mock bug; retry will not help)", e);
+            throw new IllegalStateException(
+                    "the CRUD store returned unreadable JSON for " + path + " (a mock bug; retry will not help)", e);
         }
     }
 
@@ -84,12 +91,15 @@ final class ResourceReads {
      * The list as a real server sends it: typed ({@code EventList}, not the CRUD store's {@code List},
      * which typed Go clients such as kubectl describe's event lookup fail to decode) and field-selected.
      */
-    private static JsonNode typedList(JsonNode list, FieldSelector selector, ResourcePath resource, ServedTypes.ServedType type) {
+    private static JsonNode typedList(
+            JsonNode list, FieldSelector selector, ResourcePath resource, ServedTypes.ServedType type) {
         if (!list.isObject() || !list.path("items").isArray()) {
             return list;
         }
         ObjectNode copy = ((ObjectNode) list).deepCopy();
-        copy.put("apiVersion", resource.group().isEmpty() ? resource.version() : resource.group() + "/" + resource.version());
+        copy.put(
+                "apiVersion",
+                resource.group().isEmpty() ? resource.version() : resource.group() + "/" + resource.version());
         copy.put("kind", type.listKind());
         ArrayNode items = copy.putArray("items");
         list.path("items").forEach(item -> {

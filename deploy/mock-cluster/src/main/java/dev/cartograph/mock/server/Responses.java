@@ -9,11 +9,13 @@ final class Responses {
     static final String JSON = "application/json";
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
-    private Responses() {
-    }
+    private Responses() {}
 
     static MockResponse json(int code, String body) {
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", JSON).setBody(body);
+        return new MockResponse()
+                .setResponseCode(code)
+                .setHeader("Content-Type", JSON)
+                .setBody(body);
     }
 
     static MockResponse json(int code, Object body) {
@@ -22,7 +24,13 @@ final class Responses {
 
     /** A {@code Status} failure, e.g. 404 NotFound, with a message a user can act on. */
     static MockResponse status(int code, String reason, String message) {
-        return json(code, new StatusBuilder().withStatus("Failure").withReason(reason).withCode(code).withMessage(message)
-                .build());
+        return json(
+                code,
+                new StatusBuilder()
+                        .withStatus("Failure")
+                        .withReason(reason)
+                        .withCode(code)
+                        .withMessage(message)
+                        .build());
     }
 }

@@ -57,18 +57,28 @@ final class ScaleSubresource {
                 return Optional.of(Responses.status(400, "BadRequest", "a scale write needs spec.replicas"));
             }
             object.withObjectProperty("spec").put("replicas", replicas.getAsInt());
-            MockResponse stored = delegate.handleUpdate(new RecordedRequest(request.getHttpVersion(), HttpMethod.PUT,
-                    objectPath, request.getHeaders(), new Buffer(mapper.writeValueAsBytes(object))));
-            return Optional.of(stored.code() >= 300 ? stored
-                    : scale(200, (ObjectNode) mapper.readTree(stored.getBody().getBytes())));
+            MockResponse stored = delegate.handleUpdate(new RecordedRequest(
+                    request.getHttpVersion(),
+                    HttpMethod.PUT,
+                    objectPath,
+                    request.getHeaders(),
+                    new Buffer(mapper.writeValueAsBytes(object))));
+            return Optional.of(
+                    stored.code() >= 300
+                            ? stored
+                            : scale(200, (ObjectNode)
+                                    mapper.readTree(stored.getBody().getBytes())));
         } catch (IOException | ClassCastException e) {
             return Optional.of(Responses.status(400, "BadRequest", "cannot read the scale request: " + e.getMessage()));
         }
     }
 
     private boolean scalable(String group, String version, String plural) {
-        return discovery.get().kinds().stream().anyMatch(k -> k.group().equals(group) && k.version().equals(version)
-                && k.plural().equals(plural) && k.scaleSubresource());
+        return discovery.get().kinds().stream()
+                .anyMatch(k -> k.group().equals(group)
+                        && k.version().equals(version)
+                        && k.plural().equals(plural)
+                        && k.scaleSubresource());
     }
 
     private OptionalInt requestedReplicas(RecordedRequest request, String method) throws IOException {
@@ -76,7 +86,8 @@ final class ScaleSubresource {
         String type = String.valueOf(request.getHeader("Content-Type"));
         if ("PATCH".equals(method) && type.startsWith("application/json-patch+json") && body.isArray()) {
             for (JsonNode op : body) {
-                if ("/spec/replicas".equals(op.path("path").asText()) && op.path("value").canConvertToInt()) {
+                if ("/spec/replicas".equals(op.path("path").asText())
+                        && op.path("value").canConvertToInt()) {
                     return OptionalInt.of(op.path("value").asInt());
                 }
             }
@@ -88,7 +99,8 @@ final class ScaleSubresource {
 
     private MockResponse scale(int code, ObjectNode object) throws IOException {
         JsonNode meta = object.path("metadata");
-        ObjectNode scale = mapper.createObjectNode().put("apiVersion", "autoscaling/v1").put("kind", "Scale");
+        ObjectNode scale =
+                mapper.createObjectNode().put("apiVersion", "autoscaling/v1").put("kind", "Scale");
         ObjectNode scaleMeta = scale.putObject("metadata");
         for (String field : new String[] {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
             if (meta.has(field)) {
@@ -96,11 +108,15 @@ final class ScaleSubresource {
             }
         }
         scale.putObject("spec").put("replicas", object.at("/spec/replicas").asInt(1));
-        ObjectNode status = scale.putObject("status").put("replicas", object.at("/status/replicas").asInt(0));
+        ObjectNode status = scale.putObject("status")
+                .put("replicas", object.at("/status/replicas").asInt(0));
         JsonNode matchLabels = object.at("/spec/selector/matchLabels");
         if (matchLabels.isObject()) {
-            status.put("selector", matchLabels.properties().stream().map(e -> e.getKey() + "=" + e.getValue().asText())
-                    .collect(Collectors.joining(",")));
+            status.put(
+                    "selector",
+                    matchLabels.properties().stream()
+                            .map(e -> e.getKey() + "=" + e.getValue().asText())
+                            .collect(Collectors.joining(",")));
         }
         return Responses.json(code, mapper.writeValueAsString(scale));
     }

@@ -40,26 +40,37 @@ final class ServerSideApply {
             return Optional.empty();
         }
         if (!contentType.startsWith(CONTENT_TYPE + "+yaml")) {
-            return Optional.of(Responses.status(415, "UnsupportedMediaType", "the local hub (a mock API server) takes "
-                    + "server-side apply only as " + CONTENT_TYPE + "+yaml, not " + contentType));
+            return Optional.of(Responses.status(
+                    415,
+                    "UnsupportedMediaType",
+                    "the local hub (a mock API server) takes " + "server-side apply only as " + CONTENT_TYPE
+                            + "+yaml, not " + contentType));
         }
         boolean status = path.endsWith("/status");
         String objectPath = status ? path.substring(0, path.length() - "/status".length()) : path;
-        Optional<ResourcePath> resource = ResourcePath.parse(objectPath).filter(r -> r.name().isPresent());
+        Optional<ResourcePath> resource =
+                ResourcePath.parse(objectPath).filter(r -> r.name().isPresent());
         if (resource.isEmpty()) {
             return Optional.of(Responses.status(404, "NotFound", "no object to apply to at " + path));
         }
         Optional<ObjectNode> applied = parse(request);
         if (applied.isEmpty()) {
-            return Optional.of(Responses.status(400, "BadRequest", "the applied configuration is not a YAML or JSON object"));
+            return Optional.of(
+                    Responses.status(400, "BadRequest", "the applied configuration is not a YAML or JSON object"));
         }
         MockResponse current = delegate.handleGet(objectPath);
         if (current.code() == 404 && !status) {
             return Optional.of(create(request, resource.get(), objectPath, applied.get()));
         }
         if (current.code() != 200) {
-            return Optional.of(current.code() == 404 ? Responses.status(404, "NotFound", resource.get().plural() + " \""
-                    + resource.get().name().get() + "\" not found") : current);
+            return Optional.of(
+                    current.code() == 404
+                            ? Responses.status(
+                                    404,
+                                    "NotFound",
+                                    resource.get().plural() + " \""
+                                            + resource.get().name().get() + "\" not found")
+                            : current);
         }
         return Optional.of(update(request, path, current, status ? statusOnly(applied.get()) : applied.get()));
     }
@@ -74,27 +85,46 @@ final class ServerSideApply {
     }
 
     private MockResponse create(RecordedRequest request, ResourcePath resource, String objectPath, ObjectNode applied) {
-        ObjectNode metadata = applied.path("metadata").isObject() ? (ObjectNode) applied.get("metadata")
+        ObjectNode metadata = applied.path("metadata").isObject()
+                ? (ObjectNode) applied.get("metadata")
                 : applied.putObject("metadata");
         String name = resource.name().orElseThrow();
         if (metadata.hasNonNull("name") && !name.equals(metadata.get("name").asText())) {
-            return Responses.status(400, "BadRequest", "the name of the object (" + metadata.get("name").asText()
-                    + ") does not match the name on the URL (" + name + ")");
+            return Responses.status(
+                    400,
+                    "BadRequest",
+                    "the name of the object (" + metadata.get("name").asText()
+                            + ") does not match the name on the URL (" + name + ")");
         }
         metadata.put("name", name);
         String collection = objectPath.substring(0, objectPath.lastIndexOf('/'));
-        return delegate.handleCreate(new RecordedRequest(request.getHttpVersion(), HttpMethod.POST, collection,
-                request.getHeaders().newBuilder().set("Content-Type", Responses.JSON).build(), json(applied)));
+        return delegate.handleCreate(new RecordedRequest(
+                request.getHttpVersion(),
+                HttpMethod.POST,
+                collection,
+                request.getHeaders()
+                        .newBuilder()
+                        .set("Content-Type", Responses.JSON)
+                        .build(),
+                json(applied)));
     }
 
     private MockResponse update(RecordedRequest request, String path, MockResponse current, JsonNode applied) {
         try {
-            JsonNode merged = StrategicMergePatch.apply(JSON.readTree(current.getBody().getBytes()), applied);
-            return delegate.handleUpdate(new RecordedRequest(request.getHttpVersion(), HttpMethod.PUT, path,
-                    request.getHeaders().newBuilder().set("Content-Type", Responses.JSON).build(), json(merged)));
+            JsonNode merged =
+                    StrategicMergePatch.apply(JSON.readTree(current.getBody().getBytes()), applied);
+            return delegate.handleUpdate(new RecordedRequest(
+                    request.getHttpVersion(),
+                    HttpMethod.PUT,
+                    path,
+                    request.getHeaders()
+                            .newBuilder()
+                            .set("Content-Type", Responses.JSON)
+                            .build(),
+                    json(merged)));
         } catch (IOException e) {
-            throw new IllegalStateException("the CRUD store returned unreadable JSON for " + path
-                    + " (a mock bug; retry will not help)", e);
+            throw new IllegalStateException(
+                    "the CRUD store returned unreadable JSON for " + path + " (a mock bug; retry will not help)", e);
         }
     }
 

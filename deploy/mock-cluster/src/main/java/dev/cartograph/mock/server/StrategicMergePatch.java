@@ -20,17 +20,24 @@ import java.util.Optional;
  */
 final class StrategicMergePatch {
     private static final Map<String, String> MERGE_KEYS = Map.ofEntries(
-            Map.entry("containers", "name"), Map.entry("initContainers", "name"),
-            Map.entry("ephemeralContainers", "name"), Map.entry("env", "name"), Map.entry("volumes", "name"),
-            Map.entry("volumeMounts", "mountPath"), Map.entry("volumeDevices", "devicePath"),
-            Map.entry("ports", "containerPort"), Map.entry("imagePullSecrets", "name"),
-            Map.entry("conditions", "type"), Map.entry("ownerReferences", "uid"), Map.entry("hostAliases", "ip"),
-            Map.entry("resourceClaims", "name"), Map.entry("schedulingGates", "name"));
+            Map.entry("containers", "name"),
+            Map.entry("initContainers", "name"),
+            Map.entry("ephemeralContainers", "name"),
+            Map.entry("env", "name"),
+            Map.entry("volumes", "name"),
+            Map.entry("volumeMounts", "mountPath"),
+            Map.entry("volumeDevices", "devicePath"),
+            Map.entry("ports", "containerPort"),
+            Map.entry("imagePullSecrets", "name"),
+            Map.entry("conditions", "type"),
+            Map.entry("ownerReferences", "uid"),
+            Map.entry("hostAliases", "ip"),
+            Map.entry("resourceClaims", "name"),
+            Map.entry("schedulingGates", "name"));
     private static final String SET_ORDER = "$setElementOrder/";
     private static final String DELETE_PRIMITIVES = "$deleteFromPrimitiveList/";
 
-    private StrategicMergePatch() {
-    }
+    private StrategicMergePatch() {}
 
     /** {@code target} with {@code patch} applied; {@code target} is not modified. */
     static JsonNode apply(JsonNode target, JsonNode patch) {
@@ -46,7 +53,7 @@ final class StrategicMergePatch {
             replaced.remove("$patch");
             return replaced;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = patch.properties().iterator(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = patch.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             String key = e.getKey();
             JsonNode value = e.getValue();
@@ -59,8 +66,13 @@ final class StrategicMergePatch {
             } else if (value.isObject() && target.path(key).isObject()) {
                 target.set(key, merge((ObjectNode) target.get(key), (ObjectNode) value));
             } else if (value.isArray() && target.path(key).isArray() && MERGE_KEYS.containsKey(key)) {
-                target.set(key, mergeList((ArrayNode) target.get(key), (ArrayNode) value, MERGE_KEYS.get(key),
-                        Optional.ofNullable(patch.get(SET_ORDER + key))));
+                target.set(
+                        key,
+                        mergeList(
+                                (ArrayNode) target.get(key),
+                                (ArrayNode) value,
+                                MERGE_KEYS.get(key),
+                                Optional.ofNullable(patch.get(SET_ORDER + key))));
             } else {
                 target.set(key, withoutDirectives(value));
             }

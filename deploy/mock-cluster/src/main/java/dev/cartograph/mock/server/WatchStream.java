@@ -27,26 +27,31 @@ import java.util.function.Function;
 final class WatchStream {
     /** How much may wait unsent for one client before the watch ends. */
     static final int MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final Context context;
     private final HttpServerResponse response;
     private final Selection selection;
     private final Function<JsonNode, JsonNode> render;
-    private Runnable onEnd = () -> { };
+    private Runnable onEnd = () -> {};
     private long startAfter;
     /** Volatile: {@link HttpWatches#closeAll()} reads it from another thread. */
     private volatile ChangeLog.Subscription subscription;
+
     private long timer = -1;
     private boolean ended;
 
     /** @param render what each event object is sent as (a one-row Table, or the object itself) */
-    WatchStream(Context context, HttpServerResponse response, Selection selection, Function<JsonNode, JsonNode> render) {
+    WatchStream(
+            Context context, HttpServerResponse response, Selection selection, Function<JsonNode, JsonNode> render) {
         this.context = context;
         this.response = response;
         this.selection = selection;
         this.render = render;
-        response.setStatusCode(200).setChunked(true).putHeader("Content-Type", Responses.JSON)
+        response.setStatusCode(200)
+                .setChunked(true)
+                .putHeader("Content-Type", Responses.JSON)
                 .setWriteQueueMaxSize(MAX_BUFFERED_BYTES);
         response.closeHandler(ignored -> end());
         response.exceptionHandler(ignored -> end());

@@ -17,15 +17,16 @@ final class Ages {
     static final String UNKNOWN = "<unknown>";
     static final String INVALID = "<invalid>";
 
-    private Ages() {
-    }
+    private Ages() {}
 
     /** The age at {@code now} of an RFC 3339 timestamp; {@code <unknown>} when absent or empty. */
     static String since(JsonNode timestamp, Instant now) {
         if (timestamp == null || !timestamp.isTextual() || timestamp.asText().isEmpty()) {
             return UNKNOWN;
         }
-        return parse(timestamp.asText()).map(t -> human(Duration.between(t, now))).orElse(INVALID);
+        return parse(timestamp.asText())
+                .map(t -> human(Duration.between(t, now)))
+                .orElse(INVALID);
     }
 
     static Optional<Instant> parse(String rfc3339) {

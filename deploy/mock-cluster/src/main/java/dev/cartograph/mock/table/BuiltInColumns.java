@@ -3,7 +3,6 @@ package dev.cartograph.mock.table;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.TreeSet;
 
 /**
@@ -14,8 +13,7 @@ import java.util.TreeSet;
  * Pure; thread-safe.
  */
 final class BuiltInColumns {
-    private BuiltInColumns() {
-    }
+    private BuiltInColumns() {}
 
     static List<Column> of(String group, String plural) {
         return switch (group + "/" + plural) {
@@ -28,20 +26,53 @@ final class BuiltInColumns {
     }
 
     private static List<Column> nodes() {
-        return List.of(Column.nameColumn(),
+        return List.of(
+                Column.nameColumn(),
                 Column.text("Status", 0, "The status of the node", (node, now) -> Cells.text(nodeStatus(node))),
                 Column.text("Roles", 0, "The roles of the node", (node, now) -> Cells.text(roles(node))),
                 Column.ageColumn(),
-                Column.text("Version", 0, "Kubelet Version reported by the node.",
-                        (node, now) -> Cells.text(node.path("status").path("nodeInfo").path("kubeletVersion").asText())),
-                Column.text("Internal-IP", 1, "List of internal IPs for the node.", (node, now) -> address(node, "InternalIP")),
-                Column.text("External-IP", 1, "List of external IPs for the node.", (node, now) -> address(node, "ExternalIP")),
-                Column.text("OS-Image", 1, "OS image reported by the node.",
-                        (node, now) -> Cells.text(node.path("status").path("nodeInfo").path("osImage").asText())),
-                Column.text("Kernel-Version", 1, "Kernel version reported by the node.",
-                        (node, now) -> Cells.text(node.path("status").path("nodeInfo").path("kernelVersion").asText())),
-                Column.text("Container-Runtime", 1, "Container runtime version reported by the node.",
-                        (node, now) -> Cells.text(node.path("status").path("nodeInfo").path("containerRuntimeVersion").asText())));
+                Column.text(
+                        "Version",
+                        0,
+                        "Kubelet Version reported by the node.",
+                        (node, now) -> Cells.text(node.path("status")
+                                .path("nodeInfo")
+                                .path("kubeletVersion")
+                                .asText())),
+                Column.text(
+                        "Internal-IP",
+                        1,
+                        "List of internal IPs for the node.",
+                        (node, now) -> address(node, "InternalIP")),
+                Column.text(
+                        "External-IP",
+                        1,
+                        "List of external IPs for the node.",
+                        (node, now) -> address(node, "ExternalIP")),
+                Column.text(
+                        "OS-Image",
+                        1,
+                        "OS image reported by the node.",
+                        (node, now) -> Cells.text(node.path("status")
+                                .path("nodeInfo")
+                                .path("osImage")
+                                .asText())),
+                Column.text(
+                        "Kernel-Version",
+                        1,
+                        "Kernel version reported by the node.",
+                        (node, now) -> Cells.text(node.path("status")
+                                .path("nodeInfo")
+                                .path("kernelVersion")
+                                .asText())),
+                Column.text(
+                        "Container-Runtime",
+                        1,
+                        "Container runtime version reported by the node.",
+                        (node, now) -> Cells.text(node.path("status")
+                                .path("nodeInfo")
+                                .path("containerRuntimeVersion")
+                                .asText())));
     }
 
     /** {@code Ready}, {@code NotReady} or {@code Unknown}, plus {@code ,SchedulingDisabled} when cordoned. */
@@ -81,10 +112,16 @@ final class BuiltInColumns {
 
     /** A namespace the mock stored without a phase shows Active, the phase a real server would have defaulted. */
     private static List<Column> namespaces() {
-        return List.of(Column.nameColumn(),
-                Column.text("Status", 0, "The status of the namespace",
-                        (ns, now) -> Cells.text(ns.path("status").path("phase").asText().isEmpty() ? "Active"
-                                : ns.path("status").path("phase").asText())),
+        return List.of(
+                Column.nameColumn(),
+                Column.text(
+                        "Status",
+                        0,
+                        "The status of the namespace",
+                        (ns, now) -> Cells.text(
+                                ns.path("status").path("phase").asText().isEmpty()
+                                        ? "Active"
+                                        : ns.path("status").path("phase").asText())),
                 Column.ageColumn());
     }
 }

@@ -8,8 +8,7 @@ final class Cells {
     static final JsonNodeFactory FACTORY = JsonNodeFactory.instance;
     static final String NONE = "<none>";
 
-    private Cells() {
-    }
+    private Cells() {}
 
     static JsonNode text(String value) {
         return FACTORY.textNode(value);
@@ -17,7 +16,13 @@ final class Cells {
 
     /** The text at {@code node}, or {@code <none>} when it is missing or empty (as the built-in printers show). */
     static JsonNode textOrNone(JsonNode node) {
-        return text(node == null || node.isMissingNode() || node.isNull() || node.asText().isEmpty() ? NONE : node.asText());
+        return text(
+                node == null
+                                || node.isMissingNode()
+                                || node.isNull()
+                                || node.asText().isEmpty()
+                        ? NONE
+                        : node.asText());
     }
 
     static JsonNode integer(long value) {

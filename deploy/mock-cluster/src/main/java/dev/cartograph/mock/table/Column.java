@@ -28,14 +28,22 @@ record Column(String name, String type, String format, String description, int p
     }
 
     static Column nameColumn() {
-        return new Column("Name", "string", "name",
+        return new Column(
+                "Name",
+                "string",
+                "name",
                 "Name must be unique within a namespace. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names",
-                0, (object, now) -> Cells.text(object.path("metadata").path("name").asText()));
+                0,
+                (object, now) -> Cells.text(object.path("metadata").path("name").asText()));
     }
 
     static Column ageColumn() {
-        return new Column("Age", "string", "",
-                "CreationTimestamp is a timestamp representing the server time when this object was created.", 0,
+        return new Column(
+                "Age",
+                "string",
+                "",
+                "CreationTimestamp is a timestamp representing the server time when this object was created.",
+                0,
                 (object, now) -> Cells.text(Ages.since(object.path("metadata").get("creationTimestamp"), now)));
     }
 

@@ -17,8 +17,7 @@ import java.util.Optional;
  * truncate, dates become ages; a missing value or a type mismatch is an empty cell. Pure; thread-safe.
  */
 final class CustomResourceColumns {
-    private CustomResourceColumns() {
-    }
+    private CustomResourceColumns() {}
 
     static List<Column> of(List<CustomResourceColumnDefinition> printerColumns) {
         List<Column> columns = new ArrayList<>();
@@ -27,19 +26,27 @@ final class CustomResourceColumns {
             columns.add(Column.ageColumn());
             return columns;
         }
-        printerColumns.stream().filter(Objects::nonNull).map(CustomResourceColumns::column).forEach(columns::add);
+        printerColumns.stream()
+                .filter(Objects::nonNull)
+                .map(CustomResourceColumns::column)
+                .forEach(columns::add);
         return columns;
     }
 
     private static Column column(CustomResourceColumnDefinition definition) {
         String type = Optional.ofNullable(definition.getType()).orElse("string");
-        Optional<SimpleJsonPath> path = Optional.ofNullable(definition.getJsonPath()).flatMap(SimpleJsonPath::compile);
-        Column.Cell cell = (object, now) -> path.flatMap(p -> p.first(object)).map(value -> convert(type, value, now))
+        Optional<SimpleJsonPath> path =
+                Optional.ofNullable(definition.getJsonPath()).flatMap(SimpleJsonPath::compile);
+        Column.Cell cell = (object, now) -> path.flatMap(p -> p.first(object))
+                .map(value -> convert(type, value, now))
                 .orElseGet(Cells::none);
-        return new Column(Optional.ofNullable(definition.getName()).orElse(""),
-                type, Optional.ofNullable(definition.getFormat()).orElse(""),
+        return new Column(
+                Optional.ofNullable(definition.getName()).orElse(""),
+                type,
+                Optional.ofNullable(definition.getFormat()).orElse(""),
                 Optional.ofNullable(definition.getDescription()).orElse(""),
-                Optional.ofNullable(definition.getPriority()).orElse(0), cell);
+                Optional.ofNullable(definition.getPriority()).orElse(0),
+                cell);
     }
 
     static JsonNode convert(String type, JsonNode value, Instant now) {

@@ -12,24 +12,42 @@ import java.util.Locale;
  * case), Message, and for {@code -o wide} Subobject, Source, First Seen, Count, Name. Pure; thread-safe.
  */
 final class EventColumns {
-    private EventColumns() {
-    }
+    private EventColumns() {}
 
     static List<Column> all() {
         return List.of(
                 Column.text("Last Seen", 0, "Time when last event occurred", EventColumns::lastSeen),
-                Column.text("Type", 0, "Type of this event.", (e, now) -> Cells.text(e.path("type").asText())),
-                Column.text("Reason", 0, "Reason is why the action was taken.",
+                Column.text(
+                        "Type",
+                        0,
+                        "Type of this event.",
+                        (e, now) -> Cells.text(e.path("type").asText())),
+                Column.text(
+                        "Reason",
+                        0,
+                        "Reason is why the action was taken.",
                         (e, now) -> Cells.text(e.path("reason").asText())),
                 Column.text("Object", 0, "Object this event is about.", (e, now) -> Cells.text(object(e))),
-                Column.text("Subobject", 1, "Detailed object this event is about.",
+                Column.text(
+                        "Subobject",
+                        1,
+                        "Detailed object this event is about.",
                         (e, now) -> Cells.text(regarding(e).path("fieldPath").asText())),
                 Column.text("Source", 1, "Component that generated this event.", (e, now) -> Cells.text(source(e))),
-                Column.text("Message", 0, "A human-readable description of the status of this operation.",
-                        (e, now) -> Cells.text(either(e, "message", "note").asText().strip())),
+                Column.text(
+                        "Message",
+                        0,
+                        "A human-readable description of the status of this operation.",
+                        (e, now) ->
+                                Cells.text(either(e, "message", "note").asText().strip())),
                 Column.text("First Seen", 1, "Time when first event occurred", EventColumns::firstSeen),
                 new Column("Count", "integer", "", "Number of events", 1, (e, now) -> Cells.integer(count(e))),
-                new Column("Name", "string", "name", "Name of the event", 1,
+                new Column(
+                        "Name",
+                        "string",
+                        "name",
+                        "Name of the event",
+                        1,
                         (e, now) -> Cells.text(e.path("metadata").path("name").asText())));
     }
 
@@ -51,7 +69,8 @@ final class EventColumns {
 
     private static JsonNode firstSeen(JsonNode event, Instant now) {
         JsonNode first = either(event, "firstTimestamp", "deprecatedFirstTimestamp");
-        return Cells.text(Ages.since(first.isTextual() && !first.asText().isEmpty() ? first : event.get("eventTime"), now));
+        return Cells.text(
+                Ages.since(first.isTextual() && !first.asText().isEmpty() ? first : event.get("eventTime"), now));
     }
 
     private static long count(JsonNode event) {

@@ -11,26 +11,44 @@ import java.util.List;
  * and the last-restart age are not shown). Pure; thread-safe.
  */
 final class PodColumns {
-    private PodColumns() {
-    }
+    private PodColumns() {}
 
     static List<Column> all() {
-        return List.of(Column.nameColumn(),
-                Column.text("Ready", 0, "The aggregate readiness state of this pod for accepting traffic.",
+        return List.of(
+                Column.nameColumn(),
+                Column.text(
+                        "Ready",
+                        0,
+                        "The aggregate readiness state of this pod for accepting traffic.",
                         (pod, now) -> Cells.text(ready(pod))),
-                Column.text("Status", 0, "The aggregate status of the containers in this pod.",
+                Column.text(
+                        "Status",
+                        0,
+                        "The aggregate status of the containers in this pod.",
                         (pod, now) -> Cells.text(status(pod))),
-                Column.text("Restarts", 0, "The number of times the containers in this pod have been restarted.",
+                Column.text(
+                        "Restarts",
+                        0,
+                        "The number of times the containers in this pod have been restarted.",
                         (pod, now) -> Cells.text(Long.toString(restarts(pod)))),
                 Column.ageColumn(),
-                Column.text("IP", 1, "IP address assigned to the pod",
+                Column.text(
+                        "IP",
+                        1,
+                        "IP address assigned to the pod",
                         (pod, now) -> Cells.textOrNone(pod.path("status").path("podIP"))),
-                Column.text("Node", 1, "Name of the node assigned to the pod",
+                Column.text(
+                        "Node",
+                        1,
+                        "Name of the node assigned to the pod",
                         (pod, now) -> Cells.textOrNone(pod.path("spec").path("nodeName"))),
-                Column.text("Nominated Node", 1, "Name of the node nominated by the scheduler",
+                Column.text(
+                        "Nominated Node",
+                        1,
+                        "Name of the node nominated by the scheduler",
                         (pod, now) -> Cells.textOrNone(pod.path("status").path("nominatedNodeName"))),
-                Column.text("Readiness Gates", 1, "Pod Readiness Gates",
-                        (pod, now) -> Cells.text(readinessGates(pod))));
+                Column.text(
+                        "Readiness Gates", 1, "Pod Readiness Gates", (pod, now) -> Cells.text(readinessGates(pod))));
     }
 
     /** Ready containers (by their stored status) over the containers the spec declares. */
@@ -58,7 +76,8 @@ final class PodColumns {
             } else if (!terminated.path("reason").asText().isEmpty()) {
                 reason = terminated.path("reason").asText();
             } else if (terminated.isObject()) {
-                reason = terminated.path("signal").asInt(0) != 0 ? "Signal:" + terminated.path("signal").asInt()
+                reason = terminated.path("signal").asInt(0) != 0
+                        ? "Signal:" + terminated.path("signal").asInt()
                         : "ExitCode:" + terminated.path("exitCode").asInt();
             }
         }
@@ -84,7 +103,10 @@ final class PodColumns {
         long met = 0;
         for (JsonNode gate : gates) {
             for (JsonNode condition : pod.path("status").path("conditions")) {
-                if (condition.path("type").asText().equals(gate.path("conditionType").asText())
+                if (condition
+                                .path("type")
+                                .asText()
+                                .equals(gate.path("conditionType").asText())
                         && "True".equals(condition.path("status").asText())) {
                     met++;
                 }

@@ -13,21 +13,16 @@ import java.util.Optional;
  * in a plain key. No recursive descent, unions or slices. Compiled once; immutable and thread-safe.
  */
 final class SimpleJsonPath {
-    private sealed interface Step permits Key, Index, All, Filter {
-    }
+    private sealed interface Step permits Key, Index, All, Filter {}
 
-    private record Key(String name) implements Step {
-    }
+    private record Key(String name) implements Step {}
 
-    private record Index(int index) implements Step {
-    }
+    private record Index(int index) implements Step {}
 
-    private record All() implements Step {
-    }
+    private record All() implements Step {}
 
     /** {@code [?(@.path OP literal)]}; with no operator, an existence test. */
-    private record Filter(SimpleJsonPath path, Optional<String> operator, Optional<JsonNode> literal) implements Step {
-    }
+    private record Filter(SimpleJsonPath path, Optional<String> operator, Optional<JsonNode> literal) implements Step {}
 
     private final String text;
     private final List<Step> steps;
@@ -99,7 +94,8 @@ final class SimpleJsonPath {
         if (filter.operator().isEmpty()) {
             return value.isPresent() && !value.get().isNull();
         }
-        boolean equal = value.isPresent() && sameValue(value.get(), filter.literal().orElseThrow());
+        boolean equal =
+                value.isPresent() && sameValue(value.get(), filter.literal().orElseThrow());
         return "==".equals(filter.operator().get()) == equal;
     }
 
@@ -176,8 +172,9 @@ final class SimpleJsonPath {
             if (inside.equals("*")) {
                 return new All();
             }
-            if (inside.length() >= 2 && (inside.startsWith("'") && inside.endsWith("'")
-                    || inside.startsWith("\"") && inside.endsWith("\""))) {
+            if (inside.length() >= 2
+                    && (inside.startsWith("'") && inside.endsWith("'")
+                            || inside.startsWith("\"") && inside.endsWith("\""))) {
                 return new Key(inside.substring(1, inside.length() - 1));
             }
             return new Index(Integer.parseInt(inside));
@@ -188,7 +185,9 @@ final class SimpleJsonPath {
             if (op < 0) {
                 return new Filter(relative(condition), Optional.empty(), Optional.empty());
             }
-            return new Filter(relative(condition.substring(0, op).trim()), Optional.of(condition.substring(op, op + 2)),
+            return new Filter(
+                    relative(condition.substring(0, op).trim()),
+                    Optional.of(condition.substring(op, op + 2)),
                     Optional.of(literal(condition.substring(op + 2).trim())));
         }
 
@@ -200,8 +199,8 @@ final class SimpleJsonPath {
         }
 
         private static JsonNode literal(String text) {
-            if (text.length() >= 2 && (text.startsWith("\"") && text.endsWith("\"")
-                    || text.startsWith("'") && text.endsWith("'"))) {
+            if (text.length() >= 2
+                    && (text.startsWith("\"") && text.endsWith("\"") || text.startsWith("'") && text.endsWith("'"))) {
                 return Cells.FACTORY.textNode(text.substring(1, text.length() - 1));
             }
             if (text.equals("true") || text.equals("false")) {

@@ -19,8 +19,7 @@ public final class Tables {
     /** The content type of a Table response. */
     public static final String CONTENT_TYPE = "application/json;as=Table;v=v1;g=meta.k8s.io";
 
-    private Tables() {
-    }
+    private Tables() {}
 
     /** A table of a list's {@code items}, carrying the list's resourceVersion and continue token. */
     public static ObjectNode ofList(Columns columns, JsonNode list, IncludeObject include, Instant now) {
@@ -46,8 +45,14 @@ public final class Tables {
             }
         }
         ArrayNode definitions = table.putArray("columnDefinitions");
-        columns.list().forEach(c -> definitions.addObject().put("name", c.name()).put("type", c.type())
-                .put("format", c.format()).put("description", c.description()).put("priority", c.priority()));
+        columns.list()
+                .forEach(c -> definitions
+                        .addObject()
+                        .put("name", c.name())
+                        .put("type", c.type())
+                        .put("format", c.format())
+                        .put("description", c.description())
+                        .put("priority", c.priority()));
         return table;
     }
 
@@ -57,11 +62,16 @@ public final class Tables {
         columns.list().forEach(c -> cells.add(c.cell().of(object, now)));
         switch (include) {
             case OBJECT -> row.set("object", object);
-            case METADATA -> row.putObject("object").put("kind", "PartialObjectMetadata")
-                    .put("apiVersion", "meta.k8s.io/v1").set("metadata", object.path("metadata").isObject()
-                            ? object.path("metadata").deepCopy() : Cells.FACTORY.objectNode());
-            case NONE -> {
-            }
+            case METADATA ->
+                row.putObject("object")
+                        .put("kind", "PartialObjectMetadata")
+                        .put("apiVersion", "meta.k8s.io/v1")
+                        .set(
+                                "metadata",
+                                object.path("metadata").isObject()
+                                        ? object.path("metadata").deepCopy()
+                                        : Cells.FACTORY.objectNode());
+            case NONE -> {}
         }
         return row;
     }

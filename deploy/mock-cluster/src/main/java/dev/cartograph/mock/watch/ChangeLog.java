@@ -37,8 +37,7 @@ public final class ChangeLog {
     }
 
     /** The outcome of {@link #subscribe(long, Consumer)}. */
-    public sealed interface Subscribed permits Subscription, Expired {
-    }
+    public sealed interface Subscribed permits Subscription, Expired {}
 
     /** Listening; {@link #close()} stops it (idempotent). */
     public final class Subscription implements Subscribed, AutoCloseable {
@@ -61,8 +60,7 @@ public final class ChangeLog {
      *
      * @param oldest the oldest resourceVersion a watch can still start at
      */
-    public record Expired(long requested, long oldest) implements Subscribed {
-    }
+    public record Expired(long requested, long oldest) implements Subscribed {}
 
     /** Records {@code change} and hands it to every listener. */
     public void append(Change change) {
@@ -117,7 +115,10 @@ public final class ChangeLog {
             listener.accept(change);
         } catch (RuntimeException e) {
             listeners.remove(listener);
-            LOG.warn("dropped a watch listener that failed on resourceVersion {}: {}", change.resourceVersion(), e.toString());
+            LOG.warn(
+                    "dropped a watch listener that failed on resourceVersion {}: {}",
+                    change.resourceVersion(),
+                    e.toString());
         }
     }
 }

@@ -29,10 +29,12 @@ public record Selection(AttributeSet query, FieldSelector fields) {
         boolean before = change.before().map(this::matches).orElse(false);
         boolean after = change.after().map(this::matches).orElse(false);
         if (before && after) {
-            return Optional.of(new WatchEvent(WatchEvent.Type.MODIFIED, change.after().get().object()));
+            return Optional.of(new WatchEvent(
+                    WatchEvent.Type.MODIFIED, change.after().get().object()));
         }
         if (after) {
-            return Optional.of(new WatchEvent(WatchEvent.Type.ADDED, change.after().get().object()));
+            return Optional.of(
+                    new WatchEvent(WatchEvent.Type.ADDED, change.after().get().object()));
         }
         if (before) {
             JsonNode last = change.before().get().object();

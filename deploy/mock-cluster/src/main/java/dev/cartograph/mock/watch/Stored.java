@@ -24,14 +24,16 @@ public record Stored(AttributeSet key, String json) {
         try {
             return MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the CRUD store holds unreadable JSON (a mock bug; retry will not help)", e);
+            throw new IllegalStateException(
+                    "the CRUD store holds unreadable JSON (a mock bug; retry will not help)", e);
         }
     }
 
     /** {@code metadata.resourceVersion} as a number; 0 when absent or not a number. */
     public long resourceVersion() {
         try {
-            return Long.parseLong(object().path("metadata").path("resourceVersion").asText(""));
+            return Long.parseLong(
+                    object().path("metadata").path("resourceVersion").asText(""));
         } catch (NumberFormatException e) {
             return 0;
         }

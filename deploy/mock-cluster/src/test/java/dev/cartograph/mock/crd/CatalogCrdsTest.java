@@ -43,8 +43,8 @@ class CatalogCrdsTest {
             Map.entry("SparkApplication.sparkoperator.k8s.io", "sparkapplications"),
             Map.entry("TrainJob.trainer.kubeflow.org", "trainjobs"));
 
-    private static final Set<String> BUILT_IN = Set.of("Pod.", "Job.batch", "CronJob.batch", "Deployment.apps",
-            "StatefulSet.apps", "ReplicaSet.apps");
+    private static final Set<String> BUILT_IN =
+            Set.of("Pod.", "Job.batch", "CronJob.batch", "Deployment.apps", "StatefulSet.apps", "ReplicaSet.apps");
 
     private static Definitions catalog;
     private static List<CustomResourceDefinition> crds;
@@ -57,35 +57,46 @@ class CatalogCrdsTest {
 
     @Test
     void everyCatalogKindIsEitherBuiltInOrInTheExpectationTable() {
-        Set<String> catalogKinds = catalog.all().stream().map(d -> d.kind().kind() + "." + d.kind().group())
+        Set<String> catalogKinds = catalog.all().stream()
+                .map(d -> d.kind().kind() + "." + d.kind().group())
                 .collect(Collectors.toSet());
-        assertThat(catalogKinds).allSatisfy(k -> assertThat(BUILT_IN.contains(k) || EXPECTED_PLURALS.containsKey(k))
-                .as("%s is neither built in nor in the expectation table", k).isTrue());
+        assertThat(catalogKinds)
+                .allSatisfy(k -> assertThat(BUILT_IN.contains(k) || EXPECTED_PLURALS.containsKey(k))
+                        .as("%s is neither built in nor in the expectation table", k)
+                        .isTrue());
         assertThat(catalogKinds).containsAll(EXPECTED_PLURALS.keySet());
     }
 
     @Test
     void everyCustomCatalogKindGetsOneCrdWithTheUpstreamPlural() {
-        Map<String, String> actual = crds.stream().collect(Collectors.toMap(
-                c -> c.getSpec().getNames().getKind() + "." + c.getSpec().getGroup(), c -> c.getSpec().getNames().getPlural()));
+        Map<String, String> actual = crds.stream()
+                .collect(Collectors.toMap(
+                        c -> c.getSpec().getNames().getKind() + "."
+                                + c.getSpec().getGroup(),
+                        c -> c.getSpec().getNames().getPlural()));
         assertThat(actual).isEqualTo(EXPECTED_PLURALS);
-        assertThat(crds).allSatisfy(c -> assertThat(c.getMetadata().getName())
-                .isEqualTo(c.getSpec().getNames().getPlural() + "." + c.getSpec().getGroup()));
+        assertThat(crds)
+                .allSatisfy(c -> assertThat(c.getMetadata().getName())
+                        .isEqualTo(c.getSpec().getNames().getPlural() + "."
+                                + c.getSpec().getGroup()));
     }
 
     @Test
     void builtInKindsAreSkipped() {
-        assertThat(crds).noneMatch(c -> Set.of("", "apps", "batch").contains(c.getSpec().getGroup()));
+        assertThat(crds)
+                .noneMatch(c -> Set.of("", "apps", "batch").contains(c.getSpec().getGroup()));
     }
 
     @Test
     void everyCrdIsNamespacedKeepsUnknownFieldsAndHasTheStatusSubresource() {
         assertThat(crds).allSatisfy(c -> {
             assertThat(c.getSpec().getScope()).isEqualTo("Namespaced");
-            assertThat(c.getSpec().getNames().getSingular()).isEqualTo(c.getSpec().getNames().getKind().toLowerCase());
+            assertThat(c.getSpec().getNames().getSingular())
+                    .isEqualTo(c.getSpec().getNames().getKind().toLowerCase());
             assertThat(c.getSpec().getVersions()).allSatisfy(v -> {
                 assertThat(v.getServed()).isTrue();
-                assertThat(v.getSchema().getOpenAPIV3Schema().getXKubernetesPreserveUnknownFields()).isTrue();
+                assertThat(v.getSchema().getOpenAPIV3Schema().getXKubernetesPreserveUnknownFields())
+                        .isTrue();
                 assertThat(v.getSubresources().getStatus()).isNotNull();
             });
         });
@@ -99,7 +110,9 @@ class CatalogCrdsTest {
                 continue;
             }
             CustomResourceDefinition crd = crd(k.kind() + "." + k.group());
-            assertThat(crd.getSpec().getVersions()).extracting(CustomResourceDefinitionVersion::getName).contains(k.version());
+            assertThat(crd.getSpec().getVersions())
+                    .extracting(CustomResourceDefinitionVersion::getName)
+                    .contains(k.version());
         }
         assertThat(versions("DynamoGraphDeployment.nvidia.com")).containsExactly("v1beta1:storage", "v1alpha1");
         assertThat(versions("LLMInferenceService.serving.kserve.io")).containsExactly("v1alpha2:storage", "v1alpha1");
@@ -108,22 +121,38 @@ class CatalogCrdsTest {
 
     @Test
     void upstreamShortNamesAreKept() {
-        assertThat(crd("LeaderWorkerSet.leaderworkerset.x-k8s.io").getSpec().getNames().getShortNames()).containsExactly("lws");
-        assertThat(crd("InferenceService.serving.kserve.io").getSpec().getNames().getShortNames()).containsExactly("isvc");
+        assertThat(crd("LeaderWorkerSet.leaderworkerset.x-k8s.io")
+                        .getSpec()
+                        .getNames()
+                        .getShortNames())
+                .containsExactly("lws");
+        assertThat(crd("InferenceService.serving.kserve.io")
+                        .getSpec()
+                        .getNames()
+                        .getShortNames())
+                .containsExactly("isvc");
         assertThat(crd("Service.serving.knative.dev").getSpec().getNames().getShortNames())
                 .containsExactly("kservice", "ksvc");
-        assertThat(crd("Job.batch.volcano.sh").getSpec().getNames().getShortNames()).containsExactly("vcjob", "vj");
-        assertThat(crd("SparkApplication.sparkoperator.k8s.io").getSpec().getNames().getShortNames())
+        assertThat(crd("Job.batch.volcano.sh").getSpec().getNames().getShortNames())
+                .containsExactly("vcjob", "vj");
+        assertThat(crd("SparkApplication.sparkoperator.k8s.io")
+                        .getSpec()
+                        .getNames()
+                        .getShortNames())
                 .containsExactly("sparkapp");
     }
 
     private static List<String> versions(String kindGroup) {
         return crd(kindGroup).getSpec().getVersions().stream()
-                .map(v -> v.getName() + (Boolean.TRUE.equals(v.getStorage()) ? ":storage" : "")).toList();
+                .map(v -> v.getName() + (Boolean.TRUE.equals(v.getStorage()) ? ":storage" : ""))
+                .toList();
     }
 
     private static CustomResourceDefinition crd(String kindGroup) {
-        return crds.stream().filter(c -> (c.getSpec().getNames().getKind() + "." + c.getSpec().getGroup()).equals(kindGroup))
-                .findFirst().orElseThrow(() -> new AssertionError("no CRD for " + kindGroup));
+        return crds.stream()
+                .filter(c ->
+                        (c.getSpec().getNames().getKind() + "." + c.getSpec().getGroup()).equals(kindGroup))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no CRD for " + kindGroup));
     }
 }

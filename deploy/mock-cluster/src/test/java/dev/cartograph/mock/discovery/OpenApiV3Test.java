@@ -30,7 +30,8 @@ class OpenApiV3Test {
         assertThat(patch.get("x-kubernetes-group-version-kind"))
                 .isEqualTo(Map.of("group", "", "version", "v1", "kind", "Namespace"));
         assertThat((List<Map<String, Object>>) patch.get("parameters"))
-                .anySatisfy(p -> assertThat(p).containsEntry("name", "fieldValidation").containsEntry("in", "query"));
+                .anySatisfy(p ->
+                        assertThat(p).containsEntry("name", "fieldValidation").containsEntry("in", "query"));
         assertThat(paths).containsKey("/api/v1/namespaces/{namespace}/pods/{name}");
         assertThat(openApi.groupVersion("kubeflow.org", "v1")).isEmpty();
     }

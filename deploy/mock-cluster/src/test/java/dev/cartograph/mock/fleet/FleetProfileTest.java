@@ -21,7 +21,9 @@ class FleetProfileTest {
     @Test
     void defaultProfileHasTheHandCountedNodesAndFreeGpus() {
         FleetProfile fleet = FleetProfile.defaultProfile();
-        assertThat(fleet.clusters()).extracting(ClusterProfile::name).containsExactly("gpu-east", "gpu-west", "gpu-edge");
+        assertThat(fleet.clusters())
+                .extracting(ClusterProfile::name)
+                .containsExactly("gpu-east", "gpu-west", "gpu-edge");
 
         ClusterProfile east = fleet.cluster("gpu-east").orElseThrow();
         assertThat(east.nodes()).hasSize(4);
@@ -95,14 +97,16 @@ class FleetProfileTest {
                     nodePools: [{name: a, count: 1, cpu: "1", memory: 1Gi}]
                 """);
         assertThat(parsed.profile()).isEmpty();
-        assertThat(parsed.problems()).extracting(p -> p.cluster().orElse("-") + " " + p.field()).containsExactlyInAnyOrder(
-                "gpu-east nodePools[0].taint",
-                "gpu-east nodePools[0].gpuProduct",
-                "gpu-east nodePools[0].memory",
-                "gpu-east nodePools[0].usedGpus",
-                "gpu-east nodePools[0].usedGpus[1]",
-                "gpu-west nodePools",
-                "- clusters[2].name");
+        assertThat(parsed.problems())
+                .extracting(p -> p.cluster().orElse("-") + " " + p.field())
+                .containsExactlyInAnyOrder(
+                        "gpu-east nodePools[0].taint",
+                        "gpu-east nodePools[0].gpuProduct",
+                        "gpu-east nodePools[0].memory",
+                        "gpu-east nodePools[0].usedGpus",
+                        "gpu-east nodePools[0].usedGpus[1]",
+                        "gpu-west nodePools",
+                        "- clusters[2].name");
         assertThat(parsed.problems().get(0).toString()).startsWith("test.yaml: cluster gpu-east, field nodePools[0]");
     }
 
@@ -113,14 +117,16 @@ class FleetProfileTest {
                 .isInstanceOf(InvalidFleetProfileException.class)
                 .hasMessageContaining("clusters[0].name")
                 .hasMessageContaining("nodePools[0].count: must be an integer of at least 1, was 0")
-                .satisfies(e -> assertThat(((InvalidFleetProfileException) e).problems()).hasSize(2));
+                .satisfies(e -> assertThat(((InvalidFleetProfileException) e).problems())
+                        .hasSize(2));
     }
 
     @Test
     void duplicateClusterAndEmptyDocumentAreReported() {
         assertThat(parse("").problems()).extracting(ProfileProblem::field).containsExactly("clusters");
         assertThat(parse("clusters: [{name: a, nodePools: [{name: p, count: 1, cpu: '1', memory: 1Gi}]},"
-                + " {name: a, nodePools: [{name: p, count: 1, cpu: '1', memory: 1Gi}]}]").problems())
+                                + " {name: a, nodePools: [{name: p, count: 1, cpu: '1', memory: 1Gi}]}]")
+                        .problems())
                 .extracting(p -> p.cluster().orElseThrow() + " " + p.field() + ": " + p.message())
                 .containsExactly("a name: duplicates another cluster's name");
     }

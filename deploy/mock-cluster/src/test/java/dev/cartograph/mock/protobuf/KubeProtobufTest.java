@@ -58,23 +58,29 @@ class KubeProtobufTest {
     @Test
     void readsLabelsAndRefusesAFieldItDoesNotKnow() {
         // ConfigMap{metadata{name "a", labels{"team": "nlp"}}}, then the same with ObjectMeta field 17 (managedFields)
-        byte[] labelled = envelope("ConfigMap", bytes(0x0a, 0x10, 0x0a, 0x01, 'a', 0x5a, 0x0b, 0x0a, 0x04, 't', 'e', 'a', 'm',
-                0x12, 0x03, 'n', 'l', 'p'));
+        byte[] labelled = envelope(
+                "ConfigMap",
+                bytes(
+                        0x0a, 0x10, 0x0a, 0x01, 'a', 0x5a, 0x0b, 0x0a, 0x04, 't', 'e', 'a', 'm', 0x12, 0x03, 'n', 'l',
+                        'p'));
         assertThat(((KubeProtobuf.Json) KubeProtobuf.decode(labelled)).object().toString())
-                .isEqualTo("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\",\"labels\":{\"team\":\"nlp\"}}}");
+                .isEqualTo(
+                        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\",\"labels\":{\"team\":\"nlp\"}}}");
 
         byte[] managed = envelope("ConfigMap", bytes(0x0a, 0x06, 0x0a, 0x01, 'a', 0x8a, 0x01, 0x00));
         KubeProtobuf.Decoded refused = KubeProtobuf.decode(managed);
         assertThat(refused).isInstanceOf(KubeProtobuf.Unsupported.class);
-        assertThat(((KubeProtobuf.Unsupported) refused).reason()).isEqualTo("field 17 of ObjectMeta is not read by the mock");
+        assertThat(((KubeProtobuf.Unsupported) refused).reason())
+                .isEqualTo("field 17 of ObjectMeta is not read by the mock");
     }
 
     @Test
     void refusesBodiesThatAreNotKubernetesProtobuf() {
         assertThat(KubeProtobuf.decode("{\"kind\":\"Namespace\"}".getBytes(StandardCharsets.UTF_8)))
-                .isEqualTo(new KubeProtobuf.Unsupported(Optional.empty(),
-                        "the body does not start with the Kubernetes protobuf prefix k8s\\0"));
-        assertThat(KubeProtobuf.decode(bytes('k', '8', 's', 0, 0x0a, 0x7f))).isInstanceOf(KubeProtobuf.Unsupported.class);
+                .isEqualTo(new KubeProtobuf.Unsupported(
+                        Optional.empty(), "the body does not start with the Kubernetes protobuf prefix k8s\\0"));
+        assertThat(KubeProtobuf.decode(bytes('k', '8', 's', 0, 0x0a, 0x7f)))
+                .isInstanceOf(KubeProtobuf.Unsupported.class);
     }
 
     private static JsonNode decoded(String name) throws IOException {

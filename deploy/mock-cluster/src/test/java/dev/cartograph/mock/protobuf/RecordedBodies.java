@@ -10,8 +10,7 @@ import java.nio.charset.StandardCharsets;
  * {@code src/test/resources/protobuf} as its {@code -v=8} hex dumps (each file's first line says which command).
  */
 public final class RecordedBodies {
-    private RecordedBodies() {
-    }
+    private RecordedBodies() {}
 
     /** The bytes of {@code protobuf/NAME.hex}: per line an offset, 16 hex bytes, then the text between bars. */
     public static byte[] of(String name) throws IOException {
@@ -24,7 +23,9 @@ public final class RecordedBodies {
                 if (line.startsWith("#") || line.isBlank()) {
                     continue;
                 }
-                for (String b : line.substring(line.indexOf(' '), line.indexOf('|')).trim().split("\\s+")) {
+                for (String b : line.substring(line.indexOf(' '), line.indexOf('|'))
+                        .trim()
+                        .split("\\s+")) {
                     out.write(Integer.parseInt(b, 16));
                 }
             }

@@ -43,14 +43,17 @@ class FleetSeederIT {
         new FleetSeeder(CLOCK).seedCluster(client, east);
 
         List<Node> nodes = client.nodes().list().getItems();
-        assertThat(nodes).extracting(n -> n.getMetadata().getName())
+        assertThat(nodes)
+                .extracting(n -> n.getMetadata().getName())
                 .containsExactlyInAnyOrder("gpu-east-h100-0", "gpu-east-h100-1", "gpu-east-h100-2", "gpu-east-h100-3");
         Node node = client.nodes().withName("gpu-east-h100-2").get();
-        assertThat(node.getMetadata().getLabels()).isEqualTo(Map.of(
-                "kubernetes.io/hostname", "gpu-east-h100-2",
-                "nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3",
-                "nvidia.com/gpu.count", "8"));
-        assertThat(node.getStatus().getAllocatable().get("nvidia.com/gpu").toString()).isEqualTo("8");
+        assertThat(node.getMetadata().getLabels())
+                .isEqualTo(Map.of(
+                        "kubernetes.io/hostname", "gpu-east-h100-2",
+                        "nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3",
+                        "nvidia.com/gpu.count", "8"));
+        assertThat(node.getStatus().getAllocatable().get("nvidia.com/gpu").toString())
+                .isEqualTo("8");
         assertThat(node.getStatus().getAllocatable().get("cpu").toString()).isEqualTo("192");
         assertThat(node.getStatus().getAllocatable().get("memory").toString()).isEqualTo("2Ti");
         assertThat(node.getStatus().getAllocatable().get("pods").toString()).isEqualTo("110");
@@ -68,9 +71,13 @@ class FleetSeederIT {
 
         List<Pod> pods = client.pods().inNamespace("preexisting").list().getItems();
         // used GPUs 0,0,2,8: pods only on nodes 2 and 3
-        assertThat(pods).extracting(p -> p.getSpec().getNodeName())
+        assertThat(pods)
+                .extracting(p -> p.getSpec().getNodeName())
                 .containsExactlyInAnyOrder("gpu-east-h100-2", "gpu-east-h100-3");
-        Pod onTwo = pods.stream().filter(p -> p.getSpec().getNodeName().equals("gpu-east-h100-2")).findFirst().orElseThrow();
+        Pod onTwo = pods.stream()
+                .filter(p -> p.getSpec().getNodeName().equals("gpu-east-h100-2"))
+                .findFirst()
+                .orElseThrow();
         assertThat(onTwo.getStatus().getPhase()).isEqualTo("Running");
         var requests = onTwo.getSpec().getContainers().get(0).getResources().getRequests();
         assertThat(requests.get("nvidia.com/gpu").toString()).isEqualTo("2");
@@ -93,18 +100,28 @@ class FleetSeederIT {
 
     @Test
     void taintsBecomeNodeTaintsAndPodTolerations() {
-        ClusterProfile tainted = FleetProfile.read(new java.io.ByteArrayInputStream("""
+        ClusterProfile tainted = FleetProfile.read(
+                        new java.io.ByteArrayInputStream("""
                 clusters:
                   - name: lab
                     nodePools:
                       - {name: t4, count: 1, gpuProduct: Tesla-T4, gpus: 1, cpu: "8", memory: 32Gi, usedGpus: [1],
                          taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]}
-                """.getBytes(java.nio.charset.StandardCharsets.UTF_8))).clusters().get(0);
+                """.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .clusters()
+                .get(0);
         FleetSeeder.seed(client, tainted);
-        var taint = client.nodes().withName("lab-t4-0").get().getSpec().getTaints().get(0);
+        var taint =
+                client.nodes().withName("lab-t4-0").get().getSpec().getTaints().get(0);
         assertThat(List.of(taint.getKey(), taint.getValue(), taint.getEffect()))
                 .containsExactly("nvidia.com/gpu", "present", "NoSchedule");
-        assertThat(client.pods().inNamespace("preexisting").withName("preexisting-lab-t4-0").get().getSpec()
-                .getTolerations()).extracting(t -> t.getKey()).containsExactly("nvidia.com/gpu");
+        assertThat(client.pods()
+                        .inNamespace("preexisting")
+                        .withName("preexisting-lab-t4-0")
+                        .get()
+                        .getSpec()
+                        .getTolerations())
+                .extracting(t -> t.getKey())
+                .containsExactly("nvidia.com/gpu");
     }
 }

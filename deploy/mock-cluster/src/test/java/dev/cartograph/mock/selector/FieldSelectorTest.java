@@ -20,8 +20,11 @@ class FieldSelectorTest {
                 """);
         // the selector kubectl 1.32 describe sends
         assertThat(select("involvedObject.name=bert,involvedObject.namespace=ml,involvedObject.kind=PyTorchJob,"
-                + "involvedObject.uid=u-1").matches(event)).isTrue();
-        assertThat(select("involvedObject.name=bert,involvedObject.uid=u-2").matches(event)).isFalse();
+                                + "involvedObject.uid=u-1")
+                        .matches(event))
+                .isTrue();
+        assertThat(select("involvedObject.name=bert,involvedObject.uid=u-2").matches(event))
+                .isFalse();
         assertThat(select("type!=Normal,metadata.namespace==ml").matches(event)).isTrue();
         assertThat(select("type!=Warning").matches(event)).isFalse();
         assertThat(select("").matches(event)).isTrue();
@@ -37,7 +40,8 @@ class FieldSelectorTest {
     @Test
     void aTermWithoutOperatorIsInvalid() {
         assertThat(FieldSelector.parse("involvedObject.name")).isInstanceOf(FieldSelector.Invalid.class);
-        assertThat(((FieldSelector.Invalid) FieldSelector.parse("a=1,oops")).reason()).contains("can't understand 'oops'");
+        assertThat(((FieldSelector.Invalid) FieldSelector.parse("a=1,oops")).reason())
+                .contains("can't understand 'oops'");
     }
 
     private static FieldSelector select(String text) {

@@ -43,19 +43,25 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HttpWatchIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final Duration WITHIN = Duration.ofSeconds(10);
     private static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
     private static final ResourceDefinitionContext PYTORCHJOBS = new ResourceDefinitionContext.Builder()
-            .withGroup("kubeflow.org").withVersion("v1").withKind("PyTorchJob").withPlural("pytorchjobs")
-            .withNamespaced(true).build();
+            .withGroup("kubeflow.org")
+            .withVersion("v1")
+            .withKind("PyTorchJob")
+            .withPlural("pytorchjobs")
+            .withNamespaced(true)
+            .build();
     private static final String JOBS = "/apis/kubeflow.org/v1/namespaces/%s/pytorchjobs";
 
     private static MockApiServer server;
 
     @BeforeAll
     static void start() {
-        server = MockApiServer.start(MockApiServer.Options.defaults().withCrds(CatalogCrds.of(Catalog.load().definitions())));
+        server = MockApiServer.start(MockApiServer.Options.defaults()
+                .withCrds(CatalogCrds.of(Catalog.load().definitions())));
     }
 
     @AfterAll
@@ -66,22 +72,37 @@ class HttpWatchIT {
     @Test
     void aWatchFromAListsResourceVersionStreamsTheChangesAfterIt() throws Exception {
         jobs("after-list").resource(job("listed", "nlp")).create();
-        String resourceVersion = JSON.readTree(get(JOBS.formatted("after-list"), "application/json").body())
-                .path("metadata").path("resourceVersion").asText();
+        String resourceVersion = JSON.readTree(
+                        get(JOBS.formatted("after-list"), "application/json").body())
+                .path("metadata")
+                .path("resourceVersion")
+                .asText();
 
-        try (Stream watch = watch(JOBS.formatted("after-list") + "?watch=true&resourceVersion=" + resourceVersion, "application/json")) {
+        try (Stream watch = watch(
+                JOBS.formatted("after-list") + "?watch=true&resourceVersion=" + resourceVersion, "application/json")) {
             jobs("after-list").resource(job("new", "nlp")).create();
-            jobs("after-list").withName("new").edit(j -> { j.getMetadata().getLabels().put("team", "cv"); return j; });
+            jobs("after-list").withName("new").edit(j -> {
+                j.getMetadata().getLabels().put("team", "cv");
+                return j;
+            });
             jobs("after-list").withName("new").delete();
 
             JsonNode added = watch.next();
             JsonNode modified = watch.next();
             JsonNode deleted = watch.next();
-            assertThat(List.of(added, modified, deleted)).extracting(e -> e.path("type").asText())
+            assertThat(List.of(added, modified, deleted))
+                    .extracting(e -> e.path("type").asText())
                     .containsExactly("ADDED", "MODIFIED", "DELETED");
-            assertThat(List.of(added, modified, deleted)).extracting(e -> e.path("object").path("metadata").path("name").asText())
+            assertThat(List.of(added, modified, deleted))
+                    .extracting(
+                            e -> e.path("object").path("metadata").path("name").asText())
                     .containsOnly("new");
-            assertThat(modified.path("object").path("metadata").path("labels").path("team").asText()).isEqualTo("cv");
+            assertThat(modified.path("object")
+                            .path("metadata")
+                            .path("labels")
+                            .path("team")
+                            .asText())
+                    .isEqualTo("cv");
             assertThat(rv(added)).isGreaterThan(Long.parseLong(resourceVersion));
             assertThat(rv(modified)).isGreaterThan(rv(added));
             assertThat(rv(deleted)).isGreaterThan(rv(modified));
@@ -100,35 +121,54 @@ class HttpWatchIT {
             assertThat(table.path("columnDefinitions").findValuesAsText("name")).containsExactly("Name", "Age");
             assertThat(table.path("rows")).hasSize(1);
             assertThat(table.path("rows").get(0).path("cells").get(0).asText()).isEqualTo("first");
-            assertThat(table.path("rows").get(0).path("object").path("kind").asText()).isEqualTo("PartialObjectMetadata");
+            assertThat(table.path("rows").get(0).path("object").path("kind").asText())
+                    .isEqualTo("PartialObjectMetadata");
 
             jobs("from-now").resource(job("second", "nlp")).create();
-            assertThat(watch.next().path("object").path("rows").get(0).path("cells").get(0).asText()).isEqualTo("second");
+            assertThat(watch.next()
+                            .path("object")
+                            .path("rows")
+                            .get(0)
+                            .path("cells")
+                            .get(0)
+                            .asText())
+                    .isEqualTo("second");
         }
     }
 
     @Test
     void labelAndFieldSelectorsNarrowTheStreamAndLeavingTheSelectionIsADelete() throws Exception {
-        try (Stream watch = watch(JOBS.formatted("selected") + "?watch=true&labelSelector=team%3Dnlp"
-                + "&fieldSelector=metadata.name%21%3Dignored", "application/json")) {
+        try (Stream watch = watch(
+                JOBS.formatted("selected") + "?watch=true&labelSelector=team%3Dnlp"
+                        + "&fieldSelector=metadata.name%21%3Dignored",
+                "application/json")) {
             jobs("selected").resource(job("other-team", "cv")).create();
             jobs("selected").resource(job("ignored", "nlp")).create();
             jobs("selected").resource(job("chosen", "nlp")).create();
-            jobs("selected").withName("chosen").edit(j -> { j.getMetadata().getLabels().put("team", "cv"); return j; });
+            jobs("selected").withName("chosen").edit(j -> {
+                j.getMetadata().getLabels().put("team", "cv");
+                return j;
+            });
 
             JsonNode added = watch.next();
             JsonNode left = watch.next();
             assertThat(added.path("type").asText()).isEqualTo("ADDED");
-            assertThat(added.path("object").path("metadata").path("name").asText()).isEqualTo("chosen");
+            assertThat(added.path("object").path("metadata").path("name").asText())
+                    .isEqualTo("chosen");
             assertThat(left.path("type").asText()).isEqualTo("DELETED");
-            assertThat(left.path("object").path("metadata").path("name").asText()).isEqualTo("chosen");
+            assertThat(left.path("object").path("metadata").path("name").asText())
+                    .isEqualTo("chosen");
         }
     }
 
     @Test
     void builtInKindsAreWatchedToo() throws Exception {
         try (Stream watch = watch("/api/v1/namespaces/cm/configmaps?watch=true", "application/json")) {
-            server.client().configMaps().inNamespace("cm").resource(configMap("settings")).create();
+            server.client()
+                    .configMaps()
+                    .inNamespace("cm")
+                    .resource(configMap("settings"))
+                    .create();
             JsonNode added = watch.next();
             assertThat(added.path("object").path("kind").asText()).isEqualTo("ConfigMap");
             assertThat(added.path("object").path("data").path("mode").asText()).isEqualTo("fast");
@@ -138,7 +178,9 @@ class HttpWatchIT {
     @Test
     void timeoutSecondsEndsTheStreamAndALeavingClientEndsItsWatch() throws Exception {
         try (Stream watch = watch(JOBS.formatted("timed") + "?watch=true&timeoutSeconds=1", "application/json")) {
-            assertThat(watch.awaitEnd(WITHIN)).as("the stream ended after timeoutSeconds").isTrue();
+            assertThat(watch.awaitEnd(WITHIN))
+                    .as("the stream ended after timeoutSeconds")
+                    .isTrue();
         }
         awaitOpenWatches(0);
 
@@ -151,23 +193,31 @@ class HttpWatchIT {
     @Test
     void closingTheServerEndsItsWatchesCleanly() throws Exception {
         MockApiServer closing = MockApiServer.start();
-        HttpResponse<InputStream> response = HTTP.send(HttpRequest.newBuilder(URI.create(closing.url()
-                + "/api/v1/namespaces/ml/configmaps?watch=true")).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response = HTTP.send(
+                HttpRequest.newBuilder(URI.create(closing.url() + "/api/v1/namespaces/ml/configmaps?watch=true"))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofInputStream());
         try (Stream watch = new Stream(response)) {
             closing.close();
             assertThat(watch.awaitEnd(WITHIN)).isTrue();
-            assertThat(watch.endedCleanly()).as("ended with the last chunk, so kubectl get -w exits without an error").isTrue();
+            assertThat(watch.endedCleanly())
+                    .as("ended with the last chunk, so kubectl get -w exits without an error")
+                    .isTrue();
         }
     }
 
     @Test
     void refusesWhatItCannotWatch() throws Exception {
-        HttpResponse<String> unknown = get("/apis/kubeflow.org/v1/namespaces/ml/nothings?watch=true", "application/json");
+        HttpResponse<String> unknown =
+                get("/apis/kubeflow.org/v1/namespaces/ml/nothings?watch=true", "application/json");
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(JSON.readTree(unknown.body()).path("kind").asText()).isEqualTo("Status");
-        assertThat(get(JOBS.formatted("ml") + "?watch=true&fieldSelector=nonsense", "application/json").statusCode())
+        assertThat(get(JOBS.formatted("ml") + "?watch=true&fieldSelector=nonsense", "application/json")
+                        .statusCode())
                 .isEqualTo(400);
-        assertThat(get(JOBS.formatted("ml") + "?watch=true&resourceVersion=abc", "application/json").statusCode())
+        assertThat(get(JOBS.formatted("ml") + "?watch=true&resourceVersion=abc", "application/json")
+                        .statusCode())
                 .isEqualTo(400);
     }
 
@@ -181,33 +231,50 @@ class HttpWatchIT {
             }
 
             @Override
-            public void onClose(WatcherException cause) {
-            }
+            public void onClose(WatcherException cause) {}
         })) {
-            server.client().configMaps().inNamespace("websocket").resource(configMap("over-websocket")).create();
+            server.client()
+                    .configMaps()
+                    .inNamespace("websocket")
+                    .resource(configMap("over-websocket"))
+                    .create();
             assertThat(seen.poll(WITHIN.toSeconds(), TimeUnit.SECONDS)).isEqualTo("ADDED over-websocket");
         }
         assertThat(server.openHttpWatches()).isZero();
     }
 
     private static long rv(JsonNode event) {
-        return Long.parseLong(event.path("object").path("metadata").path("resourceVersion").asText());
+        return Long.parseLong(
+                event.path("object").path("metadata").path("resourceVersion").asText());
     }
 
-    private static io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource,
-            io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
-            io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> jobs(String namespace) {
+    private static io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
+                    GenericKubernetesResource,
+                    io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+                    io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>>
+            jobs(String namespace) {
         return server.client().genericKubernetesResources(PYTORCHJOBS).inNamespace(namespace);
     }
 
     private static GenericKubernetesResource job(String name, String team) {
-        return new GenericKubernetesResourceBuilder().withApiVersion("kubeflow.org/v1").withKind("PyTorchJob")
-                .withNewMetadata().withName(name).addToLabels("team", team).endMetadata()
-                .addToAdditionalProperties("spec", Map.of("pytorchReplicaSpecs", Map.of())).build();
+        return new GenericKubernetesResourceBuilder()
+                .withApiVersion("kubeflow.org/v1")
+                .withKind("PyTorchJob")
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("team", team)
+                .endMetadata()
+                .addToAdditionalProperties("spec", Map.of("pytorchReplicaSpecs", Map.of()))
+                .build();
     }
 
     private static ConfigMap configMap(String name) {
-        return new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().addToData("mode", "fast").build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .addToData("mode", "fast")
+                .build();
     }
 
     private static void awaitOpenWatches(int count) throws InterruptedException {
@@ -221,13 +288,21 @@ class HttpWatchIT {
     }
 
     private static HttpResponse<String> get(String path, String accept) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(server.url() + path)).header("Accept", accept).GET().build(),
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(server.url() + path))
+                        .header("Accept", accept)
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private static Stream watch(String path, String accept) throws Exception {
-        HttpResponse<InputStream> response = HTTP.send(HttpRequest.newBuilder(URI.create(server.url() + path))
-                .header("Accept", accept).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response = HTTP.send(
+                HttpRequest.newBuilder(URI.create(server.url() + path))
+                        .header("Accept", accept)
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofInputStream());
         assertThat(response.statusCode()).isEqualTo(200);
         return new Stream(response);
     }
@@ -241,18 +316,21 @@ class HttpWatchIT {
 
         Stream(HttpResponse<InputStream> response) {
             this.response = response;
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-                    for (String line = in.readLine(); line != null; line = in.readLine()) {
-                        lines.add(line);
-                    }
-                    endedCleanly = true;
-                } catch (IOException e) {
-                    // closed by the test
-                } finally {
-                    lines.add(END);
-                }
-            }, "watch-reader");
+            Thread reader = new Thread(
+                    () -> {
+                        try (BufferedReader in =
+                                new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                                lines.add(line);
+                            }
+                            endedCleanly = true;
+                        } catch (IOException e) {
+                            // closed by the test
+                        } finally {
+                            lines.add(END);
+                        }
+                    },
+                    "watch-reader");
             reader.setDaemon(true);
             reader.start();
         }

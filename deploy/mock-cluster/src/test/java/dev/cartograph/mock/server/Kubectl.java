@@ -44,13 +44,14 @@ final class Kubectl {
         return dir.resolve("kubeconfig");
     }
 
-    record Result(int code, String out, String err) {
-    }
+    record Result(int code, String out, String err) {}
 
     /** Runs kubectl and asserts it exits 0; returns its standard output. */
     String ok(String... args) throws IOException, InterruptedException {
         Result r = run(args);
-        assertThat(r.code()).as("kubectl %s failed: %s", String.join(" ", args), r.err()).isZero();
+        assertThat(r.code())
+                .as("kubectl %s failed: %s", String.join(" ", args), r.err())
+                .isZero();
         return r.out();
     }
 
@@ -58,12 +59,18 @@ final class Kubectl {
         List<String> command = command(args);
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         if (!p.waitFor(30, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish in 30 s");
         }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        return new Result(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
     }
 
     /**
@@ -73,7 +80,10 @@ final class Kubectl {
     Running start(String... args) throws IOException {
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
-        Process p = new ProcessBuilder(command(args)).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(command(args))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         return new Running(String.join(" ", args), p, out, err);
     }
 
@@ -121,8 +131,12 @@ final class Kubectl {
     }
 
     private List<String> command(String... args) {
-        List<String> command = new ArrayList<>(List.of(binary.toString(), "--kubeconfig", kubeconfig().toString(),
-                "--cache-dir", dir.resolve("cache").toString()));
+        List<String> command = new ArrayList<>(List.of(
+                binary.toString(),
+                "--kubeconfig",
+                kubeconfig().toString(),
+                "--cache-dir",
+                dir.resolve("cache").toString()));
         command.addAll(List.of(args));
         return command;
     }

@@ -33,8 +33,12 @@ import org.junit.jupiter.api.io.TempDir;
 class KubectlIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ResourceDefinitionContext PYTORCHJOBS = new ResourceDefinitionContext.Builder()
-            .withGroup("kubeflow.org").withVersion("v1").withKind("PyTorchJob").withPlural("pytorchjobs")
-            .withNamespaced(true).build();
+            .withGroup("kubeflow.org")
+            .withVersion("v1")
+            .withKind("PyTorchJob")
+            .withPlural("pytorchjobs")
+            .withNamespaced(true)
+            .build();
 
     private static final String PYTORCHJOB = """
             apiVersion: kubeflow.org/v1
@@ -77,6 +81,7 @@ class KubectlIT {
 
     private static MockApiServer server;
     private static Kubectl kubectl;
+
     @TempDir
     static Path dir;
 
@@ -84,8 +89,11 @@ class KubectlIT {
     static void start() {
         kubectl = Kubectl.onPath(dir).orElse(null);
         Assumptions.assumeTrue(kubectl != null, "kubectl is not on PATH; skipping the kubectl end-to-end test");
-        server = MockApiServer.start(MockApiServer.Options.defaults().withCrds(CatalogCrds.of(Catalog.load().definitions())));
-        FleetSeeder.seed(server.client(), FleetProfile.defaultProfile().cluster("gpu-edge").orElseThrow());
+        server = MockApiServer.start(MockApiServer.Options.defaults()
+                .withCrds(CatalogCrds.of(Catalog.load().definitions())));
+        FleetSeeder.seed(
+                server.client(),
+                FleetProfile.defaultProfile().cluster("gpu-edge").orElseThrow());
         server.writeKubeconfig(kubectl.kubeconfig(), "ml");
     }
 
@@ -103,7 +111,8 @@ class KubectlIT {
         assertThat(out).containsPattern("pods\\s+po\\s+v1\\s+true\\s+Pod");
         assertThat(out).containsPattern("deployments\\s+deploy\\s+apps/v1\\s+true\\s+Deployment");
         assertThat(out).containsPattern("pytorchjobs\\s+kubeflow.org/v1\\s+true\\s+PyTorchJob");
-        assertThat(out).containsPattern("leaderworkersets\\s+lws\\s+leaderworkerset.x-k8s.io/v1\\s+true\\s+LeaderWorkerSet");
+        assertThat(out)
+                .containsPattern("leaderworkersets\\s+lws\\s+leaderworkerset.x-k8s.io/v1\\s+true\\s+LeaderWorkerSet");
         assertThat(out).containsPattern("customresourcedefinitions\\s+crd,crds\\s+apiextensions.k8s.io/v1\\s+false");
     }
 
@@ -120,28 +129,42 @@ class KubectlIT {
         JsonNode job = JSON.readTree(ok("get", "pytorchjob", "bert-finetune", "-o", "json"));
         assertThat(job.path("metadata").path("name").asText()).isEqualTo("bert-finetune");
         assertThat(job.path("metadata").path("labels").path("team").asText()).isEqualTo("nlp");
-        assertThat(job.path("spec").path("pytorchReplicaSpecs").path("Worker").path("replicas").asInt()).isEqualTo(3);
+        assertThat(job.path("spec")
+                        .path("pytorchReplicaSpecs")
+                        .path("Worker")
+                        .path("replicas")
+                        .asInt())
+                .isEqualTo(3);
     }
 
     @Test
     @Order(3)
     void applyCreatesThenUpdates() throws Exception {
         String applied = PYTORCHJOB.replace("bert-finetune", "gpt-pretrain");
-        assertThat(ok("apply", "-f", file("apply.yaml", applied))).contains("pytorchjob.kubeflow.org/gpt-pretrain created");
+        assertThat(ok("apply", "-f", file("apply.yaml", applied)))
+                .contains("pytorchjob.kubeflow.org/gpt-pretrain created");
         assertThat(ok("apply", "-f", file("apply.yaml", applied.replace("team: nlp", "team: research"))))
                 .contains("pytorchjob.kubeflow.org/gpt-pretrain configured");
-        GenericKubernetesResource stored = server.client().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml")
-                .withName("gpt-pretrain").get();
+        GenericKubernetesResource stored = server.client()
+                .genericKubernetesResources(PYTORCHJOBS)
+                .inNamespace("ml")
+                .withName("gpt-pretrain")
+                .get();
         assertThat(stored.getMetadata().getLabels()).containsEntry("team", "research");
-        assertThat(stored.getMetadata().getAnnotations()).containsKey("kubectl.kubernetes.io/last-applied-configuration");
+        assertThat(stored.getMetadata().getAnnotations())
+                .containsKey("kubectl.kubernetes.io/last-applied-configuration");
     }
 
     @Test
     @Order(4)
     void describesACustomResource() throws Exception {
         String out = ok("describe", "pytorchjob", "bert-finetune");
-        assertThat(out).containsPattern("Name:\\s+bert-finetune").containsPattern("Namespace:\\s+ml")
-                .containsPattern("Labels:\\s+team=nlp").contains("Kind:         PyTorchJob").contains("Worker");
+        assertThat(out)
+                .containsPattern("Name:\\s+bert-finetune")
+                .containsPattern("Namespace:\\s+ml")
+                .containsPattern("Labels:\\s+team=nlp")
+                .contains("Kind:         PyTorchJob")
+                .contains("Worker");
     }
 
     @Test
@@ -154,9 +177,19 @@ class KubectlIT {
     @Test
     @Order(6)
     void patchesTheStatusSubresource() throws Exception {
-        assertThat(ok("patch", "pytorchjob", "gpt-pretrain", "--subresource", "status", "--type", "merge", "-p",
-                "{\"status\":{\"phase\":\"Running\"}}")).contains("patched");
-        assertThat(ok("get", "pytorchjob", "gpt-pretrain", "-o", "jsonpath={.status.phase}")).isEqualTo("Running");
+        assertThat(ok(
+                        "patch",
+                        "pytorchjob",
+                        "gpt-pretrain",
+                        "--subresource",
+                        "status",
+                        "--type",
+                        "merge",
+                        "-p",
+                        "{\"status\":{\"phase\":\"Running\"}}"))
+                .contains("patched");
+        assertThat(ok("get", "pytorchjob", "gpt-pretrain", "-o", "jsonpath={.status.phase}"))
+                .isEqualTo("Running");
     }
 
     @Test
@@ -177,11 +210,22 @@ class KubectlIT {
                       - {name: sidecar, image: "envoy:1"}
                 """;
         assertThat(ok("apply", "-f", file("deploy.yaml", deployment))).contains("deployment.apps/web created");
-        assertThat(ok("apply", "-f", file("deploy.yaml", deployment.replace("v: \"1\"", "v: \"2\"")
-                .replace("nginx:1", "nginx:2")))).contains("deployment.apps/web configured");
-        var web = server.client().apps().deployments().inNamespace("ml").withName("web").get();
+        assertThat(ok(
+                        "apply",
+                        "-f",
+                        file(
+                                "deploy.yaml",
+                                deployment.replace("v: \"1\"", "v: \"2\"").replace("nginx:1", "nginx:2"))))
+                .contains("deployment.apps/web configured");
+        var web = server.client()
+                .apps()
+                .deployments()
+                .inNamespace("ml")
+                .withName("web")
+                .get();
         assertThat(web.getMetadata().getLabels()).containsEntry("v", "2");
-        assertThat(web.getSpec().getTemplate().getSpec().getContainers()).extracting(c -> c.getName() + "=" + c.getImage())
+        assertThat(web.getSpec().getTemplate().getSpec().getContainers())
+                .extracting(c -> c.getName() + "=" + c.getImage())
                 .containsExactly("app=nginx:2", "sidecar=envoy:1");
     }
 
@@ -189,16 +233,33 @@ class KubectlIT {
     @Order(8)
     void scalesADeploymentThroughTheScaleSubresource() throws Exception {
         assertThat(ok("scale", "deployment", "web", "--replicas", "3")).contains("deployment.apps/web scaled");
-        assertThat(server.client().apps().deployments().inNamespace("ml").withName("web").get().getSpec().getReplicas())
+        assertThat(server.client()
+                        .apps()
+                        .deployments()
+                        .inNamespace("ml")
+                        .withName("web")
+                        .get()
+                        .getSpec()
+                        .getReplicas())
                 .isEqualTo(3);
-        assertThat(server.client().apps().deployments().inNamespace("ml").withName("web").get().getSpec().getTemplate()
-                .getSpec().getContainers()).hasSize(2);
+        assertThat(server.client()
+                        .apps()
+                        .deployments()
+                        .inNamespace("ml")
+                        .withName("web")
+                        .get()
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers())
+                .hasSize(2);
     }
 
     @Test
     @Order(9)
     void logsOfASimulatedPodAreEmpty() throws Exception {
-        assertThat(ok("logs", "-n", "preexisting", "preexisting-gpu-edge-l40s-1")).isEmpty();
+        assertThat(ok("logs", "-n", "preexisting", "preexisting-gpu-edge-l40s-1"))
+                .isEmpty();
     }
 
     @Test
@@ -206,7 +267,11 @@ class KubectlIT {
     void deleteRemovesTheObjects() throws Exception {
         assertThat(ok("delete", "-f", dir.resolve("pytorchjob.yaml").toString()))
                 .contains("pytorchjob.kubeflow.org \"bert-finetune\" deleted");
-        assertThat(server.client().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").withName("bert-finetune").get())
+        assertThat(server.client()
+                        .genericKubernetesResources(PYTORCHJOBS)
+                        .inNamespace("ml")
+                        .withName("bert-finetune")
+                        .get())
                 .isNull();
         Kubectl.Result gone = run("get", "pytorchjob", "bert-finetune");
         assertThat(gone.code()).isNotZero();

@@ -31,11 +31,16 @@ import org.junit.jupiter.api.io.TempDir;
 class KubectlTablesIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ResourceDefinitionContext PYTORCHJOBS = new ResourceDefinitionContext.Builder()
-            .withGroup("kubeflow.org").withVersion("v1").withKind("PyTorchJob").withPlural("pytorchjobs")
-            .withNamespaced(true).build();
+            .withGroup("kubeflow.org")
+            .withVersion("v1")
+            .withKind("PyTorchJob")
+            .withPlural("pytorchjobs")
+            .withNamespaced(true)
+            .build();
 
     private static MockApiServer server;
     private static Kubectl kubectl;
+
     @TempDir
     static Path dir;
 
@@ -43,12 +48,20 @@ class KubectlTablesIT {
     static void start() throws Exception {
         kubectl = Kubectl.onPath(dir).orElse(null);
         Assumptions.assumeTrue(kubectl != null, "kubectl is not on PATH; skipping the kubectl end-to-end test");
-        server = MockApiServer.start(MockApiServer.Options.defaults().withCrds(CatalogCrds.of(Catalog.load().definitions())));
-        FleetSeeder.seed(server.client(), FleetProfile.defaultProfile().cluster("gpu-edge").orElseThrow());
+        server = MockApiServer.start(MockApiServer.Options.defaults()
+                .withCrds(CatalogCrds.of(Catalog.load().definitions())));
+        FleetSeeder.seed(
+                server.client(),
+                FleetProfile.defaultProfile().cluster("gpu-edge").orElseThrow());
         server.writeKubeconfig(kubectl.kubeconfig(), "ml");
         // the namespace and two jobs in one YAML file
-        kubectl.ok("create", "-f", kubectl.file("jobs.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: ml}\n---\n"
-                + pytorchJob("bert-finetune", "nlp") + "---\n" + pytorchJob("resnet", "vision")));
+        kubectl.ok(
+                "create",
+                "-f",
+                kubectl.file(
+                        "jobs.yaml",
+                        "apiVersion: v1\nkind: Namespace\nmetadata: {name: ml}\n---\n"
+                                + pytorchJob("bert-finetune", "nlp") + "---\n" + pytorchJob("resnet", "vision")));
     }
 
     @AfterAll
@@ -70,21 +83,35 @@ class KubectlTablesIT {
                 kind: Cluster
                 metadata: {name: gpu-new}
                 """));
-        String heartbeat = Instant.now().minus(7, ChronoUnit.MINUTES).truncatedTo(ChronoUnit.SECONDS).toString();
-        kubectl.ok("patch", "clusters.cartograph.dev", "gpu-east", "--subresource", "status", "--type", "merge", "-p",
+        String heartbeat = Instant.now()
+                .minus(7, ChronoUnit.MINUTES)
+                .truncatedTo(ChronoUnit.SECONDS)
+                .toString();
+        kubectl.ok(
+                "patch",
+                "clusters.cartograph.dev",
+                "gpu-east",
+                "--subresource",
+                "status",
+                "--type",
+                "merge",
+                "-p",
                 "{\"status\":{\"ready\":true,\"gpuModelNames\":\"H100\",\"gpus\":{\"total\":32,\"allocated\":10,"
-                        + "\"reserved\":2,\"free\":20,\"largestFreeBlock\":8},\"pending\":3,\"heartbeat\":\"" + heartbeat + "\"}}");
+                        + "\"reserved\":2,\"free\":20,\"largestFreeBlock\":8},\"pending\":3,\"heartbeat\":\""
+                        + heartbeat + "\"}}");
 
         String out = kubectl.ok("get", "clusters.cartograph.dev");
 
         // printer columns in CRD order; no AGE column, as on a real server when a CRD declares columns
-        assertThat(out).containsPattern("NAME\\s+READY\\s+GPU MODELS\\s+TOTAL\\s+ALLOCATED\\s+RESERVED\\s+FREE\\s+"
-                + "LARGEST BLOCK\\s+PENDING\\s+HEARTBEAT\\s*\n");
+        assertThat(out)
+                .containsPattern("NAME\\s+READY\\s+GPU MODELS\\s+TOTAL\\s+ALLOCATED\\s+RESERVED\\s+FREE\\s+"
+                        + "LARGEST BLOCK\\s+PENDING\\s+HEARTBEAT\\s*\n");
         // values as patched above; the heartbeat 7 minutes ago prints as an age (7m0s..7m59s)
         assertThat(out).containsPattern("gpu-east\\s+true\\s+H100\\s+32\\s+10\\s+2\\s+20\\s+8\\s+3\\s+7m\\d*s?\\s*\n");
         // no status: every printer column is empty
         assertThat(out).containsPattern("gpu-new\\s*\n");
-        assertThat(kubectl.ok("get", "ccl", "gpu-east", "-o", "jsonpath={.status.gpus.free}")).isEqualTo("20");
+        assertThat(kubectl.ok("get", "ccl", "gpu-east", "-o", "jsonpath={.status.gpus.free}"))
+                .isEqualTo("20");
     }
 
     @Test
@@ -95,10 +122,12 @@ class KubectlTablesIT {
         assertThat(out).containsPattern("preexisting-gpu-edge-l40s-1\\s+1/1\\s+Running\\s+0\\s+\\d+s\\s*\n");
 
         String wide = kubectl.ok("get", "pods", "-n", "preexisting", "-o", "wide");
-        assertThat(wide).containsPattern("NAME\\s+READY\\s+STATUS\\s+RESTARTS\\s+AGE\\s+IP\\s+NODE\\s+NOMINATED NODE\\s+"
-                + "READINESS GATES");
-        assertThat(wide).containsPattern("preexisting-gpu-edge-l40s-1\\s+1/1\\s+Running\\s+0\\s+\\d+s\\s+<none>\\s+"
-                + "gpu-edge-l40s-1\\s+<none>\\s+<none>");
+        assertThat(wide)
+                .containsPattern("NAME\\s+READY\\s+STATUS\\s+RESTARTS\\s+AGE\\s+IP\\s+NODE\\s+NOMINATED NODE\\s+"
+                        + "READINESS GATES");
+        assertThat(wide)
+                .containsPattern("preexisting-gpu-edge-l40s-1\\s+1/1\\s+Running\\s+0\\s+\\d+s\\s+<none>\\s+"
+                        + "gpu-edge-l40s-1\\s+<none>\\s+<none>");
     }
 
     @Test
@@ -112,11 +141,17 @@ class KubectlTablesIT {
     void labelColumnsSelectorsAndMachineOutputStillWork() throws Exception {
         String labelled = kubectl.ok("get", "pytorchjobs", "-L", "team");
         assertThat(labelled).containsPattern("NAME\\s+AGE\\s+TEAM\\s*\n");
-        assertThat(labelled).containsPattern("bert-finetune\\s+\\d+s\\s+nlp").containsPattern("resnet\\s+\\d+s\\s+vision");
+        assertThat(labelled)
+                .containsPattern("bert-finetune\\s+\\d+s\\s+nlp")
+                .containsPattern("resnet\\s+\\d+s\\s+vision");
 
-        assertThat(kubectl.ok("get", "pytorchjobs", "-l", "team=nlp")).contains("bert-finetune").doesNotContain("resnet");
-        assertThat(kubectl.ok("get", "pytorchjobs", "--show-labels")).containsPattern("bert-finetune\\s+\\d+s\\s+team=nlp");
-        assertThat(kubectl.ok("get", "pytorchjobs", "-A")).containsPattern("NAMESPACE\\s+NAME\\s+AGE")
+        assertThat(kubectl.ok("get", "pytorchjobs", "-l", "team=nlp"))
+                .contains("bert-finetune")
+                .doesNotContain("resnet");
+        assertThat(kubectl.ok("get", "pytorchjobs", "--show-labels"))
+                .containsPattern("bert-finetune\\s+\\d+s\\s+team=nlp");
+        assertThat(kubectl.ok("get", "pytorchjobs", "-A"))
+                .containsPattern("NAMESPACE\\s+NAME\\s+AGE")
                 .containsPattern("ml\\s+bert-finetune");
 
         JsonNode list = JSON.readTree(kubectl.ok("get", "pytorchjobs", "-o", "json"));
@@ -132,35 +167,89 @@ class KubectlTablesIT {
 
     @Test
     void describeListsOnlyTheEventsOfTheObject() throws Exception {
-        String uid = server.client().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").withName("bert-finetune").get()
-                .getMetadata().getUid();
+        String uid = server.client()
+                .genericKubernetesResources(PYTORCHJOBS)
+                .inNamespace("ml")
+                .withName("bert-finetune")
+                .get()
+                .getMetadata()
+                .getUid();
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        server.client().v1().events().inNamespace("ml").resource(new EventBuilder()
-                .withNewMetadata().withName("bert-finetune.placed").withNamespace("ml").endMetadata()
-                .withNewInvolvedObject().withApiVersion("kubeflow.org/v1").withKind("PyTorchJob").withName("bert-finetune")
-                .withNamespace("ml").withUid(uid).endInvolvedObject()
-                .withType("Normal").withReason("Placed").withMessage("placed on gpu-edge: 4 workers x 8 GPUs")
-                .withNewSource().withComponent("cartograph-broker").endSource()
-                .withFirstTimestamp(now).withLastTimestamp(now).withCount(1).build()).create();
-        server.client().v1().events().inNamespace("ml").resource(new EventBuilder()
-                .withNewMetadata().withName("resnet.waiting").withNamespace("ml").endMetadata()
-                .withNewInvolvedObject().withApiVersion("kubeflow.org/v1").withKind("PyTorchJob").withName("resnet")
-                .withNamespace("ml").endInvolvedObject()
-                .withType("Warning").withReason("Unschedulable").withMessage("no cluster has 2 free GPUs on one node")
-                .withFirstTimestamp(now).withLastTimestamp(now).withCount(1).build()).create();
+        server.client()
+                .v1()
+                .events()
+                .inNamespace("ml")
+                .resource(new EventBuilder()
+                        .withNewMetadata()
+                        .withName("bert-finetune.placed")
+                        .withNamespace("ml")
+                        .endMetadata()
+                        .withNewInvolvedObject()
+                        .withApiVersion("kubeflow.org/v1")
+                        .withKind("PyTorchJob")
+                        .withName("bert-finetune")
+                        .withNamespace("ml")
+                        .withUid(uid)
+                        .endInvolvedObject()
+                        .withType("Normal")
+                        .withReason("Placed")
+                        .withMessage("placed on gpu-edge: 4 workers x 8 GPUs")
+                        .withNewSource()
+                        .withComponent("cartograph-broker")
+                        .endSource()
+                        .withFirstTimestamp(now)
+                        .withLastTimestamp(now)
+                        .withCount(1)
+                        .build())
+                .create();
+        server.client()
+                .v1()
+                .events()
+                .inNamespace("ml")
+                .resource(new EventBuilder()
+                        .withNewMetadata()
+                        .withName("resnet.waiting")
+                        .withNamespace("ml")
+                        .endMetadata()
+                        .withNewInvolvedObject()
+                        .withApiVersion("kubeflow.org/v1")
+                        .withKind("PyTorchJob")
+                        .withName("resnet")
+                        .withNamespace("ml")
+                        .endInvolvedObject()
+                        .withType("Warning")
+                        .withReason("Unschedulable")
+                        .withMessage("no cluster has 2 free GPUs on one node")
+                        .withFirstTimestamp(now)
+                        .withLastTimestamp(now)
+                        .withCount(1)
+                        .build())
+                .create();
 
         String described = kubectl.ok("describe", "pytorchjob", "bert-finetune");
-        assertThat(described).containsPattern("Normal\\s+Placed\\s+\\S+\\s+cartograph-broker\\s+placed on gpu-edge: 4 workers x 8 GPUs")
-                .doesNotContain("Unschedulable").doesNotContain("Events:  <none>");
+        assertThat(described)
+                .containsPattern(
+                        "Normal\\s+Placed\\s+\\S+\\s+cartograph-broker\\s+placed on gpu-edge: 4 workers x 8 GPUs")
+                .doesNotContain("Unschedulable")
+                .doesNotContain("Events:  <none>");
         // kubectl also selects on involvedObject.uid: the resnet event names no uid, so it is not resnet's either
-        assertThat(kubectl.ok("describe", "pytorchjob", "resnet")).doesNotContain("Placed").doesNotContain("Unschedulable");
+        assertThat(kubectl.ok("describe", "pytorchjob", "resnet"))
+                .doesNotContain("Placed")
+                .doesNotContain("Unschedulable");
 
         String events = kubectl.ok("get", "events");
         assertThat(events).containsPattern("LAST SEEN\\s+TYPE\\s+REASON\\s+OBJECT\\s+MESSAGE\\s*\n");
-        assertThat(events).containsPattern("\\d+s\\s+Normal\\s+Placed\\s+pytorchjob/bert-finetune\\s+placed on gpu-edge");
+        assertThat(events)
+                .containsPattern("\\d+s\\s+Normal\\s+Placed\\s+pytorchjob/bert-finetune\\s+placed on gpu-edge");
         assertThat(kubectl.ok("get", "events", "--field-selector", "involvedObject.name=resnet", "-o", "name"))
                 .isEqualTo("event/resnet.waiting\n");
-        assertThat(kubectl.ok("get", "events", "--field-selector", "type!=Normal,involvedObject.kind=PyTorchJob", "-o", "name"))
+        assertThat(kubectl.ok(
+                        "get",
+                        "events",
+                        "--field-selector",
+                        "type!=Normal,involvedObject.kind=PyTorchJob",
+                        "-o",
+                        "name"))
                 .isEqualTo("event/resnet.waiting\n");
     }
 
@@ -181,5 +270,6 @@ class KubectlTablesIT {
     }
 
     /** The broker's own Cluster CRD, read where it is kept (the module runs from deploy/mock-cluster). */
-    static final java.nio.file.Path BROKER_CLUSTER_CRD = java.nio.file.Path.of("../../broker/service/src/main/resources/crds/clusters.cartograph.dev.yaml");
+    static final java.nio.file.Path BROKER_CLUSTER_CRD =
+            java.nio.file.Path.of("../../broker/service/src/main/resources/crds/clusters.cartograph.dev.yaml");
 }

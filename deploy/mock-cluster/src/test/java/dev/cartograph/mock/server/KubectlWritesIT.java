@@ -30,11 +30,16 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class KubectlWritesIT {
     private static final ResourceDefinitionContext PYTORCHJOBS = new ResourceDefinitionContext.Builder()
-            .withGroup("kubeflow.org").withVersion("v1").withKind("PyTorchJob").withPlural("pytorchjobs")
-            .withNamespaced(true).build();
+            .withGroup("kubeflow.org")
+            .withVersion("v1")
+            .withKind("PyTorchJob")
+            .withPlural("pytorchjobs")
+            .withNamespaced(true)
+            .build();
 
     private static MockApiServer server;
     private static Kubectl kubectl;
+
     @TempDir
     static Path dir;
 
@@ -42,7 +47,8 @@ class KubectlWritesIT {
     static void start() {
         kubectl = Kubectl.onPath(dir).orElse(null);
         Assumptions.assumeTrue(kubectl != null, "kubectl is not on PATH; skipping the kubectl end-to-end test");
-        server = MockApiServer.start(MockApiServer.Options.defaults().withCrds(CatalogCrds.of(Catalog.load().definitions())));
+        server = MockApiServer.start(MockApiServer.Options.defaults()
+                .withCrds(CatalogCrds.of(Catalog.load().definitions())));
         server.writeKubeconfig(kubectl.kubeconfig(), "ml");
     }
 
@@ -56,18 +62,42 @@ class KubectlWritesIT {
     @Test
     void createNamespaceConfigMapSecretAndServiceAccountFromTheCommandLine() throws Exception {
         assertThat(kubectl.ok("create", "namespace", "team-a")).isEqualTo("namespace/team-a created\n");
-        assertThat(kubectl.ok("create", "configmap", "settings", "-n", "team-a", "--from-literal=mode=fast",
-                "--from-literal=empty=")).isEqualTo("configmap/settings created\n");
+        assertThat(kubectl.ok(
+                        "create",
+                        "configmap",
+                        "settings",
+                        "-n",
+                        "team-a",
+                        "--from-literal=mode=fast",
+                        "--from-literal=empty="))
+                .isEqualTo("configmap/settings created\n");
         assertThat(kubectl.ok("create", "secret", "generic", "token", "-n", "team-a", "--from-literal=user=admin"))
                 .isEqualTo("secret/token created\n");
-        assertThat(kubectl.ok("create", "serviceaccount", "runner", "-n", "team-a")).isEqualTo("serviceaccount/runner created\n");
+        assertThat(kubectl.ok("create", "serviceaccount", "runner", "-n", "team-a"))
+                .isEqualTo("serviceaccount/runner created\n");
 
         assertThat(server.client().namespaces().withName("team-a").get()).isNotNull();
-        assertThat(server.client().configMaps().inNamespace("team-a").withName("settings").get().getData())
+        assertThat(server.client()
+                        .configMaps()
+                        .inNamespace("team-a")
+                        .withName("settings")
+                        .get()
+                        .getData())
                 .isEqualTo(Map.of("mode", "fast", "empty", ""));
-        assertThat(server.client().secrets().inNamespace("team-a").withName("token").get().getData())
-                .isEqualTo(Map.of("user", Base64.getEncoder().encodeToString("admin".getBytes(StandardCharsets.UTF_8))));
-        assertThat(server.client().serviceAccounts().inNamespace("team-a").withName("runner").get()).isNotNull();
+        assertThat(server.client()
+                        .secrets()
+                        .inNamespace("team-a")
+                        .withName("token")
+                        .get()
+                        .getData())
+                .isEqualTo(
+                        Map.of("user", Base64.getEncoder().encodeToString("admin".getBytes(StandardCharsets.UTF_8))));
+        assertThat(server.client()
+                        .serviceAccounts()
+                        .inNamespace("team-a")
+                        .withName("runner")
+                        .get())
+                .isNotNull();
         assertThat(kubectl.ok("get", "namespaces", "-o", "name")).contains("namespace/team-a");
     }
 
@@ -77,12 +107,15 @@ class KubectlWritesIT {
         Kubectl.Result refused = kubectl.run("create", "deployment", "web", "--image=nginx");
         assertThat(Duration.between(started, Instant.now())).isLessThan(Duration.ofSeconds(10));
         assertThat(refused.code()).isNotZero();
-        assertThat(refused.err()).contains("cannot read this protobuf request body (apps/v1 Deployment)")
-                .contains("kubectl apply -f").contains("--dry-run=client -o yaml | kubectl apply -f -");
+        assertThat(refused.err())
+                .contains("cannot read this protobuf request body (apps/v1 Deployment)")
+                .contains("kubectl apply -f")
+                .contains("--dry-run=client -o yaml | kubectl apply -f -");
 
         // the way the message points to works
         String yaml = kubectl.ok("create", "deployment", "web", "--image=nginx", "--dry-run=client", "-o", "yaml");
-        assertThat(kubectl.ok("apply", "-f", kubectl.file("web.yaml", yaml))).isEqualTo("deployment.apps/web created\n");
+        assertThat(kubectl.ok("apply", "-f", kubectl.file("web.yaml", yaml)))
+                .isEqualTo("deployment.apps/web created\n");
     }
 
     @Test
@@ -95,12 +128,23 @@ class KubectlWritesIT {
                 """;
         assertThat(kubectl.ok("apply", "--server-side", "-f", kubectl.file("cm.yaml", first)))
                 .isEqualTo("configmap/limits serverside-applied\n");
-        assertThat(server.client().configMaps().inNamespace("ml").withName("limits").get().getData())
+        assertThat(server.client()
+                        .configMaps()
+                        .inNamespace("ml")
+                        .withName("limits")
+                        .get()
+                        .getData())
                 .isEqualTo(Map.of("gpus", "8", "queue", "default"));
 
-        assertThat(kubectl.ok("apply", "--server-side", "-f", kubectl.file("cm.yaml", first.replace("\"8\"", "\"16\""))))
+        assertThat(kubectl.ok(
+                        "apply", "--server-side", "-f", kubectl.file("cm.yaml", first.replace("\"8\"", "\"16\""))))
                 .isEqualTo("configmap/limits serverside-applied\n");
-        assertThat(server.client().configMaps().inNamespace("ml").withName("limits").get().getData())
+        assertThat(server.client()
+                        .configMaps()
+                        .inNamespace("ml")
+                        .withName("limits")
+                        .get()
+                        .getData())
                 .isEqualTo(Map.of("gpus", "16", "queue", "default"));
     }
 
@@ -121,10 +165,23 @@ class KubectlWritesIT {
                       - {name: sidecar, image: "envoy:1"}
                 """;
         kubectl.ok("apply", "--server-side", "-f", kubectl.file("trainer.yaml", deployment));
-        kubectl.ok("apply", "--server-side", "--force-conflicts", "-f", kubectl.file("trainer.yaml",
-                deployment.replace("trainer:1", "trainer:2")));
-        assertThat(server.client().apps().deployments().inNamespace("ml").withName("trainer").get().getSpec().getTemplate()
-                .getSpec().getContainers()).extracting(c -> c.getName() + "=" + c.getImage())
+        kubectl.ok(
+                "apply",
+                "--server-side",
+                "--force-conflicts",
+                "-f",
+                kubectl.file("trainer.yaml", deployment.replace("trainer:1", "trainer:2")));
+        assertThat(server.client()
+                        .apps()
+                        .deployments()
+                        .inNamespace("ml")
+                        .withName("trainer")
+                        .get()
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers())
+                .extracting(c -> c.getName() + "=" + c.getImage())
                 .containsExactly("app=trainer:2", "sidecar=envoy:1");
 
         String job = """
@@ -141,10 +198,15 @@ class KubectlWritesIT {
                 metadata: {name: ssa-job, namespace: ml}
                 status: {phase: Running}
                 """));
-        GenericKubernetesResource stored = server.client().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml")
-                .withName("ssa-job").get();
+        GenericKubernetesResource stored = server.client()
+                .genericKubernetesResources(PYTORCHJOBS)
+                .inNamespace("ml")
+                .withName("ssa-job")
+                .get();
         assertThat(stored.get("status", "phase").toString()).isEqualTo("Running");
-        assertThat(stored.get("spec", "pytorchReplicaSpecs", "Worker", "replicas").toString()).isEqualTo("2");
+        assertThat(stored.get("spec", "pytorchReplicaSpecs", "Worker", "replicas")
+                        .toString())
+                .isEqualTo("2");
         assertThat(stored.getMetadata().getLabels()).containsEntry("team", "nlp");
     }
 }

@@ -22,7 +22,8 @@ class StrategicMergePatchTest {
 
     @Test
     void mergesMapsAndRemovesNulls() throws Exception {
-        JsonNode out = apply("{\"metadata\": {\"labels\": {\"v\": \"2\", \"keep\": null}}, \"spec\": {\"replicas\": 3}}");
+        JsonNode out =
+                apply("{\"metadata\": {\"labels\": {\"v\": \"2\", \"keep\": null}}, \"spec\": {\"replicas\": 3}}");
         assertThat(out.at("/metadata/labels").toString()).isEqualTo("{\"v\":\"2\"}");
         assertThat(out.at("/spec/replicas").asInt()).isEqualTo(3);
         assertThat(out.at("/metadata/name").asText()).isEqualTo("web");
@@ -50,8 +51,10 @@ class StrategicMergePatchTest {
                   "containers": [{"name": "sidecar", "$patch": "delete"}, {"name": "new", "image": "busybox"}],
                   "tolerations": [{"key": "b", "operator": "Exists"}]}}}}
                 """);
-        assertThat(out.at("/spec/template/spec/containers").findValuesAsText("name")).containsExactly("app", "new");
-        assertThat(out.at("/spec/template/spec/tolerations").findValuesAsText("key")).containsExactly("b");
+        assertThat(out.at("/spec/template/spec/containers").findValuesAsText("name"))
+                .containsExactly("app", "new");
+        assertThat(out.at("/spec/template/spec/tolerations").findValuesAsText("key"))
+                .containsExactly("b");
     }
 
     private static JsonNode apply(String patch) throws Exception {

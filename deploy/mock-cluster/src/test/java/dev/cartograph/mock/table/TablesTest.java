@@ -28,26 +28,41 @@ class TablesTest {
     @Test
     void customResourceCellsFollowTheColumnTypes() throws Exception {
         Columns columns = Columns.customResource(List.of(
-                column("Ready", "boolean", ".status.ready"), column("Models", "string", ".status.models"),
-                column("Total", "integer", ".status.gpus.total"), column("Free", "integer", ".status.gpus.free"),
-                column("Missing", "integer", ".status.pending"), column("Heartbeat", "date", ".status.heartbeat"),
+                column("Ready", "boolean", ".status.ready"),
+                column("Models", "string", ".status.models"),
+                column("Total", "integer", ".status.gpus.total"),
+                column("Free", "integer", ".status.gpus.free"),
+                column("Missing", "integer", ".status.pending"),
+                column("Heartbeat", "date", ".status.heartbeat"),
                 column("Cond", "string", ".status.conditions[?(@.type==\"Ready\")].status"),
-                column("First", "string", ".status.conditions[0].type"), column("Tier", "string", ".metadata.labels.tier")));
+                column("First", "string", ".status.conditions[0].type"),
+                column("Tier", "string", ".metadata.labels.tier")));
         JsonNode table = Tables.ofObject(columns, JSON.readTree(CLUSTER), IncludeObject.METADATA, NOW);
 
-        assertThat(columns.names()).containsExactly("Name", "Ready", "Models", "Total", "Free", "Missing", "Heartbeat",
-                "Cond", "First", "Tier");
+        assertThat(columns.names())
+                .containsExactly(
+                        "Name", "Ready", "Models", "Total", "Free", "Missing", "Heartbeat", "Cond", "First", "Tier");
         // 2.9 truncates to 2 as an integer; 11:55 to 12:00 is 5m; lists print as compact JSON
         assertThat(table.path("rows").get(0).path("cells").toString())
-                .isEqualTo("[\"gpu-east\",true,\"[\\\"H100\\\",\\\"A100\\\"]\",32,2,null,\"5m\",\"True\",\"Synced\",\"a\"]");
+                .isEqualTo(
+                        "[\"gpu-east\",true,\"[\\\"H100\\\",\\\"A100\\\"]\",32,2,null,\"5m\",\"True\",\"Synced\",\"a\"]");
         assertThat(table.path("kind").asText()).isEqualTo("Table");
-        assertThat(table.path("rows").get(0).path("object").path("kind").asText()).isEqualTo("PartialObjectMetadata");
-        assertThat(table.path("rows").get(0).path("object").path("metadata").path("labels").path("tier").asText()).isEqualTo("a");
+        assertThat(table.path("rows").get(0).path("object").path("kind").asText())
+                .isEqualTo("PartialObjectMetadata");
+        assertThat(table.path("rows")
+                        .get(0)
+                        .path("object")
+                        .path("metadata")
+                        .path("labels")
+                        .path("tier")
+                        .asText())
+                .isEqualTo("a");
     }
 
     @Test
     void customResourceWithoutPrinterColumnsGetsNameAndAge() throws Exception {
-        JsonNode list = JSON.readTree("{\"kind\": \"List\", \"metadata\": {\"resourceVersion\": \"7\"}, \"items\": [" + CLUSTER + "]}");
+        JsonNode list = JSON.readTree(
+                "{\"kind\": \"List\", \"metadata\": {\"resourceVersion\": \"7\"}, \"items\": [" + CLUSTER + "]}");
         JsonNode table = Tables.ofList(Columns.customResource(List.of()), list, IncludeObject.NONE, NOW);
         assertThat(table.path("columnDefinitions").findValuesAsText("name")).containsExactly("Name", "Age");
         assertThat(table.path("rows").get(0).path("cells").toString()).isEqualTo("[\"gpu-east\",\"60m\"]");
@@ -66,7 +81,8 @@ class TablesTest {
                 """);
         JsonNode table = Tables.ofObject(Columns.builtIn("", "pods"), pod, IncludeObject.OBJECT, NOW);
         assertThat(table.path("rows").get(0).path("cells").toString())
-                .isEqualTo("[\"p\",\"1/2\",\"CrashLoopBackOff\",\"3\",\"30s\",\"<none>\",\"n1\",\"<none>\",\"<none>\"]");
+                .isEqualTo(
+                        "[\"p\",\"1/2\",\"CrashLoopBackOff\",\"3\",\"30s\",\"<none>\",\"n1\",\"<none>\",\"<none>\"]");
         assertThat(table.path("rows").get(0).path("object")).isEqualTo(pod);
     }
 
@@ -77,7 +93,9 @@ class TablesTest {
                  "spec": {"unschedulable": true},
                  "status": {"conditions": [{"type": "Ready", "status": "False"}], "nodeInfo": {"kubeletVersion": "v1.32.0"}}}
                 """);
-        JsonNode cells = Tables.ofObject(Columns.builtIn("", "nodes"), node, IncludeObject.NONE, NOW).path("rows").get(0)
+        JsonNode cells = Tables.ofObject(Columns.builtIn("", "nodes"), node, IncludeObject.NONE, NOW)
+                .path("rows")
+                .get(0)
                 .path("cells");
         assertThat(cells.get(1).asText()).isEqualTo("NotReady,SchedulingDisabled");
         assertThat(cells.get(2).asText()).isEqualTo("gpu,worker");
@@ -96,12 +114,30 @@ class TablesTest {
                  "regarding": {"kind": "Pod", "name": "p"}, "eventTime": "2026-01-01T11:00:00.000000Z", "reportingController": "ctl"}
                 """);
         Columns columns = Columns.builtIn("", "events");
-        assertThat(columns.names()).containsExactly("Last Seen", "Type", "Reason", "Object", "Subobject", "Source", "Message",
-                "First Seen", "Count", "Name");
-        assertThat(Tables.ofObject(columns, core, IncludeObject.NONE, NOW).path("rows").get(0).path("cells").toString())
-                .isEqualTo("[\"2m\",\"Normal\",\"Placed\",\"pytorchjob/bert\",\"\",\"\",\"placed\",\"<unknown>\",1,\"e1\"]");
+        assertThat(columns.names())
+                .containsExactly(
+                        "Last Seen",
+                        "Type",
+                        "Reason",
+                        "Object",
+                        "Subobject",
+                        "Source",
+                        "Message",
+                        "First Seen",
+                        "Count",
+                        "Name");
+        assertThat(Tables.ofObject(columns, core, IncludeObject.NONE, NOW)
+                        .path("rows")
+                        .get(0)
+                        .path("cells")
+                        .toString())
+                .isEqualTo(
+                        "[\"2m\",\"Normal\",\"Placed\",\"pytorchjob/bert\",\"\",\"\",\"placed\",\"<unknown>\",1,\"e1\"]");
         assertThat(Tables.ofObject(Columns.builtIn("events.k8s.io", "events"), eventsV1, IncludeObject.NONE, NOW)
-                .path("rows").get(0).path("cells").toString())
+                        .path("rows")
+                        .get(0)
+                        .path("cells")
+                        .toString())
                 .isEqualTo("[\"60m\",\"Warning\",\"Failed\",\"pod/p\",\"\",\"ctl\",\"no GPUs\",\"60m\",1,\"e2\"]");
     }
 
@@ -125,12 +161,21 @@ class TablesTest {
     @Test
     void pathsOutsideTheSubsetGiveEmptyCells() throws Exception {
         assertThat(SimpleJsonPath.compile("..status")).isEmpty();
-        assertThat(SimpleJsonPath.compile("{.metadata.labels['app.kubernetes.io/name']}").orElseThrow()
-                .first(JSON.readTree("{\"metadata\":{\"labels\":{\"app.kubernetes.io/name\":\"x\"}}}")).orElseThrow().asText())
+        assertThat(SimpleJsonPath.compile("{.metadata.labels['app.kubernetes.io/name']}")
+                        .orElseThrow()
+                        .first(JSON.readTree("{\"metadata\":{\"labels\":{\"app.kubernetes.io/name\":\"x\"}}}"))
+                        .orElseThrow()
+                        .asText())
                 .isEqualTo("x");
-        assertThat(SimpleJsonPath.compile(".a[-1]").orElseThrow().first(JSON.readTree("{\"a\":[1,2,3]}")).orElseThrow().asInt())
+        assertThat(SimpleJsonPath.compile(".a[-1]")
+                        .orElseThrow()
+                        .first(JSON.readTree("{\"a\":[1,2,3]}"))
+                        .orElseThrow()
+                        .asInt())
                 .isEqualTo(3);
-        assertThat(SimpleJsonPath.compile(".a[?(@.n!=1)].n").orElseThrow().evaluate(JSON.readTree("{\"a\":[{\"n\":1},{\"n\":2}]}")))
+        assertThat(SimpleJsonPath.compile(".a[?(@.n!=1)].n")
+                        .orElseThrow()
+                        .evaluate(JSON.readTree("{\"a\":[{\"n\":1},{\"n\":2}]}")))
                 .hasSize(1);
     }
 

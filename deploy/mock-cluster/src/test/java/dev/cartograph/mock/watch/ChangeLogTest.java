@@ -49,8 +49,8 @@ class ChangeLogTest {
             log.append(created(rv, "o" + rv));
         }
         // retained: 4 and 5; changes after 3 are all there, changes after 2 are not (3 was evicted)
-        assertThat(log.subscribe(3, change -> { })).isInstanceOf(ChangeLog.Subscription.class);
-        assertThat(log.subscribe(2, change -> { })).isEqualTo(new ChangeLog.Expired(2, 3));
+        assertThat(log.subscribe(3, change -> {})).isInstanceOf(ChangeLog.Subscription.class);
+        assertThat(log.subscribe(2, change -> {})).isEqualTo(new ChangeLog.Expired(2, 3));
         assertThat(log.listenerCount()).isEqualTo(1);
     }
 
@@ -71,7 +71,10 @@ class ChangeLogTest {
     }
 
     private static Change created(long resourceVersion, String name) {
-        return Change.created(resourceVersion, new Stored(new AttributeSet(new Attribute("name", name)),
-                "{\"metadata\":{\"name\":\"" + name + "\",\"resourceVersion\":\"" + resourceVersion + "\"}}"));
+        return Change.created(
+                resourceVersion,
+                new Stored(
+                        new AttributeSet(new Attribute("name", name)),
+                        "{\"metadata\":{\"name\":\"" + name + "\",\"resourceVersion\":\"" + resourceVersion + "\"}}"));
     }
 }

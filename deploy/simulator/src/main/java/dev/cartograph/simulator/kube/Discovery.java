@@ -23,8 +23,7 @@ final class Discovery {
             new GroupVersionKind("apps", "v1", "StatefulSet"),
             new GroupVersionKind("apps", "v1", "ReplicaSet"));
 
-    private Discovery() {
-    }
+    private Discovery() {}
 
     static List<ServedKind> servedKinds(KubernetesClient client, Definitions definitions) {
         List<ServedKind> out = new ArrayList<>();
@@ -33,14 +32,21 @@ final class Discovery {
                 BuiltInKinds.of(kind).ifPresent(k -> out.add(ServedKind.of(kind, k.plural(), k.namespaced())));
             }
         }
-        for (CustomResourceDefinition crd : client.apiextensions().v1().customResourceDefinitions().list().getItems()) {
-            if (crd.getSpec() == null || crd.getSpec().getNames() == null || crd.getSpec().getVersions() == null) {
+        for (CustomResourceDefinition crd :
+                client.apiextensions().v1().customResourceDefinitions().list().getItems()) {
+            if (crd.getSpec() == null
+                    || crd.getSpec().getNames() == null
+                    || crd.getSpec().getVersions() == null) {
                 continue;
             }
             boolean namespaced = !"Cluster".equals(crd.getSpec().getScope());
             for (CustomResourceDefinitionVersion v : crd.getSpec().getVersions()) {
-                GroupVersionKind kind = new GroupVersionKind(crd.getSpec().getGroup(), v.getName(), crd.getSpec().getNames().getKind());
-                if (!Boolean.FALSE.equals(v.getServed()) && definitions.find(kind).isPresent()) {
+                GroupVersionKind kind = new GroupVersionKind(
+                        crd.getSpec().getGroup(),
+                        v.getName(),
+                        crd.getSpec().getNames().getKind());
+                if (!Boolean.FALSE.equals(v.getServed())
+                        && definitions.find(kind).isPresent()) {
                     out.add(ServedKind.of(kind, crd.getSpec().getNames().getPlural(), namespaced));
                 }
             }

@@ -35,7 +35,10 @@ final class LifecyclePass {
         Map<String, PodState> states = new LinkedHashMap<>();
         a.plan().pods().forEach(p -> {
             Pod pod = live.get(new PodRef(w.namespace(), p.name()));
-            if (pod != null && Reading.controller(pod).map(o -> w.uid().equals(o.getUid())).orElse(false)) {
+            if (pod != null
+                    && Reading.controller(pod)
+                            .map(o -> w.uid().equals(o.getUid()))
+                            .orElse(false)) {
                 states.put(p.name(), Reading.state(pod));
             }
         });
@@ -52,25 +55,35 @@ final class LifecyclePass {
                         live.put(ref, pods.succeed(live.get(ref), now));
                     }
                 }
-                statuses.write(w.kind(), w.resource(), a.shapes().orElseThrow().completedAt(now).orElseThrow());
+                statuses.write(
+                        w.kind(),
+                        w.resource(),
+                        a.shapes().orElseThrow().completedAt(now).orElseThrow());
                 LOG.info("{} completed: its {} pods succeeded", w.describe(), planned.size());
             }
-            case NONE -> {
-            }
+            case NONE -> {}
         }
     }
 
     /** The workload's run time: annotation {@code sim.cartograph.dev/run-seconds}, else the default. */
     private Duration runTime(Workload w) {
-        return w.annotation(Lifecycle.RUN_SECONDS_ANNOTATION).flatMap(text -> {
-            try {
-                long seconds = Long.parseLong(text.strip());
-                return seconds >= 0 ? java.util.Optional.of(Duration.ofSeconds(seconds)) : java.util.Optional.empty();
-            } catch (NumberFormatException e) {
-                LOG.warn("{}: annotation {} is not a number of seconds ('{}'), using {}", w.describe(),
-                        Lifecycle.RUN_SECONDS_ANNOTATION, text, batchRunTime);
-                return java.util.Optional.empty();
-            }
-        }).orElse(batchRunTime);
+        return w.annotation(Lifecycle.RUN_SECONDS_ANNOTATION)
+                .flatMap(text -> {
+                    try {
+                        long seconds = Long.parseLong(text.strip());
+                        return seconds >= 0
+                                ? java.util.Optional.of(Duration.ofSeconds(seconds))
+                                : java.util.Optional.empty();
+                    } catch (NumberFormatException e) {
+                        LOG.warn(
+                                "{}: annotation {} is not a number of seconds ('{}'), using {}",
+                                w.describe(),
+                                Lifecycle.RUN_SECONDS_ANNOTATION,
+                                text,
+                                batchRunTime);
+                        return java.util.Optional.empty();
+                    }
+                })
+                .orElse(batchRunTime);
     }
 }

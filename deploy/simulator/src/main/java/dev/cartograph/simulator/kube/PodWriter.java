@@ -28,57 +28,107 @@ final class PodWriter {
     }
 
     Pod create(Pod pod) {
-        return client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
+        return client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .resource(pod)
+                .create();
     }
 
     Pod bind(Pod pod, String node, Instant now) {
         String at = stamp(now);
         Pod bound = new PodBuilder(pod).editSpec().withNodeName(node).endSpec().build();
-        List<ContainerStatus> containers = pod.getSpec().getContainers().stream().map(c -> new ContainerStatusBuilder()
-                .withName(c.getName()).withImage(c.getImage()).withReady(true).withStarted(true).withRestartCount(0)
-                .withNewState().withNewRunning().withStartedAt(at).endRunning().endState().build()).toList();
-        bound.setStatus(new PodStatusBuilder().withPhase("Running").withStartTime(at)
-                .withConditions(condition("PodScheduled", "True", null, null, at), condition("Initialized", "True", null, null, at),
-                        condition("ContainersReady", "True", null, null, at), condition("Ready", "True", null, null, at))
-                .withContainerStatuses(containers).build());
+        List<ContainerStatus> containers = pod.getSpec().getContainers().stream()
+                .map(c -> new ContainerStatusBuilder()
+                        .withName(c.getName())
+                        .withImage(c.getImage())
+                        .withReady(true)
+                        .withStarted(true)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewRunning()
+                        .withStartedAt(at)
+                        .endRunning()
+                        .endState()
+                        .build())
+                .toList();
+        bound.setStatus(new PodStatusBuilder()
+                .withPhase("Running")
+                .withStartTime(at)
+                .withConditions(
+                        condition("PodScheduled", "True", null, null, at),
+                        condition("Initialized", "True", null, null, at),
+                        condition("ContainersReady", "True", null, null, at),
+                        condition("Ready", "True", null, null, at))
+                .withContainerStatuses(containers)
+                .build());
         return client.pods().resource(bound).update();
     }
 
     /** Records why the pod stays pending; writes only when the message changed. */
     Optional<Pod> pending(Pod pod, String message, Instant now) {
-        boolean same = pod.getStatus() != null && pod.getStatus().getConditions().stream().anyMatch(c ->
-                "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()) && message.equals(c.getMessage()));
+        boolean same = pod.getStatus() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "PodScheduled".equals(c.getType())
+                                && "False".equals(c.getStatus())
+                                && message.equals(c.getMessage()));
         if (same) {
             return Optional.empty();
         }
         Pod copy = new PodBuilder(pod).build();
-        copy.setStatus(new PodStatusBuilder().withPhase("Pending")
-                .withConditions(condition("PodScheduled", "False", "Unschedulable", message, stamp(now))).build());
+        copy.setStatus(new PodStatusBuilder()
+                .withPhase("Pending")
+                .withConditions(condition("PodScheduled", "False", "Unschedulable", message, stamp(now)))
+                .build());
         return Optional.of(client.pods().resource(copy).updateStatus());
     }
 
     Pod succeed(Pod pod, Instant now) {
         String at = stamp(now);
         PodStatus old = pod.getStatus() == null ? new PodStatus() : pod.getStatus();
-        List<ContainerStatus> containers = pod.getSpec().getContainers().stream().map(c -> new ContainerStatusBuilder()
-                .withName(c.getName()).withImage(c.getImage()).withReady(false).withStarted(false).withRestartCount(0)
-                .withNewState().withNewTerminated().withExitCode(0).withReason("Completed").withFinishedAt(at)
-                .endTerminated().endState().build()).toList();
+        List<ContainerStatus> containers = pod.getSpec().getContainers().stream()
+                .map(c -> new ContainerStatusBuilder()
+                        .withName(c.getName())
+                        .withImage(c.getImage())
+                        .withReady(false)
+                        .withStarted(false)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewTerminated()
+                        .withExitCode(0)
+                        .withReason("Completed")
+                        .withFinishedAt(at)
+                        .endTerminated()
+                        .endState()
+                        .build())
+                .toList();
         Pod copy = new PodBuilder(pod).build();
-        copy.setStatus(new PodStatusBuilder().withPhase("Succeeded").withStartTime(old.getStartTime())
-                .withConditions(condition("PodScheduled", "True", null, null, at), condition("Ready", "False", "PodCompleted", null, at),
+        copy.setStatus(new PodStatusBuilder()
+                .withPhase("Succeeded")
+                .withStartTime(old.getStartTime())
+                .withConditions(
+                        condition("PodScheduled", "True", null, null, at),
+                        condition("Ready", "False", "PodCompleted", null, at),
                         condition("ContainersReady", "False", "PodCompleted", null, at))
-                .withContainerStatuses(containers).build());
+                .withContainerStatuses(containers)
+                .build());
         return client.pods().resource(copy).updateStatus();
     }
 
     void delete(Pod pod) {
-        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+        client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName())
+                .delete();
     }
 
     private static PodCondition condition(String type, String status, String reason, String message, String at) {
-        return new PodConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
-                .withLastTransitionTime(at).build();
+        return new PodConditionBuilder()
+                .withType(type)
+                .withStatus(status)
+                .withReason(reason)
+                .withMessage(message)
+                .withLastTransitionTime(at)
+                .build();
     }
 
     private static String stamp(Instant now) {

@@ -43,19 +43,32 @@ final class Reading {
     NodeInfo node(Node node) {
         Map<String, BigDecimal> amounts = new TreeMap<>();
         if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
-            node.getStatus().getAllocatable().forEach((k, q) -> Quantity.parse(q.toString()).ifPresent(v -> amounts.put(k, v)));
+            node.getStatus()
+                    .getAllocatable()
+                    .forEach((k, q) -> Quantity.parse(q.toString()).ifPresent(v -> amounts.put(k, v)));
         }
         List<Taint> taints = new ArrayList<>();
         boolean unschedulable = false;
         if (node.getSpec() != null) {
             unschedulable = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
-            node.getSpec().getTaints().forEach(t -> taints.add(new Taint(nz(t.getKey()), nz(t.getValue()), nz(t.getEffect()))));
+            node.getSpec()
+                    .getTaints()
+                    .forEach(t -> taints.add(new Taint(nz(t.getKey()), nz(t.getValue()), nz(t.getEffect()))));
         }
-        Optional<NodeCondition> ready = node.getStatus() == null ? Optional.empty()
-                : node.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).findFirst();
-        return new NodeInfo(node.getMetadata().getName(), node.getMetadata().getLabels() == null ? Map.of()
-                : node.getMetadata().getLabels(), new ResourceList(amounts), taints,
-                ready.map(c -> "True".equals(c.getStatus())).orElse(true), unschedulable);
+        Optional<NodeCondition> ready = node.getStatus() == null
+                ? Optional.empty()
+                : node.getStatus().getConditions().stream()
+                        .filter(c -> "Ready".equals(c.getType()))
+                        .findFirst();
+        return new NodeInfo(
+                node.getMetadata().getName(),
+                node.getMetadata().getLabels() == null
+                        ? Map.of()
+                        : node.getMetadata().getLabels(),
+                new ResourceList(amounts),
+                taints,
+                ready.map(c -> "True".equals(c.getStatus())).orElse(true),
+                unschedulable);
     }
 
     /** The effective request of a pod, as the scheduler counts it (without the pod slot). */
@@ -70,22 +83,30 @@ final class Reading {
     }
 
     static PodState state(Pod pod) {
-        String phase = pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase();
-        Optional<Instant> start = Optional.ofNullable(pod.getStatus()).map(s -> s.getStartTime()).flatMap(Reading::instant);
+        String phase = pod.getStatus() == null || pod.getStatus().getPhase() == null
+                ? "Pending"
+                : pod.getStatus().getPhase();
+        Optional<Instant> start =
+                Optional.ofNullable(pod.getStatus()).map(s -> s.getStartTime()).flatMap(Reading::instant);
         return new PodState(pod.getMetadata().getName(), phase, bound(pod), start);
     }
 
     static boolean bound(Pod pod) {
-        return pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
+        return pod.getSpec() != null
+                && pod.getSpec().getNodeName() != null
+                && !pod.getSpec().getNodeName().isEmpty();
     }
 
     static PodRef ref(Pod pod) {
-        return new PodRef(nz(pod.getMetadata().getNamespace()), pod.getMetadata().getName());
+        return new PodRef(
+                nz(pod.getMetadata().getNamespace()), pod.getMetadata().getName());
     }
 
     /** The controller owner reference, if any. */
     static Optional<OwnerReference> controller(Pod pod) {
-        return pod.getMetadata().getOwnerReferences().stream().filter(o -> Boolean.TRUE.equals(o.getController())).findFirst();
+        return pod.getMetadata().getOwnerReferences().stream()
+                .filter(o -> Boolean.TRUE.equals(o.getController()))
+                .findFirst();
     }
 
     static Optional<Instant> instant(String text) {

@@ -3,9 +3,9 @@ package dev.cartograph.simulator.kube;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Resolution;
 import dev.cartograph.interpreter.view.Phase;
+import dev.cartograph.simulator.pods.PlannedPod;
 import dev.cartograph.simulator.pods.PodManifests;
 import dev.cartograph.simulator.pods.PodPlanner;
-import dev.cartograph.simulator.pods.PlannedPod;
 import dev.cartograph.simulator.pods.WorkloadPlan;
 import dev.cartograph.simulator.schedule.PodRef;
 import dev.cartograph.simulator.status.StatusLibrary;
@@ -51,8 +51,14 @@ public final class Reconciler {
     private final LifecyclePass lifecycle;
     private final Set<String> warned = new HashSet<>();
 
-    public Reconciler(KubernetesClient client, Interpreter interpreter, StatusLibrary statuses, String cluster, String selector,
-                      Duration batchRunTime, Clock clock) {
+    public Reconciler(
+            KubernetesClient client,
+            Interpreter interpreter,
+            StatusLibrary statuses,
+            String cluster,
+            String selector,
+            Duration batchRunTime,
+            Clock clock) {
         this.client = client;
         this.interpreter = interpreter;
         this.statuses = statuses;
@@ -66,9 +72,11 @@ public final class Reconciler {
     }
 
     /** A workload this pass understood: its view and plan. */
-    record Active(Workload workload, dev.cartograph.interpreter.view.WorkloadView view, WorkloadPlan plan,
-                  Optional<StatusShapes> shapes) {
-    }
+    record Active(
+            Workload workload,
+            dev.cartograph.interpreter.view.WorkloadView view,
+            WorkloadPlan plan,
+            Optional<StatusShapes> shapes) {}
 
     public void reconcileOnce() {
         Instant now = clock.instant();
@@ -97,8 +105,11 @@ public final class Reconciler {
         Set<String> failed = new HashSet<>();
         for (ServedKind kind : kinds) {
             try {
-                for (GenericKubernetesResource r : client.genericKubernetesResources(kind.context()).inAnyNamespace()
-                        .withLabelSelector(selector).list().getItems()) {
+                for (GenericKubernetesResource r : client.genericKubernetesResources(kind.context())
+                        .inAnyNamespace()
+                        .withLabelSelector(selector)
+                        .list()
+                        .getItems()) {
                     out.add(new Workload(kind, r, reading.json(r)));
                 }
             } catch (KubernetesClientException e) {
@@ -135,9 +146,16 @@ public final class Reconciler {
         if (live.containsKey(ref)) {
             return;
         }
-        Map<String, String> labels = a.shapes().map(s -> s.labelsFor(a.workload().name(), p.component(), p.instance().id(),
-                p.index(), p.gang().isPresent() ? Integer.toString(p.gang().getAsInt()) : "")).orElse(Map.of());
-        Pod pod = client.getKubernetesSerialization().convertValue(PodManifests.build(a.view().identity(), p, labels), Pod.class);
+        Map<String, String> labels = a.shapes()
+                .map(s -> s.labelsFor(
+                        a.workload().name(),
+                        p.component(),
+                        p.instance().id(),
+                        p.index(),
+                        p.gang().isPresent() ? Integer.toString(p.gang().getAsInt()) : ""))
+                .orElse(Map.of());
+        Pod pod = client.getKubernetesSerialization()
+                .convertValue(PodManifests.build(a.view().identity(), p, labels), Pod.class);
         try {
             live.put(ref, pods.create(pod));
         } catch (KubernetesClientException e) {
@@ -154,12 +172,18 @@ public final class Reconciler {
             if (labels == null || !PodManifests.SIMULATOR.equals(labels.get(PodManifests.MANAGED_BY))) {
                 continue;
             }
-            Reading.controller(pod).filter(o -> !uids.contains(o.getUid()))
-                    .filter(o -> !failedKinds.contains(o.getApiVersion() + "/" + o.getKind())).ifPresent(o -> {
+            Reading.controller(pod)
+                    .filter(o -> !uids.contains(o.getUid()))
+                    .filter(o -> !failedKinds.contains(o.getApiVersion() + "/" + o.getKind()))
+                    .ifPresent(o -> {
                         try {
                             pods.delete(pod);
                             live.remove(Reading.ref(pod));
-                            LOG.info("deleted pod {} of {} {} (workload gone)", Reading.ref(pod), o.getKind(), o.getName());
+                            LOG.info(
+                                    "deleted pod {} of {} {} (workload gone)",
+                                    Reading.ref(pod),
+                                    o.getKind(),
+                                    o.getName());
                         } catch (KubernetesClientException e) {
                             LOG.warn("cannot delete pod {}: {}", Reading.ref(pod), e.getMessage());
                         }

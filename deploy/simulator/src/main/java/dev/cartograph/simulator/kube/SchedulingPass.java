@@ -1,11 +1,11 @@
 package dev.cartograph.simulator.kube;
 
 import dev.cartograph.interpreter.resources.ResourceList;
-import dev.cartograph.simulator.schedule.ScheduleResult;
 import dev.cartograph.simulator.schedule.NodeInfo;
 import dev.cartograph.simulator.schedule.PendingPod;
 import dev.cartograph.simulator.schedule.PodRef;
 import dev.cartograph.simulator.schedule.Request;
+import dev.cartograph.simulator.schedule.ScheduleResult;
 import dev.cartograph.simulator.schedule.Scheduler;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -66,22 +66,36 @@ final class SchedulingPass {
         String ns = a.workload().namespace();
         String uid = a.workload().uid();
         Map<String, Pod> owned = new HashMap<>();
-        a.plan().pods().forEach(p -> Optional.ofNullable(live.get(new PodRef(ns, p.name())))
-                .filter(pod -> Reading.controller(pod).map(o -> uid.equals(o.getUid())).orElse(false))
-                .ifPresent(pod -> owned.put(p.name(), pod)));
+        a.plan()
+                .pods()
+                .forEach(p -> Optional.ofNullable(live.get(new PodRef(ns, p.name())))
+                        .filter(pod -> Reading.controller(pod)
+                                .map(o -> uid.equals(o.getUid()))
+                                .orElse(false))
+                        .ifPresent(pod -> owned.put(p.name(), pod)));
         List<List<PendingPod>> gangs = new ArrayList<>();
         for (List<String> gang : a.plan().gangs()) {
             if (!owned.keySet().containsAll(gang)) {
                 return Optional.empty();
             }
-            List<PendingPod> pending = gang.stream().map(owned::get).filter(SchedulingPass::pending).map(reading::pending).toList();
+            List<PendingPod> pending = gang.stream()
+                    .map(owned::get)
+                    .filter(SchedulingPass::pending)
+                    .map(reading::pending)
+                    .toList();
             if (!pending.isEmpty()) {
                 gangs.add(pending);
             }
         }
-        List<PendingPod> loose = a.plan().pods().stream().filter(p -> !a.plan().inAnyGang(p.name()))
-                .map(p -> owned.get(p.name())).filter(p -> p != null && pending(p)).map(reading::pending).toList();
-        return gangs.isEmpty() && loose.isEmpty() ? Optional.empty() : Optional.of(new Request(a.workload().describe(), gangs, loose));
+        List<PendingPod> loose = a.plan().pods().stream()
+                .filter(p -> !a.plan().inAnyGang(p.name()))
+                .map(p -> owned.get(p.name()))
+                .filter(p -> p != null && pending(p))
+                .map(reading::pending)
+                .toList();
+        return gangs.isEmpty() && loose.isEmpty()
+                ? Optional.empty()
+                : Optional.of(new Request(a.workload().describe(), gangs, loose));
     }
 
     private static boolean pending(Pod pod) {
@@ -94,7 +108,10 @@ final class SchedulingPass {
             try {
                 out.add(reading.node(node));
             } catch (RuntimeException e) {
-                LOG.warn("skipped node {}: cannot read it: {}", node.getMetadata().getName(), e.toString());
+                LOG.warn(
+                        "skipped node {}: cannot read it: {}",
+                        node.getMetadata().getName(),
+                        e.toString());
             }
         }
         return out;
@@ -107,7 +124,8 @@ final class SchedulingPass {
         for (Pod pod : live.values()) {
             if (Reading.bound(pod) && !Reading.state(pod).terminal()) {
                 try {
-                    used.merge(pod.getSpec().getNodeName(), reading.requests(pod).plus(slot), ResourceList::plus);
+                    used.merge(
+                            pod.getSpec().getNodeName(), reading.requests(pod).plus(slot), ResourceList::plus);
                 } catch (RuntimeException e) {
                     LOG.warn("pod {}: cannot read its requests, counted as none: {}", Reading.ref(pod), e.toString());
                 }

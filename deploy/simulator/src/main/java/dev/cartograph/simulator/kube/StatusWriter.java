@@ -29,7 +29,8 @@ final class StatusWriter {
     void write(ServedKind kind, GenericKubernetesResource workload, JsonNode status) {
         GenericKubernetesResource copy = serialization.clone(workload);
         copy.setAdditionalProperty("status", serialization.convertValue(status, Object.class));
-        var resource = client.genericKubernetesResources(kind.context()).inNamespace(copy.getMetadata().getNamespace())
+        var resource = client.genericKubernetesResources(kind.context())
+                .inNamespace(copy.getMetadata().getNamespace())
                 .resource(copy);
         try {
             resource.updateStatus();

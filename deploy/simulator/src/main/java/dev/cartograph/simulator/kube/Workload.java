@@ -11,11 +11,15 @@ record Workload(ServedKind kind, GenericKubernetesResource resource, JsonNode js
     }
 
     String namespace() {
-        return resource.getMetadata().getNamespace() == null ? "" : resource.getMetadata().getNamespace();
+        return resource.getMetadata().getNamespace() == null
+                ? ""
+                : resource.getMetadata().getNamespace();
     }
 
     String uid() {
-        return resource.getMetadata().getUid() == null ? "" : resource.getMetadata().getUid();
+        return resource.getMetadata().getUid() == null
+                ? ""
+                : resource.getMetadata().getUid();
     }
 
     Optional<String> annotation(String key) {
@@ -29,7 +33,9 @@ record Workload(ServedKind kind, GenericKubernetesResource resource, JsonNode js
 
     /** Oldest first, then by namespace and name: the order in which workloads take capacity. */
     String order() {
-        String created = resource.getMetadata().getCreationTimestamp() == null ? "" : resource.getMetadata().getCreationTimestamp();
+        String created = resource.getMetadata().getCreationTimestamp() == null
+                ? ""
+                : resource.getMetadata().getCreationTimestamp();
         return created + "\u0000" + namespace() + "\u0000" + name();
     }
 }

@@ -21,8 +21,7 @@ public final class PodManifests {
     public static final String INSTANCE_LABEL = "sim.cartograph.dev/instance";
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private PodManifests() {
-    }
+    private PodManifests() {}
 
     /**
      * @param owner      the workload; its uid must be present
@@ -40,10 +39,16 @@ public final class PodManifests {
         labels.put(INSTANCE_LABEL, labelValue(pod.instance().id()));
         metadata.set("labels", labels);
         metadata.set("annotations", copyObject(template.path("metadata").path("annotations")));
-        metadata.putArray("ownerReferences").addObject()
-                .put("apiVersion", owner.apiVersion()).put("kind", owner.kind()).put("name", owner.name())
-                .put("uid", owner.uid().orElseThrow(() -> new IllegalArgumentException(owner.describe() + " has no uid")))
-                .put("controller", true).put("blockOwnerDeletion", true);
+        metadata.putArray("ownerReferences")
+                .addObject()
+                .put("apiVersion", owner.apiVersion())
+                .put("kind", owner.kind())
+                .put("name", owner.name())
+                .put(
+                        "uid",
+                        owner.uid().orElseThrow(() -> new IllegalArgumentException(owner.describe() + " has no uid")))
+                .put("controller", true)
+                .put("blockOwnerDeletion", true);
         ObjectNode pod0 = F.objectNode().put("apiVersion", "v1").put("kind", "Pod");
         pod0.set("metadata", metadata);
         pod0.set("spec", spec(template.path("spec"), pod));

@@ -21,8 +21,7 @@ import java.util.OptionalInt;
 public final class PodPlanner {
     private static final int MAX_NAME = 253;
 
-    private PodPlanner() {
-    }
+    private PodPlanner() {}
 
     public static WorkloadPlan plan(WorkloadView view) {
         Map<String, PlannedPod> byKey = new LinkedHashMap<>();
@@ -63,7 +62,8 @@ public final class PodPlanner {
     /** A DNS subdomain name: lower case, other characters as '-', at most 253 characters. */
     static String podName(String workload, String component, String instance, int index) {
         String raw = workload + "-" + component + (instance.equals(component) ? "" : "-" + instance) + "-" + index;
-        String name = raw.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "-").replaceAll("^[^a-z0-9]+", "");
+        String name =
+                raw.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "-").replaceAll("^[^a-z0-9]+", "");
         return name.length() <= MAX_NAME ? name : name.substring(name.length() - MAX_NAME);
     }
 

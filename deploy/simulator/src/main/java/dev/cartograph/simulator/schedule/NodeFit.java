@@ -7,8 +7,7 @@ import java.util.Optional;
 
 /** Whether one node can take one pod, given the node's free amounts. Pure and thread-safe. */
 final class NodeFit {
-    private NodeFit() {
-    }
+    private NodeFit() {}
 
     /** The first reason the node cannot take the pod, or empty when it can. */
     static Optional<Misfit> misfit(NodeInfo node, ResourceList free, PendingPod pod) {
@@ -34,7 +33,8 @@ final class NodeFit {
     static java.util.List<String> lacking(ResourceList free, PendingPod pod) {
         return pod.withSlot().amounts().entrySet().stream()
                 .filter(e -> e.getValue().compareTo(free.get(e.getKey())) > 0)
-                .map(Map.Entry::getKey).toList();
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     static BigDecimal orZero(BigDecimal value) {

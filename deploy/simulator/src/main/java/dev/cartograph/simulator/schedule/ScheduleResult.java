@@ -9,10 +9,8 @@ public sealed interface ScheduleResult {
     PodRef pod();
 
     /** Bind the pod to {@code node}. */
-    record Bind(PodRef pod, String node) implements ScheduleResult {
-    }
+    record Bind(PodRef pod, String node) implements ScheduleResult {}
 
     /** Leave the pod pending; {@code message} says why, with the numbers. */
-    record Unschedulable(PodRef pod, String message) implements ScheduleResult {
-    }
+    record Unschedulable(PodRef pod, String message) implements ScheduleResult {}
 }

@@ -21,13 +21,12 @@ import java.util.TreeMap;
  * Pure and thread-safe.
  */
 public final class Scheduler {
-    private static final Comparator<Map.Entry<String, ResourceList>> TIGHTEST = Comparator
-            .comparing((Map.Entry<String, ResourceList> e) -> e.getValue().get(ResourceList.GPU))
+    private static final Comparator<Map.Entry<String, ResourceList>> TIGHTEST = Comparator.comparing(
+                    (Map.Entry<String, ResourceList> e) -> e.getValue().get(ResourceList.GPU))
             .thenComparing(e -> e.getValue().get(ResourceList.CPU))
             .thenComparing(Map.Entry::getKey);
 
-    private Scheduler() {
-    }
+    private Scheduler() {}
 
     /**
      * Decides every pending pod, workload by workload in the given order (earlier workloads take
@@ -35,7 +34,8 @@ public final class Scheduler {
      *
      * @param used per node name, the requests (with one {@code pods} slot each) of the non-terminal pods bound there
      */
-    public static List<ScheduleResult> schedule(List<NodeInfo> nodes, Map<String, ResourceList> used, List<Request> requests) {
+    public static List<ScheduleResult> schedule(
+            List<NodeInfo> nodes, Map<String, ResourceList> used, List<Request> requests) {
         Map<String, NodeInfo> byName = new TreeMap<>();
         nodes.forEach(n -> byName.put(n.name(), n));
         Map<String, ResourceList> free = new TreeMap<>();
@@ -44,20 +44,25 @@ public final class Scheduler {
         for (Request request : requests) {
             boolean gangsBound = true;
             for (int g = 0; g < request.gangs().size(); g++) {
-                List<ScheduleResult> decisions = gang(request.label() + " gang " + g, request.gangs().get(g), byName, free);
+                List<ScheduleResult> decisions =
+                        gang(request.label() + " gang " + g, request.gangs().get(g), byName, free);
                 gangsBound &= decisions.stream().allMatch(d -> d instanceof ScheduleResult.Bind);
                 out.addAll(decisions);
             }
             for (PendingPod pod : request.loose()) {
-                out.add(gangsBound ? single(pod, byName, free)
-                        : new ScheduleResult.Unschedulable(pod.pod(), "waiting for the gang of " + request.label() + " to be bound first"));
+                out.add(
+                        gangsBound
+                                ? single(pod, byName, free)
+                                : new ScheduleResult.Unschedulable(
+                                        pod.pod(),
+                                        "waiting for the gang of " + request.label() + " to be bound first"));
             }
         }
         return out;
     }
 
-    private static List<ScheduleResult> gang(String label, List<PendingPod> pods, Map<String, NodeInfo> nodes,
-                                       Map<String, ResourceList> free) {
+    private static List<ScheduleResult> gang(
+            String label, List<PendingPod> pods, Map<String, NodeInfo> nodes, Map<String, ResourceList> free) {
         Map<String, ResourceList> trial = new TreeMap<>(free);
         List<ScheduleResult> binds = new ArrayList<>();
         for (PendingPod pod : pods) {
@@ -65,7 +70,9 @@ public final class Scheduler {
             if (d instanceof ScheduleResult.Unschedulable u) {
                 String why = label + " needs all " + pods.size() + " pending pods bound at once; " + binds.size()
                         + " fit before " + pod.pod().name() + " did not: " + u.message();
-                return pods.stream().map(p -> (ScheduleResult) new ScheduleResult.Unschedulable(p.pod(), why)).toList();
+                return pods.stream()
+                        .map(p -> (ScheduleResult) new ScheduleResult.Unschedulable(p.pod(), why))
+                        .toList();
             }
             binds.add(d);
         }
@@ -90,7 +97,8 @@ public final class Scheduler {
                 NodeFit.lacking(f, pod).forEach(r -> mostFree.merge(r, NodeFit.orZero(f.get(r)), BigDecimal::max));
             }
         }
-        Optional<Map.Entry<String, ResourceList>> best = fitting.entrySet().stream().min(TIGHTEST);
+        Optional<Map.Entry<String, ResourceList>> best =
+                fitting.entrySet().stream().min(TIGHTEST);
         if (best.isPresent()) {
             free.put(best.get().getKey(), best.get().getValue());
             return new ScheduleResult.Bind(pod.pod(), best.get().getKey());
@@ -99,7 +107,8 @@ public final class Scheduler {
     }
 
     /** {@code 0/2 nodes are available: 2 node(s) had too little free nvidia.com/gpu (needs 4, most free 3)}. */
-    private static String explain(int nodeCount, Map<Misfit, Integer> misfits, Map<String, BigDecimal> mostFree, PendingPod pod) {
+    private static String explain(
+            int nodeCount, Map<Misfit, Integer> misfits, Map<String, BigDecimal> mostFree, PendingPod pod) {
         if (nodeCount == 0) {
             return "0/0 nodes are available: the cluster has no nodes";
         }
@@ -108,8 +117,8 @@ public final class Scheduler {
             String detail = "";
             if (misfit == Misfit.INSUFFICIENT) {
                 List<String> lacks = new ArrayList<>();
-                mostFree.forEach((r, amount) -> lacks.add(r + " (needs " + Quantity.format(pod.withSlot().get(r))
-                        + ", most free " + Quantity.format(amount) + ")"));
+                mostFree.forEach((r, amount) -> lacks.add(r + " (needs "
+                        + Quantity.format(pod.withSlot().get(r)) + ", most free " + Quantity.format(amount) + ")"));
                 detail = " " + String.join(", ", lacks);
             }
             parts.add(count + " " + misfit.words() + detail);

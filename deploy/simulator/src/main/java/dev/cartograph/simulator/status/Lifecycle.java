@@ -17,13 +17,21 @@ public final class Lifecycle {
     /** Per-workload run time of a batch workload, in seconds. */
     public static final String RUN_SECONDS_ANNOTATION = "sim.cartograph.dev/run-seconds";
 
-    public enum Step { NONE, WRITE_RUNNING, COMPLETE }
-
-    private Lifecycle() {
+    public enum Step {
+        NONE,
+        WRITE_RUNNING,
+        COMPLETE
     }
 
-    public static Step decide(List<String> planned, Map<String, PodState> live, Phase current,
-                              Optional<StatusShapes> shapes, Duration runTime, Instant now) {
+    private Lifecycle() {}
+
+    public static Step decide(
+            List<String> planned,
+            Map<String, PodState> live,
+            Phase current,
+            Optional<StatusShapes> shapes,
+            Duration runTime,
+            Instant now) {
         if (shapes.isEmpty() || planned.isEmpty() || current == Phase.COMPLETED || current == Phase.FAILED) {
             return Step.NONE;
         }
@@ -37,7 +45,10 @@ public final class Lifecycle {
         if (!pods.stream().allMatch(PodState::running)) {
             return Step.NONE;
         }
-        Instant since = pods.stream().map(p -> p.startTime().orElse(now)).max(Instant::compareTo).orElse(now);
+        Instant since = pods.stream()
+                .map(p -> p.startTime().orElse(now))
+                .max(Instant::compareTo)
+                .orElse(now);
         if (shapes.get().batch() && !now.isBefore(since.plus(runTime))) {
             return Step.COMPLETE;
         }

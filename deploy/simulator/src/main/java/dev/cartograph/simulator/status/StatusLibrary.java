@@ -60,7 +60,10 @@ public final class StatusLibrary {
             throw new IllegalStateException(resource + ": 'completed' must be a status object when present");
         }
         Map<String, String> labels = new LinkedHashMap<>();
-        doc.path("podLabels").properties().forEach(e -> labels.put(e.getKey(), e.getValue().asText()));
-        return new StatusShapes(doc.get("running"), completed.isObject() ? Optional.of(completed) : Optional.empty(), labels);
+        doc.path("podLabels")
+                .properties()
+                .forEach(e -> labels.put(e.getKey(), e.getValue().asText()));
+        return new StatusShapes(
+                doc.get("running"), completed.isObject() ? Optional.of(completed) : Optional.empty(), labels);
     }
 }

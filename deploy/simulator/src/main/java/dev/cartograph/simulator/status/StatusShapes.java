@@ -44,8 +44,13 @@ public record StatusShapes(JsonNode running, Optional<JsonNode> completed, Map<S
     /** The kind's pod labels for one pod, placeholders filled in. */
     public Map<String, String> labelsFor(String workload, String component, String instance, int index, String gang) {
         Map<String, String> out = new LinkedHashMap<>();
-        podLabels.forEach((k, v) -> out.put(k, v.replace("{workload}", workload).replace("{component}", component)
-                .replace("{instance}", instance).replace("{index}", Integer.toString(index)).replace("{gang}", gang)));
+        podLabels.forEach((k, v) -> out.put(
+                k,
+                v.replace("{workload}", workload)
+                        .replace("{component}", component)
+                        .replace("{instance}", instance)
+                        .replace("{index}", Integer.toString(index))
+                        .replace("{gang}", gang)));
         return out;
     }
 

@@ -17,8 +17,10 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class LifecycleTest {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final Optional<StatusShapes> BATCH = Optional.of(new StatusShapes(F.objectNode(), Optional.of(F.objectNode()), Map.of()));
-    private static final Optional<StatusShapes> SERVICE = Optional.of(new StatusShapes(F.objectNode(), Optional.empty(), Map.of()));
+    private static final Optional<StatusShapes> BATCH =
+            Optional.of(new StatusShapes(F.objectNode(), Optional.of(F.objectNode()), Map.of()));
+    private static final Optional<StatusShapes> SERVICE =
+            Optional.of(new StatusShapes(F.objectNode(), Optional.empty(), Map.of()));
     private static final Instant T0 = Instant.parse("2026-05-01T10:00:00Z");
     private static final Duration RUN = Duration.ofSeconds(30);
 
@@ -29,36 +31,47 @@ class LifecycleTest {
     @Test
     void writesRunningOnceEveryPlannedPodRuns() {
         Map<String, PodState> live = Map.of("a", running("a", T0), "b", running("b", T0));
-        assertThat(Lifecycle.decide(List.of("a", "b"), live, Phase.UNDEFINED, BATCH, RUN, T0)).isEqualTo(Step.WRITE_RUNNING);
-        assertThat(Lifecycle.decide(List.of("a", "b"), live, Phase.RUNNING, BATCH, RUN, T0)).isEqualTo(Step.NONE);
+        assertThat(Lifecycle.decide(List.of("a", "b"), live, Phase.UNDEFINED, BATCH, RUN, T0))
+                .isEqualTo(Step.WRITE_RUNNING);
+        assertThat(Lifecycle.decide(List.of("a", "b"), live, Phase.RUNNING, BATCH, RUN, T0))
+                .isEqualTo(Step.NONE);
     }
 
     @Test
     void waitsWhileAPodIsMissingOrPending() {
-        Map<String, PodState> live = Map.of("a", running("a", T0), "b", new PodState("b", "Pending", false, Optional.empty()));
-        assertThat(Lifecycle.decide(List.of("a", "b"), live, Phase.UNDEFINED, BATCH, RUN, T0)).isEqualTo(Step.NONE);
-        assertThat(Lifecycle.decide(List.of("a", "b", "c"), Map.of("a", running("a", T0)), Phase.UNDEFINED, BATCH, RUN, T0))
+        Map<String, PodState> live =
+                Map.of("a", running("a", T0), "b", new PodState("b", "Pending", false, Optional.empty()));
+        assertThat(Lifecycle.decide(List.of("a", "b"), live, Phase.UNDEFINED, BATCH, RUN, T0))
+                .isEqualTo(Step.NONE);
+        assertThat(Lifecycle.decide(
+                        List.of("a", "b", "c"), Map.of("a", running("a", T0)), Phase.UNDEFINED, BATCH, RUN, T0))
                 .isEqualTo(Step.NONE);
     }
 
     @Test
     void completesABatchWorkloadRunTimeAfterItsLastPodStarted() {
         Map<String, PodState> live = Map.of("a", running("a", T0), "b", running("b", T0.plusSeconds(10)));
-        assertThat(Lifecycle.decide(List.of("a", "b"), live, Phase.RUNNING, BATCH, RUN, T0.plusSeconds(39))).isEqualTo(Step.NONE);
-        assertThat(Lifecycle.decide(List.of("a", "b"), live, Phase.RUNNING, BATCH, RUN, T0.plusSeconds(40))).isEqualTo(Step.COMPLETE);
+        assertThat(Lifecycle.decide(List.of("a", "b"), live, Phase.RUNNING, BATCH, RUN, T0.plusSeconds(39)))
+                .isEqualTo(Step.NONE);
+        assertThat(Lifecycle.decide(List.of("a", "b"), live, Phase.RUNNING, BATCH, RUN, T0.plusSeconds(40)))
+                .isEqualTo(Step.COMPLETE);
     }
 
     @Test
     void neverCompletesAServiceOrAKindWithoutShapes() {
         Map<String, PodState> live = Map.of("a", running("a", T0));
-        assertThat(Lifecycle.decide(List.of("a"), live, Phase.RUNNING, SERVICE, RUN, T0.plus(Duration.ofDays(1)))).isEqualTo(Step.NONE);
-        assertThat(Lifecycle.decide(List.of("a"), live, Phase.UNDEFINED, Optional.empty(), RUN, T0)).isEqualTo(Step.NONE);
+        assertThat(Lifecycle.decide(List.of("a"), live, Phase.RUNNING, SERVICE, RUN, T0.plus(Duration.ofDays(1))))
+                .isEqualTo(Step.NONE);
+        assertThat(Lifecycle.decide(List.of("a"), live, Phase.UNDEFINED, Optional.empty(), RUN, T0))
+                .isEqualTo(Step.NONE);
     }
 
     @Test
     void leavesACompletedWorkloadAlone() {
         Map<String, PodState> live = Map.of("a", new PodState("a", PodState.SUCCEEDED, true, Optional.of(T0)));
-        assertThat(Lifecycle.decide(List.of("a"), live, Phase.COMPLETED, BATCH, RUN, T0)).isEqualTo(Step.NONE);
-        assertThat(Lifecycle.decide(List.of("a"), live, Phase.RUNNING, BATCH, RUN, T0)).isEqualTo(Step.COMPLETE);
+        assertThat(Lifecycle.decide(List.of("a"), live, Phase.COMPLETED, BATCH, RUN, T0))
+                .isEqualTo(Step.NONE);
+        assertThat(Lifecycle.decide(List.of("a"), live, Phase.RUNNING, BATCH, RUN, T0))
+                .isEqualTo(Step.COMPLETE);
     }
 }

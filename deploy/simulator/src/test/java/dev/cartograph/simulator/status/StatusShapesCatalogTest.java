@@ -40,27 +40,32 @@ class StatusShapesCatalogTest {
             "kubeflow-org-mpijob-v2beta1", "kubeflow-org-mpijob-v2beta1/created.yaml",
             "jobset-x-k8s-io-jobset-v1alpha2", "jobset-x-k8s-io-jobset-v1alpha2/spec-only.yaml",
             "ray-io-rayjob-v1", "ray-io-rayjob-v1/initializing.yaml",
-            "leaderworkerset-x-k8s-io-leaderworkerset-v1", "leaderworkerset-x-k8s-io-leaderworkerset-v1/progressing.yaml",
+            "leaderworkerset-x-k8s-io-leaderworkerset-v1",
+                    "leaderworkerset-x-k8s-io-leaderworkerset-v1/progressing.yaml",
             "batch-job-v1", "batch-job-v1/starting.yaml",
             "apps-deployment-v1", "apps-deployment-v1/rolling-out.yaml");
 
     @ParameterizedTest(name = "{0}: running reads Running, completed reads {1}")
     @CsvSource({
-            "kubeflow-org-pytorchjob-v1, Completed",
-            "kubeflow-org-mpijob-v2beta1, Completed",
-            "jobset-x-k8s-io-jobset-v1alpha2, Completed",
-            "ray-io-rayjob-v1, Completed",
-            "batch-job-v1, Completed",
-            "leaderworkerset-x-k8s-io-leaderworkerset-v1, none (a service)",
-            "apps-deployment-v1, none (a service)"})
+        "kubeflow-org-pytorchjob-v1, Completed",
+        "kubeflow-org-mpijob-v2beta1, Completed",
+        "jobset-x-k8s-io-jobset-v1alpha2, Completed",
+        "ray-io-rayjob-v1, Completed",
+        "batch-job-v1, Completed",
+        "leaderworkerset-x-k8s-io-leaderworkerset-v1, none (a service)",
+        "apps-deployment-v1, none (a service)"
+    })
     void statusShapesReadAsTheirPhaseOnARealObject(String definition, String completedPhase) throws IOException {
         StatusShapes shapes = StatusLibrary.builtIn().forDefinition(definition).orElseThrow();
-        JsonNode example = YAML.readTree(TESTDATA.resolve(EXAMPLES.get(definition)).toFile()).get("object");
+        JsonNode example = YAML.readTree(
+                        TESTDATA.resolve(EXAMPLES.get(definition)).toFile())
+                .get("object");
 
         assertThat(phaseWith(example, shapes.runningAt(NOW))).isEqualTo(Phase.RUNNING);
         if (completedPhase.equals("Completed")) {
             assertThat(shapes.batch()).isTrue();
-            assertThat(phaseWith(example, shapes.completedAt(NOW).orElseThrow())).isEqualTo(Phase.COMPLETED);
+            assertThat(phaseWith(example, shapes.completedAt(NOW).orElseThrow()))
+                    .isEqualTo(Phase.COMPLETED);
         } else {
             assertThat(shapes.batch()).isFalse();
         }
@@ -69,21 +74,27 @@ class StatusShapesCatalogTest {
     @Test
     void everyShippedStatusFileHasAnExampleHere() throws IOException {
         try (Stream<Path> files = Files.list(Path.of("src/main/resources/simulator-status"))) {
-            assertThat(files.map(f -> f.getFileName().toString().replace(".yaml", "")).collect(Collectors.toSet()))
+            assertThat(files.map(f -> f.getFileName().toString().replace(".yaml", ""))
+                            .collect(Collectors.toSet()))
                     .isEqualTo(EXAMPLES.keySet());
         }
     }
 
     @Test
     void fillsTheWriteTimeIntoTimestamps() {
-        JsonNode running = StatusLibrary.builtIn().forDefinition("kubeflow-org-pytorchjob-v1").orElseThrow().runningAt(NOW);
+        JsonNode running = StatusLibrary.builtIn()
+                .forDefinition("kubeflow-org-pytorchjob-v1")
+                .orElseThrow()
+                .runningAt(NOW);
         assertThat(running.path("startTime").asText()).isEqualTo("2026-05-01T10:00:00Z");
-        assertThat(running.path("conditions").get(1).path("lastTransitionTime").asText()).isEqualTo("2026-05-01T10:00:00Z");
+        assertThat(running.path("conditions").get(1).path("lastTransitionTime").asText())
+                .isEqualTo("2026-05-01T10:00:00Z");
     }
 
     @Test
     void aDefinitionWithoutAFileHasNoShapes() {
-        assertThat(StatusLibrary.builtIn().forDefinition("kubeflow-org-tfjob-v1")).isEmpty();
+        assertThat(StatusLibrary.builtIn().forDefinition("kubeflow-org-tfjob-v1"))
+                .isEmpty();
     }
 
     private static Phase phaseWith(JsonNode example, JsonNode status) {
