@@ -1,13 +1,17 @@
 package dev.cartograph.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.interpreter.resources.Quantity;
 import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.interpreter.scheduling.Taint;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -94,6 +98,21 @@ final class Fields {
     static void resources(ObjectNode parent, String field, ResourceList list) {
         ObjectNode o = parent.putObject(field);
         list.amounts().forEach((k, v) -> o.put(k, Quantity.format(v)));
+    }
+
+    /** The {@code taints} list of a node (or node shape). */
+    static List<Taint> taints(JsonNode owner) {
+        List<Taint> out = new ArrayList<>();
+        owner.path("taints")
+                .forEach(t -> out.add(new Taint(
+                        Fields.text(t, "key"), Fields.textOr(t, "value", ""), Fields.textOr(t, "effect", ""))));
+        return out;
+    }
+
+    static void taints(ObjectNode parent, String field, List<Taint> taints) {
+        ArrayNode list = parent.putArray(field);
+        taints.forEach(t ->
+                list.addObject().put("key", t.key()).put("value", t.value()).put("effect", t.effect()));
     }
 
     static void requireSchema(JsonNode n, String type) {

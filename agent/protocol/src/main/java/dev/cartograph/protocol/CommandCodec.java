@@ -1,0 +1,84 @@
+package dev.cartograph.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * The broker's commands ({@code apply}, {@code delete}) and the agent's answers ({@code result}). A command
+ * whose type is not {@code apply} is read as a {@code delete}, so a wrong type is refused by its header
+ * check. Thread-safe.
+ */
+final class CommandCodec {
+    private CommandCodec() {}
+
+    static byte[] encode(Command c) {
+        ObjectNode o = Envelope.header(c instanceof Command.Apply ? "apply" : "delete");
+        o.put("placementId", c.placementId())
+                .put("epoch", c.epoch())
+                .put("issued", c.issued().toString());
+        if (c instanceof Command.Apply apply) {
+            o.set("manifest", apply.manifest());
+        }
+        return Envelope.bytes(o);
+    }
+
+    static Decoded<Command> decode(byte[] value) {
+        try {
+            JsonNode o = Envelope.JSON.readTree(value);
+            String type = o.path("type").asText("");
+            if (type.equals("apply")) {
+                return Envelope.decode(value, "apply", n -> {
+                    if (!n.path("manifest").isObject()) {
+                        throw new Fields.Bad("field 'manifest' is missing or not an object");
+                    }
+                    return new Command.Apply(
+                            Fields.text(n, "placementId"),
+                            Fields.number(n, "epoch"),
+                            Fields.instant(n, "issued"),
+                            n.get("manifest"));
+                });
+            }
+            return Envelope.decode(
+                    value,
+                    "delete",
+                    n -> new Command.Delete(
+                            Fields.text(n, "placementId"), Fields.number(n, "epoch"), Fields.instant(n, "issued")));
+        } catch (IOException e) {
+            return new Decoded.Failed<>(Envelope.notJson(e));
+        }
+    }
+
+    static byte[] encode(CommandResult r) {
+        ObjectNode o = Envelope.header("result");
+        o.put("cluster", r.cluster())
+                .put("placementId", r.placementId())
+                .put("epoch", r.epoch())
+                .put("command", r.command())
+                .put("outcome", r.outcome().name())
+                .put("reason", r.reason())
+                .put("at", r.at().toString());
+        return Envelope.bytes(o);
+    }
+
+    static Decoded<CommandResult> decodeResult(byte[] value) {
+        return Envelope.decode(value, "result", o -> {
+            CommandResult.Outcome outcome;
+            try {
+                outcome = CommandResult.Outcome.valueOf(Fields.text(o, "outcome"));
+            } catch (IllegalArgumentException e) {
+                throw new Fields.Bad(
+                        "field 'outcome' is not one of " + Arrays.toString(CommandResult.Outcome.values()));
+            }
+            return new CommandResult(
+                    Fields.text(o, "cluster"),
+                    Fields.text(o, "placementId"),
+                    Fields.number(o, "epoch"),
+                    Fields.text(o, "command"),
+                    outcome,
+                    Fields.textOr(o, "reason", ""),
+                    Fields.instant(o, "at"));
+        });
+    }
+}

@@ -1,0 +1,66 @@
+package dev.cartograph.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cartograph.interpreter.resources.ResourceList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** The {@code placement} record: a {@link PlacementRecord}, the broker's durable decision. Thread-safe. */
+final class PlacementCodec {
+    private PlacementCodec() {}
+
+    static byte[] encode(PlacementRecord p) {
+        ObjectNode o = Envelope.header("placement");
+        o.put("uid", p.uid());
+        o.putObject("target")
+                .put("namespace", p.target().namespace())
+                .put("apiVersion", p.target().apiVersion())
+                .put("kind", p.target().kind())
+                .put("name", p.target().name());
+        p.cluster().ifPresent(c -> o.put("cluster", c));
+        o.put("epoch", p.epoch()).put("state", p.state().name()).put("reason", p.reason());
+        ObjectNode reserved = o.putObject("reserved");
+        new TreeMap<>(p.reserved()).forEach((node, amount) -> Fields.resources(reserved, node, amount));
+        o.put("priority", p.priority())
+                .put("submitted", p.submitted().toString())
+                .put("at", p.at().toString())
+                .put("term", p.term());
+        return Envelope.bytes(o);
+    }
+
+    static Decoded<PlacementRecord> decode(byte[] value) {
+        return Envelope.decode(value, "placement", o -> {
+            JsonNode t = o.path("target");
+            PlacementRecord.State state;
+            try {
+                state = PlacementRecord.State.valueOf(Fields.text(o, "state"));
+            } catch (IllegalArgumentException e) {
+                throw new Fields.Bad("field 'state' is not one of " + Arrays.toString(PlacementRecord.State.values()));
+            }
+            Map<String, ResourceList> reserved = new LinkedHashMap<>();
+            o.path("reserved")
+                    .fieldNames()
+                    .forEachRemaining(node -> reserved.put(node, Fields.resources(o.path("reserved"), node)));
+            return new PlacementRecord(
+                    Fields.text(o, "uid"),
+                    new PlacementRecord.Target(
+                            Fields.textOr(t, "namespace", ""),
+                            Fields.text(t, "apiVersion"),
+                            Fields.text(t, "kind"),
+                            Fields.text(t, "name")),
+                    Optional.ofNullable(o.path("cluster").textValue()),
+                    Fields.number(o, "epoch"),
+                    state,
+                    Fields.textOr(o, "reason", ""),
+                    reserved,
+                    (int) o.path("priority").asLong(0),
+                    Fields.instant(o, "submitted"),
+                    Fields.instant(o, "at"),
+                    o.path("term").asLong(0));
+        });
+    }
+}
