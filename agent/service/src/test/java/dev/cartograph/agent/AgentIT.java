@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.agent.fence.SelfFence;
+import dev.cartograph.agent.kube.MemberCluster;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.testing.Eventually;
@@ -120,7 +121,8 @@ class AgentIT {
                 Duration.ofSeconds(1),
                 Set.of(),
                 true);
-        AgentRuntime a = new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC());
+        AgentRuntime a = new AgentRuntime(
+                settings, new MemberCluster(client), Catalog.load().definitions(), Clock.systemUTC());
         a.start();
         return a;
     }
@@ -331,8 +333,8 @@ class AgentIT {
                 Duration.ofSeconds(1),
                 Set.of(),
                 true); // the consumer refuses it
-        try (AgentRuntime down =
-                new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC())) {
+        try (AgentRuntime down = new AgentRuntime(
+                settings, new MemberCluster(client), Catalog.load().definitions(), Clock.systemUTC())) {
             down.start();
             // down at first for want of a summary; wait for the command loop's own reason
             Eventually.until(
@@ -376,7 +378,8 @@ class AgentIT {
                 Set.of(),
                 true,
                 new SelfFence.Settings(Optional.of(Duration.ofSeconds(3)), false));
-        AgentRuntime a = new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC());
+        AgentRuntime a = new AgentRuntime(
+                settings, new MemberCluster(client), Catalog.load().definitions(), Clock.systemUTC());
         a.start();
         return a;
     }

@@ -1,5 +1,6 @@
 package dev.cartograph.agent;
 
+import dev.cartograph.agent.kube.MemberCluster;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.kafka.local.LocalKafka;
 import dev.cartograph.protocol.ClusterSummary;
@@ -126,8 +127,8 @@ class AgentScaleBenchmark {
                     Set.of(),
                     false);
             long start = System.nanoTime();
-            try (AgentRuntime agent =
-                            new AgentRuntime(settings, client, Catalog.load().definitions(), Clock.systemUTC());
+            try (AgentRuntime agent = new AgentRuntime(
+                            settings, new MemberCluster(client), Catalog.load().definitions(), Clock.systemUTC());
                     KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
                             Map.of(
                                     "bootstrap.servers",

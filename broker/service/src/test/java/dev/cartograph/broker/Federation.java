@@ -3,6 +3,7 @@ package dev.cartograph.broker;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.agent.AgentRuntime;
 import dev.cartograph.agent.AgentSettings;
+import dev.cartograph.agent.kube.MemberCluster;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Documents;
@@ -190,7 +191,8 @@ final class Federation implements AutoCloseable {
                 Duration.ofSeconds(1),
                 Set.of(),
                 true);
-        AgentRuntime agent = new AgentRuntime(settings, members.get(name), catalog, Clock.systemUTC());
+        AgentRuntime agent =
+                new AgentRuntime(settings, new MemberCluster(members.get(name)), catalog, Clock.systemUTC());
         agent.start();
         agents.put(name, agent);
         return agent;

@@ -20,9 +20,6 @@ final class KnownViolations {
 
     /** Classes (with their nested classes) that use fabric8 outside an adapter package. */
     static final Set<String> FABRIC8_OUTSIDE_ADAPTERS_NAMES = Set.of(
-            // holds the KubernetesClient and hands it to the agent.kube adapters it builds: the factory in
-            // agent.config could build those adapters and pass them in
-            "dev.cartograph.agent.AgentRuntime",
             // builds the hub adapters from a KubernetesClient and runs fabric8's LeaderElector on a hub Lease:
             // leader election is a hub adapter (broker.hub) behind a small interface
             "dev.cartograph.broker.BrokerRuntime",

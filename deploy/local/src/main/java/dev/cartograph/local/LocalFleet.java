@@ -3,6 +3,7 @@ package dev.cartograph.local;
 import dev.cartograph.agent.AgentRuntime;
 import dev.cartograph.agent.AgentSettings;
 import dev.cartograph.agent.fence.SelfFence;
+import dev.cartograph.agent.kube.MemberCluster;
 import dev.cartograph.broker.BrokerRuntime;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
@@ -217,7 +218,8 @@ public final class LocalFleet implements AutoCloseable {
                 Set.of(),
                 true,
                 fencing(options));
-        AgentRuntime agent = new AgentRuntime(settings, members.get(cluster).client(), catalog, Clock.systemUTC());
+        AgentRuntime agent = new AgentRuntime(
+                settings, new MemberCluster(members.get(cluster).client()), catalog, Clock.systemUTC());
         agent.start();
         agents.put(cluster, agent);
     }

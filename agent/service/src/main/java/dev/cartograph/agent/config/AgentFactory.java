@@ -3,6 +3,7 @@ package dev.cartograph.agent.config;
 import dev.cartograph.agent.AgentRuntime;
 import dev.cartograph.agent.AgentSettings;
 import dev.cartograph.agent.fence.SelfFence;
+import dev.cartograph.agent.kube.MemberCluster;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import io.fabric8.kubernetes.client.Config;
@@ -46,7 +47,8 @@ public class AgentFactory {
         if (catalog.hasErrors()) {
             throw new IllegalStateException("the built-in catalog has errors: " + catalog.problems());
         }
-        AgentRuntime runtime = new AgentRuntime(settings(p), client, catalog.definitions(), Clock.systemUTC());
+        AgentRuntime runtime =
+                new AgentRuntime(settings(p), new MemberCluster(client), catalog.definitions(), Clock.systemUTC());
         runtime.start();
         return runtime;
     }

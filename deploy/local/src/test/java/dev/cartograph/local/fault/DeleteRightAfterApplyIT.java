@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.agent.AgentRuntime;
 import dev.cartograph.agent.AgentSettings;
+import dev.cartograph.agent.kube.MemberCluster;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.testing.Eventually;
@@ -76,7 +77,10 @@ class DeleteRightAfterApplyIT {
                     Set.of(),
                     true);
             try (AgentRuntime agent = new AgentRuntime(
-                            settings, member.client(), Catalog.load().definitions(), Clock.systemUTC());
+                            settings,
+                            new MemberCluster(member.client()),
+                            Catalog.load().definitions(),
+                            Clock.systemUTC());
                     KafkaProducer<String, byte[]> producer = producer(kafka)) {
                 agent.start();
                 // warmed up: the agent has applied (and its cache seen) one placement, and has been idle since
