@@ -1,9 +1,8 @@
 package dev.cartograph.agent.kafka;
 
+import dev.cartograph.agent.kafka.CommandRecords.NotDurable;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.CommandResult;
-import dev.cartograph.protocol.Decoded;
-import dev.cartograph.protocol.Wire;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Reads this cluster's command topic on its own thread and hands each command to {@code handle}.
  * Nothing one record or one Kafka call does ends it:
  * <ul>
- * <li>a record that cannot be decoded is counted, logged once with its offset, and skipped;</li>
+ * <li>each record is handled inside its own guard ({@link CommandRecords}): a record that cannot be
+ *     decoded is counted, logged once with its offset, and skipped;</li>
  * <li>a command whose handling throws gets a {@code FAILED} result, logged with MDC
  *     {@code cluster}/{@code kind}/{@code namespace}/{@code name};</li>
  * <li>a failed Kafka call (poll, commit, the durable result) is logged and retried with backoff on a
@@ -71,12 +71,10 @@ public final class CommandLoop implements Runnable, AutoCloseable {
     private final String cluster;
     private final Supplier<CommandSource> sources;
     private final Results results;
-    private final Function<Command, CommandResult> handle;
+    private final CommandRecords handling;
     private final Backoff backoff;
     private final Clock clock;
     private final CountDownLatch closed = new CountDownLatch(1);
-    private final AtomicLong poison = new AtomicLong();
-    private final AtomicLong handled = new AtomicLong();
     private final AtomicLong kafkaFailures = new AtomicLong();
     private volatile CommandSource current;
     private volatile Status status;
@@ -95,18 +93,18 @@ public final class CommandLoop implements Runnable, AutoCloseable {
         this.cluster = cluster;
         this.sources = sources;
         this.results = results;
-        this.handle = handle;
+        this.handling = new CommandRecords(cluster, handle, results, clock);
         this.backoff = backoff;
         this.clock = clock;
         this.status = new Status(Status.State.STARTING, "starting", clock.instant());
     }
 
     public long poisonRecords() {
-        return poison.get();
+        return handling.poison();
     }
 
     public long handledCommands() {
-        return handled.get();
+        return handling.handled();
     }
 
     /** Kafka failures survived so far. */
@@ -186,7 +184,7 @@ public final class CommandLoop implements Runnable, AutoCloseable {
                 if (isClosed()) {
                     return;
                 }
-                process(r);
+                handling.process(r);
                 source.commit(r);
                 recovered(source);
             }
@@ -246,65 +244,8 @@ public final class CommandLoop implements Runnable, AutoCloseable {
         return !pause(wait);
     }
 
-    private void process(ConsumerRecord<String, byte[]> r) {
-        Decoded<Command> decoded;
-        try {
-            decoded = r.value() == null
-                    ? new Decoded.Failed<>("empty record (a tombstone is not a command)")
-                    : Wire.decodeCommand(r.value());
-        } catch (RuntimeException e) {
-            decoded = new Decoded.Failed<>(e.toString());
-        }
-        if (decoded instanceof Decoded.Failed<Command> failed) {
-            long n = poison.incrementAndGet();
-            LOG.warn(
-                    "skipping undecodable command at {}-{} offset {} ({} so far): {}",
-                    r.topic(),
-                    r.partition(),
-                    r.offset(),
-                    n,
-                    failed.reason());
-            return;
-        }
-        CommandResult result = guarded(((Decoded.Ok<Command>) decoded).value());
-        try {
-            results.durably(result);
-        } catch (KafkaException e) {
-            throw new NotDurable(e);
-        }
-        handled.incrementAndGet();
-    }
-
-    /** The command's result; a command whose handling throws is answered FAILED and logged, and the loop goes on. */
-    private CommandResult guarded(Command command) {
-        try (var ignored = CommandMdc.of(cluster, command)) {
-            try {
-                return handle.apply(command);
-            } catch (RuntimeException e) {
-                LOG.error(
-                        "{} {} epoch {} could not be handled; answered FAILED",
-                        verb(command),
-                        command.placementId(),
-                        command.epoch(),
-                        e);
-                return new CommandResult(
-                        cluster,
-                        command.placementId(),
-                        command.epoch(),
-                        verb(command),
-                        CommandResult.Outcome.FAILED,
-                        "the agent could not handle this command: " + e,
-                        clock.instant());
-            }
-        }
-    }
-
     private static Duration min(Duration a, Duration b) {
         return a.compareTo(b) <= 0 ? a : b;
-    }
-
-    private static String verb(Command command) {
-        return command instanceof Command.Apply ? "apply" : "delete";
     }
 
     private void status(Status.State state, String detail) {
@@ -339,13 +280,6 @@ public final class CommandLoop implements Runnable, AutoCloseable {
         CommandSource source = current;
         if (source != null) {
             source.wakeup();
-        }
-    }
-
-    /** A result Kafka did not confirm: the command is handled again on a new consumer, the producer is replaced. */
-    private static final class NotDurable extends RuntimeException {
-        NotDurable(KafkaException cause) {
-            super(cause.getMessage(), cause);
         }
     }
 }
