@@ -76,7 +76,8 @@ public final class BrokerRuntime implements AutoCloseable {
                 settings.federationValue(),
                 in -> ref.get().post(in));
         hub = new KubeHub(hubClient, watch);
-        coordinator = new Coordinator(settings, Interpreter.of(definitions), outbox, hub, clock, watch);
+        coordinator =
+                new Coordinator(settings, Interpreter.of(definitions), outbox, hub, clock, watch.priorityClasses());
         ref.set(coordinator);
         ingest = new Ingest(settings.kafka(), topics, topology, coordinator);
         coordinator.catchUpWith(ingest::mark);
