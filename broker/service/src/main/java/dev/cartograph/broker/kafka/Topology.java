@@ -49,24 +49,6 @@ public final class Topology implements AutoCloseable {
     private static final long TIMEOUT_SECONDS = 30;
     private static final int PARTITIONS = 1;
 
-    /** What an existing topic has less of than configured. */
-    public enum Setting {
-        REPLICATION_FACTOR,
-        MIN_INSYNC_REPLICAS,
-        CLEANUP_POLICY,
-        UNCLEAN_LEADER_ELECTION
-    }
-
-    /** An existing topic that is less durable than configured: {@code found} where {@code wanted} was asked for. */
-    public record Shortfall(String topic, Setting setting, String found, String wanted) {
-        @Override
-        public String toString() {
-            return "topic " + topic + " has "
-                    + setting.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " " + found + " where "
-                    + wanted + " is configured";
-        }
-    }
-
     private final Admin admin;
     private final Topics topics;
     private final TopicSettings settings;
@@ -239,30 +221,7 @@ public final class Topology implements AutoCloseable {
         List<Shortfall> shortfalls = new ArrayList<>();
         for (TopicDescription d : existing.values()) {
             Config config = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, d.name()));
-            int replicas = d.partitions().stream()
-                    .mapToInt(p -> p.replicas().size())
-                    .min()
-                    .orElse(0);
-            if (replicas < settings.replicationFactor()) {
-                shortfalls.add(new Shortfall(
-                        d.name(),
-                        Setting.REPLICATION_FACTOR,
-                        String.valueOf(replicas),
-                        String.valueOf(settings.replicationFactor())));
-            }
-            String minIsr = value(config, TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "1");
-            if (Integer.parseInt(minIsr) < settings.minInsyncReplicas()) {
-                shortfalls.add(new Shortfall(
-                        d.name(), Setting.MIN_INSYNC_REPLICAS, minIsr, String.valueOf(settings.minInsyncReplicas())));
-            }
-            String cleanup = value(config, TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE);
-            if (compacted.get(d.name()) && !cleanup.contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
-                shortfalls.add(
-                        new Shortfall(d.name(), Setting.CLEANUP_POLICY, cleanup, TopicConfig.CLEANUP_POLICY_COMPACT));
-            }
-            if (Boolean.parseBoolean(value(config, TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false"))) {
-                shortfalls.add(new Shortfall(d.name(), Setting.UNCLEAN_LEADER_ELECTION, "true", "false"));
-            }
+            shortfalls.addAll(Shortfall.of(d, config, compacted.get(d.name()), settings));
         }
         for (Shortfall s : shortfalls) {
             LOG.warn(
@@ -284,12 +243,6 @@ public final class Topology implements AutoCloseable {
         } catch (TimeoutException e) {
             throw failure("cannot read the configuration of " + names, e);
         }
-    }
-
-    private static String value(Config config, String name, String absent) {
-        return config == null || config.get(name) == null || config.get(name).value() == null
-                ? absent
-                : config.get(name).value();
     }
 
     private TopologyException failure(String what, Throwable cause) {
