@@ -258,36 +258,4 @@ public final class Topology implements AutoCloseable {
             throws ExecutionException, TimeoutException, InterruptedException {
         return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
-
-    /**
-     * The topology before issue 11: shared topics created with the brokers' default replication and
-     * no {@code min.insync.replicas}. Kept only while {@code Ingest} calls it; use an instance.
-     */
-    @Deprecated(forRemoval = true)
-    public static void ensure(Map<String, String> kafka, Topics topics)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        try (Admin admin = Admin.create(new HashMap<>(kafka))) {
-            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            List<NewTopic> missing = new ArrayList<>();
-            for (String compacted : List.of(topics.clusters(), topics.workloads(), topics.placements())) {
-                if (!existing.contains(compacted)) {
-                    missing.add(new NewTopic(compacted, 1, (short) -1)
-                            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
-                }
-            }
-            if (!existing.contains(topics.events())) {
-                missing.add(new NewTopic(topics.events(), 1, (short) -1));
-            }
-            if (missing.isEmpty()) {
-                return;
-            }
-            try {
-                admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw e;
-                }
-            }
-        }
-    }
 }
