@@ -2,6 +2,7 @@ package dev.cartograph.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cartograph.broker.hub.HubConnection;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.testing.Eventually;
 import dev.cartograph.kafka.local.LocalKafka;
@@ -70,8 +71,8 @@ class LateDependenciesIT {
                         "",
                         Duration.ofMillis(250))
                 .withTopicSettings(dev.cartograph.broker.kafka.TopicSettings.SINGLE_BROKER);
-        try (BrokerRuntime broker =
-                new BrokerRuntime(settings, hubClient, Catalog.load().definitions(), Clock.systemUTC())) {
+        try (BrokerRuntime broker = new BrokerRuntime(
+                settings, new HubConnection(hubClient), Catalog.load().definitions(), Clock.systemUTC())) {
             broker.start(); // neither Kafka nor the hub is there: this must not throw
             Thread.sleep(3000);
             assertThat(broker.running()).isTrue();

@@ -23,9 +23,6 @@ final class KnownViolations {
             // holds the KubernetesClient and hands it to the agent.kube adapters it builds: the factory in
             // agent.config could build those adapters and pass them in
             "dev.cartograph.agent.AgentRuntime",
-            // builds the hub adapters from a KubernetesClient and runs fabric8's LeaderElector on a hub Lease:
-            // leader election is a hub adapter (broker.hub) behind a small interface
-            "dev.cartograph.broker.BrokerRuntime",
             // the local fleet's launcher creates namespaces and CRDs on the hub mock itself: a local.kube
             // package would hold that
             "dev.cartograph.local.LocalFleet",

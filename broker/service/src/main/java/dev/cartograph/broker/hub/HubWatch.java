@@ -55,7 +55,7 @@ public final class HubWatch implements AutoCloseable {
     private SharedIndexInformer<CustomResourceDefinition> crdInformer;
     private volatile boolean started;
 
-    public HubWatch(
+    HubWatch(
             KubernetesClient client,
             Definitions definitions,
             String labelKey,
