@@ -12,6 +12,7 @@ import dev.cartograph.broker.hub.KubeHub;
 import dev.cartograph.broker.kafka.Ingest;
 import dev.cartograph.broker.kafka.KafkaOutbox;
 import dev.cartograph.broker.kafka.Topology;
+import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.FleetReport;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Interpreter;

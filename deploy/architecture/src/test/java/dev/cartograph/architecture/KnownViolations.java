@@ -61,12 +61,6 @@ final class KnownViolations {
             new Edge(
                     new String[] {"dev.cartograph.interpreter.view"},
                     "dev.cartograph.interpreter.definition.GroupVersionKind"),
-            // BrokerSettings, in the broker's root package beside the runtime that wires everything, is read by
-            // the coordinator's parts and by the REST controller: settings for coordinate belong to coordinate
-            // (or config)
-            new Edge(
-                    new String[] {"dev.cartograph.broker.coordinate", "dev.cartograph.broker.api"},
-                    "dev.cartograph.broker.BrokerSettings"),
             // the REST controller reads the published view through the runtime that wires it; it can be given
             // the view's supplier instead
             new Edge(new String[] {"dev.cartograph.broker.api"}, "dev.cartograph.broker.BrokerRuntime"));

@@ -1,9 +1,9 @@
 package dev.cartograph.broker.config;
 
 import dev.cartograph.broker.BrokerRuntime;
-import dev.cartograph.broker.BrokerSettings;
 import dev.cartograph.broker.hub.HubConnection;
-import dev.cartograph.broker.kafka.TopicSettings;
+import dev.cartograph.broker.settings.BrokerSettings;
+import dev.cartograph.broker.settings.TopicSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.placement.Planner;

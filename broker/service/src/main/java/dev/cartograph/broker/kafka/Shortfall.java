@@ -1,5 +1,6 @@
 package dev.cartograph.broker.kafka;
 
+import dev.cartograph.broker.settings.TopicSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,7 @@
 package dev.cartograph.broker.kafka;
 
 import dev.cartograph.broker.kafka.TopologyException.Reason;
+import dev.cartograph.broker.settings.TopicSettings;
 import dev.cartograph.protocol.Topics;
 import java.util.ArrayList;
 import java.util.Collection;

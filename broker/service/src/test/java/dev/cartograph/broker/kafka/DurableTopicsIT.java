@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cartograph.broker.kafka.Shortfall.Setting;
+import dev.cartograph.broker.settings.TopicSettings;
 import dev.cartograph.kafka.local.LocalKafkaCluster;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.Decoded;
