@@ -1,5 +1,6 @@
 package dev.cartograph.broker;
 
+import dev.cartograph.broker.api.BrokerState;
 import dev.cartograph.broker.api.Views;
 import dev.cartograph.broker.coordinate.BrokerView;
 import dev.cartograph.broker.coordinate.Coordinator;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * for reads); the hub is written and gangs are placed only while this instance holds the leader
  * Lease on the hub (when leader election is on). Start once, close once.
  */
-public final class BrokerRuntime implements AutoCloseable {
+public final class BrokerRuntime implements BrokerState, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerRuntime.class);
 
     private final BrokerSettings settings;
@@ -133,6 +134,7 @@ public final class BrokerRuntime implements AutoCloseable {
         return watch != null && watch.started();
     }
 
+    @Override
     public BrokerView view() {
         return coordinator == null ? BrokerView.EMPTY : coordinator.view();
     }
@@ -145,15 +147,18 @@ public final class BrokerRuntime implements AutoCloseable {
                 && coordinatorThread.isAlive();
     }
 
+    @Override
     public BrokerSettings settings() {
         return settings;
     }
 
     /** The catalog with the hub's Karta definitions over it, as the broker interprets now. */
+    @Override
     public Definitions definitions() {
         return watch == null ? definitions : watch.definitions();
     }
 
+    @Override
     public Clock clock() {
         return clock;
     }

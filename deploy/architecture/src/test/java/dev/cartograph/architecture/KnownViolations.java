@@ -60,10 +60,7 @@ final class KnownViolations {
             // such as GroupVersionKind belong with neither
             new Edge(
                     new String[] {"dev.cartograph.interpreter.view"},
-                    "dev.cartograph.interpreter.definition.GroupVersionKind"),
-            // the REST controller reads the published view through the runtime that wires it; it can be given
-            // the view's supplier instead
-            new Edge(new String[] {"dev.cartograph.broker.api"}, "dev.cartograph.broker.BrokerRuntime"));
+                    "dev.cartograph.interpreter.definition.GroupVersionKind"));
 
     private KnownViolations() {}
 
