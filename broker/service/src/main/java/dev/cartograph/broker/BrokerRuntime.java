@@ -1,28 +1,26 @@
 package dev.cartograph.broker;
 
+import dev.cartograph.broker.api.BrokerState;
 import dev.cartograph.broker.api.Views;
 import dev.cartograph.broker.coordinate.BrokerView;
 import dev.cartograph.broker.coordinate.Coordinator;
 import dev.cartograph.broker.coordinate.Input;
+import dev.cartograph.broker.coordinate.LeaderElection;
 import dev.cartograph.broker.hub.ClusterObjects;
+import dev.cartograph.broker.hub.HubConnection;
 import dev.cartograph.broker.hub.HubWatch;
 import dev.cartograph.broker.hub.KubeHub;
 import dev.cartograph.broker.kafka.Ingest;
 import dev.cartograph.broker.kafka.KafkaOutbox;
 import dev.cartograph.broker.kafka.Topology;
+import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.FleetReport;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.protocol.Topics;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -34,11 +32,11 @@ import org.slf4j.LoggerFactory;
  * for reads); the hub is written and gangs are placed only while this instance holds the leader
  * Lease on the hub (when leader election is on). Start once, close once.
  */
-public final class BrokerRuntime implements AutoCloseable {
+public final class BrokerRuntime implements BrokerState, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerRuntime.class);
 
     private final BrokerSettings settings;
-    private final KubernetesClient hubClient;
+    private final HubConnection hubConnection;
     private final Definitions definitions;
     private final Clock clock;
     private final Topics topics;
@@ -50,15 +48,16 @@ public final class BrokerRuntime implements AutoCloseable {
     private KubeHub hub;
     private Thread coordinatorThread;
     private Thread ingestThread;
-    private CompletableFuture<?> election;
+    private LeaderElection election;
     private final ScheduledExecutorService ticker =
             Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "broker-tick"));
     private final ScheduledExecutorService hubSync =
             Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "broker-clusters"));
 
-    public BrokerRuntime(BrokerSettings settings, KubernetesClient hubClient, Definitions definitions, Clock clock) {
+    /** @param hubConnection the hub the broker watches and writes, and holds its leader Lease on */
+    public BrokerRuntime(BrokerSettings settings, HubConnection hubConnection, Definitions definitions, Clock clock) {
         this.settings = settings;
-        this.hubClient = hubClient;
+        this.hubConnection = hubConnection;
         this.definitions = definitions;
         this.clock = clock;
         this.topics = new Topics(settings.topicPrefix());
@@ -69,14 +68,14 @@ public final class BrokerRuntime implements AutoCloseable {
         outbox = new KafkaOutbox(settings.kafka(), topics, topology::ensureCommandTopicOrLog);
         java.util.concurrent.atomic.AtomicReference<Coordinator> ref =
                 new java.util.concurrent.atomic.AtomicReference<>();
-        watch = new HubWatch(
-                hubClient,
+        watch = hubConnection.watch(
                 definitions,
                 settings.federationKey(),
                 settings.federationValue(),
                 in -> ref.get().post(in));
-        hub = new KubeHub(hubClient, watch);
-        coordinator = new Coordinator(settings, Interpreter.of(definitions), outbox, hub, clock, watch);
+        hub = hubConnection.hub(watch);
+        coordinator =
+                new Coordinator(settings, Interpreter.of(definitions), outbox, hub, clock, watch.priorityClasses());
         ref.set(coordinator);
         ingest = new Ingest(settings.kafka(), topics, topology, coordinator);
         coordinator.catchUpWith(ingest::mark);
@@ -87,7 +86,7 @@ public final class BrokerRuntime implements AutoCloseable {
         hubSync.execute(this::watchHub);
         long every = settings.tick().toMillis();
         ticker.scheduleWithFixedDelay(() -> coordinator.post(new Input.Tick()), every, every, TimeUnit.MILLISECONDS);
-        ClusterObjects clusterObjects = new ClusterObjects(hubClient);
+        ClusterObjects clusterObjects = hubConnection.clusterObjects();
         hubSync.scheduleWithFixedDelay(
                 () -> {
                     try {
@@ -107,23 +106,8 @@ public final class BrokerRuntime implements AutoCloseable {
                 2,
                 TimeUnit.SECONDS);
         if (settings.leaderElection()) {
-            election = hubClient
-                    .leaderElector()
-                    .withConfig(new LeaderElectionConfigBuilder()
-                            .withName(settings.leaseName())
-                            .withLock(
-                                    new LeaseLock(settings.leaseNamespace(), settings.leaseName(), settings.brokerId()))
-                            .withLeaseDuration(Duration.ofSeconds(15))
-                            .withRenewDeadline(Duration.ofSeconds(10))
-                            .withRetryPeriod(Duration.ofSeconds(2))
-                            .withReleaseOnCancel(true)
-                            .withLeaderCallbacks(new LeaderCallbacks(
-                                    () -> coordinator.leading(true, leaderTerm()),
-                                    () -> coordinator.leading(false),
-                                    leader -> LOG.info("broker leader is {}", leader)))
-                            .build())
-                    .build()
-                    .start();
+            election = hubConnection.election(settings.leaseNamespace(), settings.leaseName(), settings.brokerId());
+            election.start(coordinator::leading);
         }
         LOG.info(
                 "broker {} started (topics {}.*, federation label {})",
@@ -132,33 +116,15 @@ public final class BrokerRuntime implements AutoCloseable {
                 settings.federationLabel());
     }
 
-    /** The leader term: how often the Lease changed hands, read just after taking it. */
-    private long leaderTerm() {
-        try {
-            Lease lease = hubClient
-                    .resources(Lease.class)
-                    .inNamespace(settings.leaseNamespace())
-                    .withName(settings.leaseName())
-                    .get();
-            Integer transitions = lease == null || lease.getSpec() == null
-                    ? null
-                    : lease.getSpec().getLeaseTransitions();
-            return transitions == null ? 0 : transitions;
-        } catch (RuntimeException e) {
-            LOG.warn("cannot read the Lease's transitions for the leader term: {}", e.toString());
-            return 0;
-        }
-    }
-
     /** Starts watching the hub; while it cannot be reached, tries again every 5 s (the rest of the broker keeps running). */
     private void watchHub() {
         try {
             watch.start();
-            LOG.info("watching the hub at {}", hubClient.getMasterUrl());
+            LOG.info("watching the hub at {}", hubConnection.url());
         } catch (RuntimeException e) {
             LOG.warn(
                     "the hub at {} cannot be watched yet ({}); trying again in 5 s",
-                    hubClient.getMasterUrl(),
+                    hubConnection.url(),
                     e.getMessage());
             hubSync.schedule(this::watchHub, 5, TimeUnit.SECONDS);
         }
@@ -168,6 +134,7 @@ public final class BrokerRuntime implements AutoCloseable {
         return watch != null && watch.started();
     }
 
+    @Override
     public BrokerView view() {
         return coordinator == null ? BrokerView.EMPTY : coordinator.view();
     }
@@ -180,15 +147,18 @@ public final class BrokerRuntime implements AutoCloseable {
                 && coordinatorThread.isAlive();
     }
 
+    @Override
     public BrokerSettings settings() {
         return settings;
     }
 
     /** The catalog with the hub's Karta definitions over it, as the broker interprets now. */
+    @Override
     public Definitions definitions() {
         return watch == null ? definitions : watch.definitions();
     }
 
+    @Override
     public Clock clock() {
         return clock;
     }
@@ -203,7 +173,7 @@ public final class BrokerRuntime implements AutoCloseable {
         ticker.shutdownNow();
         hubSync.shutdownNow();
         if (election != null) {
-            election.cancel(true);
+            election.close();
         }
         if (watch != null) {
             watch.close();

@@ -305,7 +305,7 @@ class BrokerIT {
         try (var topology = new dev.cartograph.broker.kafka.Topology(
                 Map.of("bootstrap.servers", kafka.bootstrapServers()),
                 topics,
-                dev.cartograph.broker.kafka.TopicSettings.SINGLE_BROKER)) {
+                dev.cartograph.broker.settings.TopicSettings.SINGLE_BROKER)) {
             topology.ensureShared(); // topics are never created by writing to them
         }
         try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(

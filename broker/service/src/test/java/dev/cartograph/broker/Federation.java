@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.agent.AgentRuntime;
 import dev.cartograph.agent.AgentSettings;
 import dev.cartograph.agent.kube.MemberCluster;
+import dev.cartograph.broker.hub.HubConnection;
+import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Documents;
@@ -215,8 +217,8 @@ final class Federation implements AutoCloseable {
                         leaderElection ? "cartograph-system" : "",
                         "cartograph-broker",
                         Duration.ofMillis(250))
-                .withTopicSettings(dev.cartograph.broker.kafka.TopicSettings.SINGLE_BROKER);
-        BrokerRuntime broker = new BrokerRuntime(settings, hub, catalog, Clock.systemUTC());
+                .withTopicSettings(dev.cartograph.broker.settings.TopicSettings.SINGLE_BROKER);
+        BrokerRuntime broker = new BrokerRuntime(settings, new HubConnection(hub), catalog, Clock.systemUTC());
         broker.start();
         brokers.add(broker);
         return broker;

@@ -2,6 +2,8 @@ package dev.cartograph.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cartograph.broker.hub.HubConnection;
+import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.testing.Eventually;
 import dev.cartograph.kafka.local.LocalKafka;
@@ -69,9 +71,9 @@ class LateDependenciesIT {
                         "",
                         "",
                         Duration.ofMillis(250))
-                .withTopicSettings(dev.cartograph.broker.kafka.TopicSettings.SINGLE_BROKER);
-        try (BrokerRuntime broker =
-                new BrokerRuntime(settings, hubClient, Catalog.load().definitions(), Clock.systemUTC())) {
+                .withTopicSettings(dev.cartograph.broker.settings.TopicSettings.SINGLE_BROKER);
+        try (BrokerRuntime broker = new BrokerRuntime(
+                settings, new HubConnection(hubClient), Catalog.load().definitions(), Clock.systemUTC())) {
             broker.start(); // neither Kafka nor the hub is there: this must not throw
             Thread.sleep(3000);
             assertThat(broker.running()).isTrue();

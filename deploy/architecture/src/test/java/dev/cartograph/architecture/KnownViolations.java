@@ -20,9 +20,6 @@ final class KnownViolations {
 
     /** Classes (with their nested classes) that use fabric8 outside an adapter package. */
     static final Set<String> FABRIC8_OUTSIDE_ADAPTERS_NAMES = Set.of(
-            // builds the hub adapters from a KubernetesClient and runs fabric8's LeaderElector on a hub Lease:
-            // leader election is a hub adapter (broker.hub) behind a small interface
-            "dev.cartograph.broker.BrokerRuntime",
             // the local fleet's launcher creates namespaces and CRDs on the hub mock itself: a local.kube
             // package would hold that
             "dev.cartograph.local.LocalFleet",
@@ -60,16 +57,7 @@ final class KnownViolations {
             // such as GroupVersionKind belong with neither
             new Edge(
                     new String[] {"dev.cartograph.interpreter.view"},
-                    "dev.cartograph.interpreter.definition.GroupVersionKind"),
-            // BrokerSettings, in the broker's root package beside the runtime that wires everything, is read by
-            // the coordinator's parts and by the REST controller: settings for coordinate belong to coordinate
-            // (or config)
-            new Edge(
-                    new String[] {"dev.cartograph.broker.coordinate", "dev.cartograph.broker.api"},
-                    "dev.cartograph.broker.BrokerSettings"),
-            // the REST controller reads the published view through the runtime that wires it; it can be given
-            // the view's supplier instead
-            new Edge(new String[] {"dev.cartograph.broker.api"}, "dev.cartograph.broker.BrokerRuntime"));
+                    "dev.cartograph.interpreter.definition.GroupVersionKind"));
 
     private KnownViolations() {}
 

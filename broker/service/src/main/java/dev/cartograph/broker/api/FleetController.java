@@ -2,7 +2,6 @@ package dev.cartograph.broker.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cartograph.broker.BrokerRuntime;
 import dev.cartograph.broker.coordinate.BrokerView;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Problem;
@@ -33,9 +32,9 @@ import java.util.stream.Collectors;
 @Controller("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class FleetController {
-    private final BrokerRuntime broker;
+    private final BrokerState broker;
 
-    public FleetController(BrokerRuntime broker) {
+    public FleetController(BrokerState broker) {
         this.broker = broker;
     }
 

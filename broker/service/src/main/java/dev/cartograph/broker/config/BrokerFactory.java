@@ -1,8 +1,9 @@
 package dev.cartograph.broker.config;
 
 import dev.cartograph.broker.BrokerRuntime;
-import dev.cartograph.broker.BrokerSettings;
-import dev.cartograph.broker.kafka.TopicSettings;
+import dev.cartograph.broker.hub.HubConnection;
+import dev.cartograph.broker.settings.BrokerSettings;
+import dev.cartograph.broker.settings.TopicSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.placement.Planner;
@@ -44,7 +45,8 @@ public class BrokerFactory {
         if (catalog.hasErrors()) {
             throw new IllegalStateException("the built-in catalog has errors: " + catalog.problems());
         }
-        BrokerRuntime runtime = new BrokerRuntime(settings(p), hub, catalog.definitions(), Clock.systemUTC());
+        BrokerRuntime runtime =
+                new BrokerRuntime(settings(p), new HubConnection(hub), catalog.definitions(), Clock.systemUTC());
         runtime.start();
         return runtime;
     }

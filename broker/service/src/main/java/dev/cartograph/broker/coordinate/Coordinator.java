@@ -1,10 +1,9 @@
 package dev.cartograph.broker.coordinate;
 
-import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.fleet.Reservation;
 import dev.cartograph.interpreter.Interpreter;
-import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import dev.cartograph.protocol.WorkloadSummary;
@@ -27,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * The broker's one writer. Every input (agent records, placement records, hub objects, the lease,
  * the clock) is queued and handled in order on one thread, which owns fleet state, placements and
  * the queue; after each batch it publishes an immutable {@link BrokerView}. The work is done by named
- * parts on that thread: {@link Placing} (submit, plan, queue), {@link StatusMirror}, {@link Fencing},
+ * parts on that thread: {@link HubObjects} (a hub object changed or went away), {@link Placing} (submit, plan, queue),
+ * {@link Updates}, {@link StatusMirror}, {@link Fencing},
  * {@link Failover}, {@link Deletion}; placements live in the {@link Book}; every outside effect goes
  * through {@link Effects} or {@link Book#write}, which act only while this instance is active.
  *
@@ -62,6 +62,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final Deletion deletion;
     private final AgentReports reports;
     private final Updates updates;
+    private final HubObjects hubObjects;
     private final Quarantine quarantine;
     private long poison;
     private final Leadership leadership;
@@ -94,7 +95,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 new Placing(settings, book, fleet, demands, forwarding, mirror, effects, clock, () -> this.interpreter);
         this.failover = new Failover(settings, book, fleet, forwarding, mirror, effects, clock);
         this.deletion = new Deletion(settings, book, fleet, forwarding, effects, clock, this::forget);
-        this.updates = new Updates(settings, book, fleet, demands, forwarding, effects, clock, () -> this.interpreter);
+        this.updates =
+                new Updates(settings, book, fleet, demands, forwarding, mirror, effects, clock, () -> this.interpreter);
+        this.hubObjects = new HubObjects(book, this::active, placing, deletion, updates, effects);
         this.reports = new AgentReports(settings, fleet, book, fencing, mirror, placing, deletion, effects, clock);
         this.quarantine = new Quarantine(book, placing, effects);
     }
@@ -199,9 +202,11 @@ public final class Coordinator implements Runnable, AutoCloseable {
         } else if (input instanceof Input.Marked m) {
             leadership.marked(m.id());
         } else if (input instanceof Input.HubChanged h) {
-            HubObject.parse(h.object(), priorityClasses, clock.instant()).ifPresent(this::hubChanged);
+            HubObject.parse(h.object(), priorityClasses, clock.instant())
+                    .ifPresent(o -> capacityChanged |= hubObjects.changed(o));
         } else if (input instanceof Input.HubDeleted h) {
-            HubObject.parse(h.object(), priorityClasses, clock.instant()).ifPresent(this::hubDeleted);
+            HubObject.parse(h.object(), priorityClasses, clock.instant())
+                    .ifPresent(o -> capacityChanged |= hubObjects.deleted(o));
         } else if (input instanceof Input.Leading l) {
             leadership.changed(l.leading(), l.term());
         } else if (input instanceof Input.Definitions d) {
@@ -243,75 +248,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
             reports.copy(s, Optional.empty()); // summaries replayed before their placement records: match them up now
         }
         for (HubObject object : List.copyOf(book.objects())) {
-            hubChanged(object);
+            capacityChanged |= hubObjects.changed(object);
         }
         capacityChanged = true;
-    }
-
-    // ---- hub objects
-
-    private void hubChanged(HubObject object) {
-        book.object(object);
-        if (!active()) {
-            return;
-        }
-        Optional<PlacementRecord> found = book.placement(object.uid());
-        if (object.deleting()) {
-            capacityChanged |= deletion.delete(object, found);
-            return;
-        }
-        if (found.isEmpty()) {
-            placing.submit(object, 1);
-            return;
-        }
-        PlacementRecord p = found.get();
-        if ((p.state() == State.PLACED || p.state() == State.APPLIED)
-                && p.cluster().isPresent()) {
-            placed(p, object);
-        } else if (p.state() == State.FAILED && placing.changedSinceFailure(p, object)) {
-            placing.submit(
-                    object,
-                    p.epoch() + 1); // the user changed a gang that failed: try again (a copy left anywhere is fenced)
-            return;
-        }
-        if (p.state() != State.DELETING) {
-            effects.addFinalizer(object);
-        }
-    }
-
-    /** A placed object changed: forward a new generation; on first sight in this instance, send an unconfirmed apply again. */
-    private void placed(PlacementRecord p, HubObject object) {
-        if (!object.shownCluster()
-                .equals(p.cluster().get())) { // the mark was lost (or is still on its way): level-triggered
-            effects.mark(
-                    object,
-                    Map.of(MetadataKeys.CLUSTER_LABEL, p.cluster().get()),
-                    Map.of(MetadataKeys.EPOCH_ANNOTATION, Long.toString(p.epoch())));
-        }
-        Optional<Book.Forwarded> forwarded = book.forwarded(p.uid());
-        if (forwarded.isPresent() && !forwarded.get().spec().equals(object.spec())) {
-            capacityChanged |= updates.changed(p, object, forwarded.get());
-        } else if (forwarded.isEmpty()) {
-            // first sight in this instance (a restart or a new leader): the member runs this spec, as far as it knows
-            Optional<DemandCache.Asked> asked = Optional.of(demands.demand(object, interpreter));
-            if (p.state() == State.PLACED) {
-                forwarding.apply(p, object, asked); // may never have reached the agent; it applies idempotently
-            } else {
-                book.forwarded(p.uid(), new Book.Forwarded(object.spec(), asked));
-            }
-            book.member(p).ifPresent(member -> mirror.mirror(object, member, Optional.empty()));
-        }
-    }
-
-    private void hubDeleted(HubObject object) {
-        if (active()) {
-            Optional<PlacementRecord> p = book.placement(object.uid());
-            if (p.isPresent() && p.get().state() != State.DELETING) {
-                capacityChanged |= deletion.delete(
-                        object, p); // removed without our finalizer running (forced): still delete the copy
-            }
-        }
-        book.objectGone(object.uid());
     }
 
     /** Forgets everything about a placement, in every part (its hub object is gone, or is about to be). */

@@ -1,6 +1,6 @@
 package dev.cartograph.broker.coordinate;
 
-import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;

@@ -1,6 +1,6 @@
 package dev.cartograph.broker.coordinate;
 
-import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.fleet.Reservation;
 import dev.cartograph.interpreter.Interpreter;
@@ -20,7 +20,10 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * A placed gang whose spec changed on the hub: the change is forwarded only if it still fits where
+ * A placed gang's hub object, seen again or changed. Seen for the first time by this instance (a restart or a
+ * new leader), an apply the agent never confirmed is sent again; a lost cluster mark is written again.
+ *
+ * <p>A placed gang whose spec changed on the hub: the change is forwarded only if it still fits where
  * the gang runs. Pods it keeps stay where they are; the pods it adds (more replicas, or a role whose
  * pods changed shape) must fit on its cluster's free capacity now, and are reserved there until the
  * member accounts for them. The change goes out as the placement's next epoch (durable first), so
@@ -34,6 +37,7 @@ final class Updates {
     private final Fleet fleet;
     private final DemandCache demands;
     private final Forwarding forwarding;
+    private final StatusMirror mirror;
     private final Effects effects;
     private final Clock clock;
     private final Supplier<Interpreter> interpreter;
@@ -45,6 +49,7 @@ final class Updates {
             Fleet fleet,
             DemandCache demands,
             Forwarding forwarding,
+            StatusMirror mirror,
             Effects effects,
             Clock clock,
             Supplier<Interpreter> interpreter) {
@@ -53,9 +58,39 @@ final class Updates {
         this.fleet = fleet;
         this.demands = demands;
         this.forwarding = forwarding;
+        this.mirror = mirror;
         this.effects = effects;
         this.clock = clock;
         this.interpreter = interpreter;
+    }
+
+    /**
+     * A placed object changed: forward a new generation; on first sight in this instance, send an unconfirmed
+     * apply again. Returns true when capacity was reserved for a change.
+     */
+    boolean placed(PlacementRecord p, HubObject object) {
+        boolean capacityChanged = false;
+        if (!object.shownCluster()
+                .equals(p.cluster().get())) { // the mark was lost (or is still on its way): level-triggered
+            effects.mark(
+                    object,
+                    Map.of(MetadataKeys.CLUSTER_LABEL, p.cluster().get()),
+                    Map.of(MetadataKeys.EPOCH_ANNOTATION, Long.toString(p.epoch())));
+        }
+        Optional<Book.Forwarded> forwarded = book.forwarded(p.uid());
+        if (forwarded.isPresent() && !forwarded.get().spec().equals(object.spec())) {
+            capacityChanged = changed(p, object, forwarded.get());
+        } else if (forwarded.isEmpty()) {
+            // first sight in this instance (a restart or a new leader): the member runs this spec, as far as it knows
+            Optional<DemandCache.Asked> asked = Optional.of(demands.demand(object, interpreter.get()));
+            if (p.state() == PlacementRecord.State.PLACED) {
+                forwarding.apply(p, object, asked); // may never have reached the agent; it applies idempotently
+            } else {
+                book.forwarded(p.uid(), new Book.Forwarded(object.spec(), asked));
+            }
+            book.member(p).ifPresent(member -> mirror.mirror(object, member, Optional.empty()));
+        }
+        return capacityChanged;
     }
 
     /** The spec differs from what was forwarded. Returns true when it was forwarded. */

@@ -38,7 +38,7 @@ public final class ClusterObjects {
     private final Map<String, Instant> writtenAt = new HashMap<>();
     private boolean missingCrdReported;
 
-    public ClusterObjects(KubernetesClient client) {
+    ClusterObjects(KubernetesClient client) {
         this.client = client;
     }
 

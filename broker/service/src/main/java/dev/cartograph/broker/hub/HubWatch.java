@@ -2,6 +2,7 @@ package dev.cartograph.broker.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.broker.coordinate.Input;
+import dev.cartograph.broker.coordinate.PriorityClasses;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.definition.BuiltInKinds;
@@ -13,7 +14,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
-import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -31,9 +31,9 @@ import org.slf4j.LoggerFactory;
  * Watches the hub: every catalog kind it serves (CRDs found at start and whenever CRDs change, plus
  * the built-in workload kinds), and namespaces. Hands the coordinator each object selected for
  * federation (the label on the object or on its namespace). Informer handlers only convert and
- * enqueue. Thread-safe.
+ * enqueue. The hub's PriorityClasses are watched beside ({@link PriorityClassWatch}). Thread-safe.
  */
-public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coordinate.PriorityClasses {
+public final class HubWatch implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HubWatch.class);
 
     private final KubernetesClient client;
@@ -43,6 +43,7 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
     private final String labelKey;
     private final String labelValue;
     private final Consumer<Input> sink;
+    private final PriorityClassWatch priorityClasses;
     private final Map<String, ResourceDefinitionContext> contexts = new ConcurrentHashMap<>();
     /** Every federated object is offered again this often, so whatever the broker failed to write on it is written again. */
     static final java.time.Duration RESYNC = java.time.Duration.ofMinutes(5);
@@ -50,12 +51,11 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
     private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers = new ConcurrentHashMap<>();
     private final Map<String, Boolean> federatedNamespaces = new ConcurrentHashMap<>();
     private final List<SharedIndexInformer<?>> others = new ArrayList<>();
-    private volatile SharedIndexInformer<PriorityClass> priorityClasses;
     private SharedIndexInformer<Namespace> namespaceInformer;
     private SharedIndexInformer<CustomResourceDefinition> crdInformer;
     private volatile boolean started;
 
-    public HubWatch(
+    HubWatch(
             KubernetesClient client,
             Definitions definitions,
             String labelKey,
@@ -67,6 +67,7 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
         this.labelKey = labelKey;
         this.labelValue = labelValue;
         this.sink = sink;
+        this.priorityClasses = new PriorityClassWatch(client);
     }
 
     /**
@@ -96,31 +97,7 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
                             0);
             others.add(namespaceInformer);
         }
-        if (priorityClasses == null) {
-            try {
-                priorityClasses = client.scheduling()
-                        .v1()
-                        .priorityClasses()
-                        .inform(
-                                new ResourceEventHandler<>() {
-                                    @Override
-                                    public void onAdd(PriorityClass pc) {}
-
-                                    @Override
-                                    public void onUpdate(PriorityClass a, PriorityClass b) {}
-
-                                    @Override
-                                    public void onDelete(PriorityClass pc, boolean unknown) {}
-                                },
-                                0);
-                others.add(priorityClasses);
-            } catch (RuntimeException e) {
-                LOG.warn(
-                        "cannot watch PriorityClasses on the hub ({}); queue priority comes from the {} annotation only",
-                        e.getMessage(),
-                        dev.cartograph.protocol.MetadataKeys.PRIORITY_ANNOTATION);
-            }
-        }
+        priorityClasses.start();
         watchKartas();
         discover();
         if (crdInformer != null) {
@@ -156,26 +133,9 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
         return started;
     }
 
-    @Override
-    public Optional<Integer> value(String name) {
-        SharedIndexInformer<PriorityClass> pcs = priorityClasses;
-        return pcs == null
-                ? Optional.empty()
-                : pcs.getStore().list().stream()
-                        .filter(pc -> name.equals(pc.getMetadata().getName()))
-                        .findFirst()
-                        .map(pc -> pc.getValue());
-    }
-
-    @Override
-    public Optional<Integer> globalDefault() {
-        SharedIndexInformer<PriorityClass> pcs = priorityClasses;
-        return pcs == null
-                ? Optional.empty()
-                : pcs.getStore().list().stream()
-                        .filter(pc -> Boolean.TRUE.equals(pc.getGlobalDefault()))
-                        .findFirst()
-                        .map(pc -> pc.getValue());
+    /** The hub's PriorityClasses, for queue priority: none until {@link #start} could watch them. */
+    public PriorityClasses priorityClasses() {
+        return priorityClasses;
     }
 
     /** The API path of a kind the hub serves, for writes. */
@@ -330,5 +290,6 @@ public final class HubWatch implements AutoCloseable, dev.cartograph.broker.coor
         }
         informers.values().forEach(SharedIndexInformer::close);
         others.forEach(SharedIndexInformer::close);
+        priorityClasses.close();
     }
 }

@@ -78,7 +78,7 @@ public final class KubeHub implements Hub, AutoCloseable {
                             && (k.getCode() == 404 || k.getCode() == 403 || k.getCode() == 422)))
                     .build());
 
-    public KubeHub(KubernetesClient client, HubWatch watch) {
+    KubeHub(KubernetesClient client, HubWatch watch) {
         this.client = client;
         this.watch = watch;
     }

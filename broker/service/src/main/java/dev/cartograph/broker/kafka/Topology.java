@@ -1,6 +1,7 @@
 package dev.cartograph.broker.kafka;
 
 import dev.cartograph.broker.kafka.TopologyException.Reason;
+import dev.cartograph.broker.settings.TopicSettings;
 import dev.cartograph.protocol.Topics;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -48,24 +49,6 @@ public final class Topology implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Topology.class);
     private static final long TIMEOUT_SECONDS = 30;
     private static final int PARTITIONS = 1;
-
-    /** What an existing topic has less of than configured. */
-    public enum Setting {
-        REPLICATION_FACTOR,
-        MIN_INSYNC_REPLICAS,
-        CLEANUP_POLICY,
-        UNCLEAN_LEADER_ELECTION
-    }
-
-    /** An existing topic that is less durable than configured: {@code found} where {@code wanted} was asked for. */
-    public record Shortfall(String topic, Setting setting, String found, String wanted) {
-        @Override
-        public String toString() {
-            return "topic " + topic + " has "
-                    + setting.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " " + found + " where "
-                    + wanted + " is configured";
-        }
-    }
 
     private final Admin admin;
     private final Topics topics;
@@ -239,30 +222,7 @@ public final class Topology implements AutoCloseable {
         List<Shortfall> shortfalls = new ArrayList<>();
         for (TopicDescription d : existing.values()) {
             Config config = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, d.name()));
-            int replicas = d.partitions().stream()
-                    .mapToInt(p -> p.replicas().size())
-                    .min()
-                    .orElse(0);
-            if (replicas < settings.replicationFactor()) {
-                shortfalls.add(new Shortfall(
-                        d.name(),
-                        Setting.REPLICATION_FACTOR,
-                        String.valueOf(replicas),
-                        String.valueOf(settings.replicationFactor())));
-            }
-            String minIsr = value(config, TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "1");
-            if (Integer.parseInt(minIsr) < settings.minInsyncReplicas()) {
-                shortfalls.add(new Shortfall(
-                        d.name(), Setting.MIN_INSYNC_REPLICAS, minIsr, String.valueOf(settings.minInsyncReplicas())));
-            }
-            String cleanup = value(config, TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE);
-            if (compacted.get(d.name()) && !cleanup.contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
-                shortfalls.add(
-                        new Shortfall(d.name(), Setting.CLEANUP_POLICY, cleanup, TopicConfig.CLEANUP_POLICY_COMPACT));
-            }
-            if (Boolean.parseBoolean(value(config, TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false"))) {
-                shortfalls.add(new Shortfall(d.name(), Setting.UNCLEAN_LEADER_ELECTION, "true", "false"));
-            }
+            shortfalls.addAll(Shortfall.of(d, config, compacted.get(d.name()), settings));
         }
         for (Shortfall s : shortfalls) {
             LOG.warn(
@@ -286,12 +246,6 @@ public final class Topology implements AutoCloseable {
         }
     }
 
-    private static String value(Config config, String name, String absent) {
-        return config == null || config.get(name) == null || config.get(name).value() == null
-                ? absent
-                : config.get(name).value();
-    }
-
     private TopologyException failure(String what, Throwable cause) {
         Reason reason = cause instanceof InvalidReplicationFactorException
                 ? Reason.TOO_FEW_BROKERS
@@ -304,37 +258,5 @@ public final class Topology implements AutoCloseable {
     private static <T> T await(KafkaFuture<T> future)
             throws ExecutionException, TimeoutException, InterruptedException {
         return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    }
-
-    /**
-     * The topology before issue 11: shared topics created with the brokers' default replication and
-     * no {@code min.insync.replicas}. Kept only while {@code Ingest} calls it; use an instance.
-     */
-    @Deprecated(forRemoval = true)
-    public static void ensure(Map<String, String> kafka, Topics topics)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        try (Admin admin = Admin.create(new HashMap<>(kafka))) {
-            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            List<NewTopic> missing = new ArrayList<>();
-            for (String compacted : List.of(topics.clusters(), topics.workloads(), topics.placements())) {
-                if (!existing.contains(compacted)) {
-                    missing.add(new NewTopic(compacted, 1, (short) -1)
-                            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
-                }
-            }
-            if (!existing.contains(topics.events())) {
-                missing.add(new NewTopic(topics.events(), 1, (short) -1));
-            }
-            if (missing.isEmpty()) {
-                return;
-            }
-            try {
-                admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw e;
-                }
-            }
-        }
     }
 }

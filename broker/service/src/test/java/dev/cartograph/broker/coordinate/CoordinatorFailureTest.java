@@ -2,7 +2,7 @@ package dev.cartograph.broker.coordinate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.PlacementRecord;

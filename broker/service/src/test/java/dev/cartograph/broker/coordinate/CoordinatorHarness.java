@@ -1,7 +1,7 @@
 package dev.cartograph.broker.coordinate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cartograph.broker.BrokerSettings;
+import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.Interpreter;

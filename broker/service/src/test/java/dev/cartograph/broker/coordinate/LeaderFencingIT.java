@@ -2,11 +2,11 @@ package dev.cartograph.broker.coordinate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cartograph.broker.BrokerSettings;
 import dev.cartograph.broker.kafka.Ingest;
 import dev.cartograph.broker.kafka.KafkaOutbox;
-import dev.cartograph.broker.kafka.TopicSettings;
 import dev.cartograph.broker.kafka.Topology;
+import dev.cartograph.broker.settings.BrokerSettings;
+import dev.cartograph.broker.settings.TopicSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.testing.Eventually;

@@ -3,8 +3,8 @@ package dev.cartograph.broker.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cartograph.broker.kafka.Topology.Setting;
-import dev.cartograph.broker.kafka.Topology.Shortfall;
+import dev.cartograph.broker.kafka.Shortfall.Setting;
+import dev.cartograph.broker.settings.TopicSettings;
 import dev.cartograph.kafka.local.LocalKafkaCluster;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.Decoded;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cartograph.broker.BrokerSettings;
 import dev.cartograph.broker.coordinate.Coordinator;
 import dev.cartograph.broker.coordinate.Hub;
 import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.broker.coordinate.Outbox;
+import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.Interpreter;

@@ -1,4 +1,4 @@
-package dev.cartograph.broker.kafka;
+package dev.cartograph.broker.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,6 +1,5 @@
-package dev.cartograph.broker;
+package dev.cartograph.broker.settings;
 
-import dev.cartograph.broker.kafka.TopicSettings;
 import dev.cartograph.placement.Planner;
 import java.time.Duration;
 import java.util.Map;

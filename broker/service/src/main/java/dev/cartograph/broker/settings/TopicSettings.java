@@ -1,4 +1,4 @@
-package dev.cartograph.broker.kafka;
+package dev.cartograph.broker.settings;
 
 /**
  * How Cartograph's topics are replicated when the broker creates them. Immutable.

@@ -1,0 +1,76 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.PlacementRecord.State;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A federated hub object changed or went away: each is remembered in the {@link Book} and, while this
+ * instance is active, handed to the part its placement's state calls for — {@link Placing} for one not
+ * placed yet (or failed and changed since), {@link Updates} for one placed, {@link Deletion} for one
+ * being deleted. Level-triggered: the same object seen again does nothing new. Coordinator thread only.
+ */
+final class HubObjects {
+    private final Book book;
+    private final BooleanSupplier active;
+    private final Placing placing;
+    private final Deletion deletion;
+    private final Updates updates;
+    private final Effects effects;
+
+    HubObjects(
+            Book book, BooleanSupplier active, Placing placing, Deletion deletion, Updates updates, Effects effects) {
+        this.book = book;
+        this.active = active;
+        this.placing = placing;
+        this.deletion = deletion;
+        this.updates = updates;
+        this.effects = effects;
+    }
+
+    /** The object was added or changed (or offered again). Returns true when capacity was freed or taken. */
+    boolean changed(HubObject object) {
+        book.object(object);
+        if (!active.getAsBoolean()) {
+            return false;
+        }
+        Optional<PlacementRecord> found = book.placement(object.uid());
+        if (object.deleting()) {
+            return deletion.delete(object, found);
+        }
+        if (found.isEmpty()) {
+            placing.submit(object, 1);
+            return false;
+        }
+        PlacementRecord p = found.get();
+        boolean capacityChanged = false;
+        if ((p.state() == State.PLACED || p.state() == State.APPLIED)
+                && p.cluster().isPresent()) {
+            capacityChanged = updates.placed(p, object);
+        } else if (p.state() == State.FAILED && placing.changedSinceFailure(p, object)) {
+            placing.submit(
+                    object,
+                    p.epoch() + 1); // the user changed a gang that failed: try again (a copy left anywhere is fenced)
+            return false;
+        }
+        if (p.state() != State.DELETING) {
+            effects.addFinalizer(object);
+        }
+        return capacityChanged;
+    }
+
+    /** The object is gone from the hub. Returns true when capacity was freed. */
+    boolean deleted(HubObject object) {
+        boolean capacityChanged = false;
+        if (active.getAsBoolean()) {
+            Optional<PlacementRecord> p = book.placement(object.uid());
+            if (p.isPresent() && p.get().state() != State.DELETING) {
+                capacityChanged = deletion.delete(
+                        object, p); // removed without our finalizer running (forced): still delete the copy
+            }
+        }
+        book.objectGone(object.uid());
+        return capacityChanged;
+    }
+}
