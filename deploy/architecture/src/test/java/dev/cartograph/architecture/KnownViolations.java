@@ -28,9 +28,7 @@ final class KnownViolations {
             "dev.cartograph.broker.BrokerRuntime",
             // the local fleet's launcher creates namespaces and CRDs on the hub mock itself: a local.kube
             // package would hold that
-            "dev.cartograph.local.LocalFleet",
-            // takes the member's KubernetesClient to build its simulator.kube reconcilers
-            "dev.cartograph.simulator.MemberSimulator");
+            "dev.cartograph.local.LocalFleet");
 
     static final DescribedPredicate<JavaClass> FABRIC8_OUTSIDE_ADAPTERS = DescribedPredicate.describe(
             "listed in KnownViolations.FABRIC8_OUTSIDE_ADAPTERS_NAMES",

@@ -15,6 +15,7 @@ import dev.cartograph.mock.server.MockApiServer;
 import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.simulator.MemberSimulator;
 import dev.cartograph.simulator.SimulatorSettings;
+import dev.cartograph.simulator.kube.MemberSimulators;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -237,7 +238,7 @@ public final class LocalFleet implements AutoCloseable {
     public void startSimulator(String cluster) {
         simulators.put(
                 cluster,
-                MemberSimulator.start(
+                MemberSimulators.start(
                         members.get(cluster).client(),
                         catalog,
                         SimulatorSettings.defaults().withCluster(cluster).withBatchRunTime(options.batchRunTime())));
