@@ -25,10 +25,7 @@ final class KnownViolations {
             "dev.cartograph.agent.AgentRuntime",
             // builds the hub adapters from a KubernetesClient and runs fabric8's LeaderElector on a hub Lease:
             // leader election is a hub adapter (broker.hub) behind a small interface
-            "dev.cartograph.broker.BrokerRuntime",
-            // the local fleet's launcher creates namespaces and CRDs on the hub mock itself: a local.kube
-            // package would hold that
-            "dev.cartograph.local.LocalFleet");
+            "dev.cartograph.broker.BrokerRuntime");
 
     static final DescribedPredicate<JavaClass> FABRIC8_OUTSIDE_ADAPTERS = DescribedPredicate.describe(
             "listed in KnownViolations.FABRIC8_OUTSIDE_ADAPTERS_NAMES",
