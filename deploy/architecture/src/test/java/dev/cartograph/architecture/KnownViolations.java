@@ -19,12 +19,7 @@ import java.util.Set;
 final class KnownViolations {
 
     /** Classes (with their nested classes) that use fabric8 outside an adapter package. */
-    static final Set<String> FABRIC8_OUTSIDE_ADAPTERS_NAMES = Set.of(
-            // the local fleet's launcher creates namespaces and CRDs on the hub mock itself: a local.kube
-            // package would hold that
-            "dev.cartograph.local.LocalFleet",
-            // takes the member's KubernetesClient to build its simulator.kube reconcilers
-            "dev.cartograph.simulator.MemberSimulator");
+    static final Set<String> FABRIC8_OUTSIDE_ADAPTERS_NAMES = Set.of(); // none left: every fabric8 user is an adapter
 
     static final DescribedPredicate<JavaClass> FABRIC8_OUTSIDE_ADAPTERS = DescribedPredicate.describe(
             "listed in KnownViolations.FABRIC8_OUTSIDE_ADAPTERS_NAMES",

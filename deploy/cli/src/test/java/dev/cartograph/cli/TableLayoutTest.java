@@ -69,13 +69,13 @@ class TableLayoutTest {
 
     @Test
     void getTablePinsColumnsForThreeKinds() throws Exception {
-        List<GetCommand.Row> rows = List.of(
-                new GetCommand.Row("research", "pretrain", "JobSet", view(JOBSET), 9),
-                new GetCommand.Row("serve", "vllm", "LeaderWorkerSet", view(LWS), 6),
-                new GetCommand.Row("ml", "tune", "RayCluster", view(RAY), 4));
+        List<WorkloadRow> rows = List.of(
+                new WorkloadRow("research", "pretrain", "JobSet", view(JOBSET), 9),
+                new WorkloadRow("serve", "vllm", "LeaderWorkerSet", view(LWS), 6),
+                new WorkloadRow("ml", "tune", "RayCluster", view(RAY), 4));
         // JobSet: 2x4 workers + 1 driver = 9 pods, 64 GPUs; LWS: 2 groups x 4 = 8 pods x 8 GPUs = 64; Ray: 1 head + 3
         // workers, 6 GPUs
-        assertThat(GetCommand.table(rows, true, true, false, CLOCK)).isEqualTo("""
+        assertThat(WorkloadRow.table(rows, true, true, false, CLOCK)).isEqualTo("""
                 NAMESPACE  NAME      KIND             PHASE    PODS  GPUS  AGE
                 research   pretrain  JobSet           Running  9/9   64    3h
                 serve      vllm      LeaderWorkerSet  Running  6/8   64    3d
@@ -85,10 +85,10 @@ class TableLayoutTest {
 
     @Test
     void onAHubPlacedObjectsShowTheirClusterAndNoPodReadiness() throws Exception {
-        List<GetCommand.Row> rows = List.of(
-                new GetCommand.Row("research", "pretrain", "JobSet", view(JOBSET), 0, "gpu-west"),
-                new GetCommand.Row("ml", "tune", "RayCluster", view(RAY), 4));
-        assertThat(GetCommand.table(rows, true, false, false, CLOCK)).isEqualTo("""
+        List<WorkloadRow> rows = List.of(
+                new WorkloadRow("research", "pretrain", "JobSet", view(JOBSET), 0, "gpu-west"),
+                new WorkloadRow("ml", "tune", "RayCluster", view(RAY), 4));
+        assertThat(WorkloadRow.table(rows, true, false, false, CLOCK)).isEqualTo("""
                 NAMESPACE  NAME      CLUSTER   PHASE    PODS  GPUS  AGE
                 research   pretrain  gpu-west  Running  -/9   64    3h
                 ml         tune      -         Running  4/4   6     45s

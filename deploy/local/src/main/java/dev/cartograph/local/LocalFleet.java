@@ -8,17 +8,12 @@ import dev.cartograph.broker.BrokerRuntime;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.kafka.local.LocalKafka;
-import dev.cartograph.mock.crd.CatalogCrds;
+import dev.cartograph.local.kube.MockClusters;
 import dev.cartograph.mock.fleet.ClusterProfile;
-import dev.cartograph.mock.fleet.FleetProfile;
-import dev.cartograph.mock.seed.FleetSeeder;
 import dev.cartograph.mock.server.MockApiServer;
-import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.simulator.MemberSimulator;
 import dev.cartograph.simulator.SimulatorSettings;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.cartograph.simulator.kube.MemberSimulators;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import java.io.IOException;
@@ -49,95 +44,7 @@ import org.slf4j.LoggerFactory;
 public final class LocalFleet implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LocalFleet.class);
 
-    /**
-     * @param brokerPort   the broker's REST port (0: any free port)
-     * @param kafkaPort    Kafka's listener port (0: any free port)
-     * @param hubPort      the hub API server's port (0: any free port)
-     * @param batchRunTime how long simulated batch workloads run before they complete
-     */
-    public record Options(
-            Path data,
-            FleetProfile profile,
-            int brokerPort,
-            int kafkaPort,
-            int hubPort,
-            Duration batchRunTime,
-            Duration heartbeat,
-            Duration heartbeatTimeout,
-            Duration failoverTimeout,
-            String topicPrefix) {
-        public static Options defaults(Path data) {
-            return new Options(
-                    data,
-                    FleetProfile.defaultProfile(),
-                    8080,
-                    0,
-                    0,
-                    Duration.ofSeconds(60),
-                    Duration.ofSeconds(2),
-                    Duration.ofSeconds(8),
-                    Duration.ofSeconds(30),
-                    "cartograph");
-        }
-
-        public Options withPorts(int broker, int kafka, int hub) {
-            return new Options(
-                    data,
-                    profile,
-                    broker,
-                    kafka,
-                    hub,
-                    batchRunTime,
-                    heartbeat,
-                    heartbeatTimeout,
-                    failoverTimeout,
-                    topicPrefix);
-        }
-
-        public Options withProfile(FleetProfile p) {
-            return new Options(
-                    data,
-                    p,
-                    brokerPort,
-                    kafkaPort,
-                    hubPort,
-                    batchRunTime,
-                    heartbeat,
-                    heartbeatTimeout,
-                    failoverTimeout,
-                    topicPrefix);
-        }
-
-        public Options withBatchRunTime(Duration d) {
-            return new Options(
-                    data,
-                    profile,
-                    brokerPort,
-                    kafkaPort,
-                    hubPort,
-                    d,
-                    heartbeat,
-                    heartbeatTimeout,
-                    failoverTimeout,
-                    topicPrefix);
-        }
-
-        public Options withTimeouts(Duration heartbeatEvery, Duration readyTimeout, Duration failover) {
-            return new Options(
-                    data,
-                    profile,
-                    brokerPort,
-                    kafkaPort,
-                    hubPort,
-                    batchRunTime,
-                    heartbeatEvery,
-                    readyTimeout,
-                    failover,
-                    topicPrefix);
-        }
-    }
-
-    private final Options options;
+    private final FleetOptions options;
     private final Definitions catalog = Catalog.load().definitions();
     private LocalKafka kafka;
     private MockApiServer hub;
@@ -146,11 +53,11 @@ public final class LocalFleet implements AutoCloseable {
     private final Map<String, MemberSimulator> simulators = new HashMap<>();
     private EmbeddedServer broker;
 
-    private LocalFleet(Options options) {
+    private LocalFleet(FleetOptions options) {
         this.options = options;
     }
 
-    public static LocalFleet start(Options options) {
+    public static LocalFleet start(FleetOptions options) {
         LocalFleet fleet = new LocalFleet(options);
         try {
             fleet.startAll();
@@ -168,35 +75,12 @@ public final class LocalFleet implements AutoCloseable {
         kafka = options.kafkaPort() == 0
                 ? LocalKafka.start(kafkaData)
                 : LocalKafka.start(kafkaData, options.kafkaPort());
-        List<CustomResourceDefinition> crds = new java.util.ArrayList<>(CatalogCrds.of(catalog));
-        crds.add(crd("/crds/kartas.run.ai.yaml"));
-        List<CustomResourceDefinition> hubCrds = new java.util.ArrayList<>(crds);
-        hubCrds.add(crd("/crds/clusters.cartograph.dev.yaml"));
-        hub = MockApiServer.start(
-                MockApiServer.Options.defaults().withPort(options.hubPort()).withCrds(hubCrds));
-        hub.client()
-                .namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName("ml")
-                        .addToLabels(MetadataKeys.FEDERATE_LABEL, "true")
-                        .endMetadata()
-                        .build())
-                .create();
-        hub.client()
-                .namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName("cartograph-system")
-                        .endMetadata()
-                        .build())
-                .create();
-        hub.writeKubeconfig(hubKubeconfig(), "ml");
+        MockClusters clusters = MockClusters.of(catalog);
+        hub = clusters.startHub(options.hubPort());
+        hub.writeKubeconfig(hubKubeconfig(), MockClusters.WORKLOAD_NAMESPACE);
         for (ClusterProfile c : options.profile().clusters()) {
-            MockApiServer member =
-                    MockApiServer.start(MockApiServer.Options.defaults().withCrds(crds));
-            FleetSeeder.seed(member.client(), c);
-            member.writeKubeconfig(options.data().resolve(c.name() + ".kubeconfig"), "ml");
+            MockApiServer member = clusters.startMember(c);
+            member.writeKubeconfig(options.data().resolve(c.name() + ".kubeconfig"), MockClusters.WORKLOAD_NAMESPACE);
             members.put(c.name(), member);
             startSimulator(c.name());
             startAgent(c.name());
@@ -224,22 +108,22 @@ public final class LocalFleet implements AutoCloseable {
         agents.put(cluster, agent);
     }
 
-    /** The member simulator (kubelet and controllers) of one cluster; stopped, its workloads stay as they are. */
     /**
      * Agents fence a heartbeat timeout before the broker fails their cluster over (docs/operations.md);
      * not at all when the timeouts leave no room for that.
      */
-    static SelfFence.Settings fencing(Options options) {
+    static SelfFence.Settings fencing(FleetOptions options) {
         Duration after = options.failoverTimeout().minus(options.heartbeatTimeout());
         return after.compareTo(options.heartbeat().multipliedBy(2)) >= 0
                 ? new SelfFence.Settings(Optional.of(after), false)
                 : SelfFence.Settings.OFF;
     }
 
+    /** The member simulator (kubelet and controllers) of one cluster; stopped, its workloads stay as they are. */
     public void startSimulator(String cluster) {
         simulators.put(
                 cluster,
-                MemberSimulator.start(
+                MemberSimulators.start(
                         members.get(cluster).client(),
                         catalog,
                         SimulatorSettings.defaults().withCluster(cluster).withBatchRunTime(options.batchRunTime())));
@@ -261,21 +145,7 @@ public final class LocalFleet implements AutoCloseable {
 
     /** The broker service (Micronaut, REST included), configured like a deployment would configure it. */
     public void startBroker() {
-        Map<String, Object> props = new HashMap<>();
-        props.put("micronaut.server.port", options.brokerPort() == 0 ? -1 : options.brokerPort());
-        props.put("cartograph.broker.id", "local-broker");
-        props.put("cartograph.broker.bootstrap-servers", kafka.bootstrapServers());
-        props.put("cartograph.broker.topic-prefix", options.topicPrefix());
-        props.put("cartograph.broker.kubeconfig", hubKubeconfig().toString());
-        props.put(
-                "cartograph.broker.heartbeat-timeout",
-                options.heartbeatTimeout().toMillis() + "ms");
-        props.put(
-                "cartograph.broker.failover-timeout", options.failoverTimeout().toMillis() + "ms");
-        props.put("cartograph.broker.lease-namespace", "cartograph-system");
-        props.put("cartograph.broker.tick", "250ms");
-        props.put("cartograph.broker.topic-replication-factor", 1); // one local Kafka broker
-        props.put("cartograph.broker.topic-min-insync-replicas", 1);
+        Map<String, Object> props = BrokerProperties.of(options, kafka.bootstrapServers(), hubKubeconfig());
         broker = ApplicationContext.run(EmbeddedServer.class, props);
     }
 
@@ -306,34 +176,26 @@ public final class LocalFleet implements AutoCloseable {
         return options.data().resolve("hub.kubeconfig");
     }
 
-    public KubernetesClient hub() {
-        return hub.client();
+    /** The hub: a mock API server ({@code hub().client()} talks to it). */
+    public MockApiServer hub() {
+        return hub;
     }
 
     public String hubUrl() {
         return hub.url();
     }
 
-    public KubernetesClient member(String cluster) {
-        return members.get(cluster).client();
+    /** A member cluster: a mock API server ({@code member(name).client()} talks to it). */
+    public MockApiServer member(String cluster) {
+        return members.get(cluster);
     }
 
     public List<String> clusters() {
         return List.copyOf(members.keySet());
     }
 
-    public Options options() {
+    public FleetOptions options() {
         return options;
-    }
-
-    private static CustomResourceDefinition crd(String resource) throws IOException {
-        try (java.io.InputStream in = LocalFleet.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IOException("missing resource " + resource);
-            }
-            return new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
-                    .unmarshal(in, CustomResourceDefinition.class);
-        }
     }
 
     private static void wipe(Path dir) throws IOException {

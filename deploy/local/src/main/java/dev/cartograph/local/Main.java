@@ -42,7 +42,7 @@ public final class Main {
             }
             i++;
         }
-        LocalFleet.Options options = LocalFleet.Options.defaults(data.toAbsolutePath())
+        FleetOptions options = FleetOptions.defaults(data.toAbsolutePath())
                 .withProfile(profile)
                 .withPorts(brokerPort, kafkaPort, hubPort)
                 .withBatchRunTime(run);

@@ -32,7 +32,7 @@ class HostileHubIT {
     @Test
     void everyHostileObjectFailsAloneWithItsReasonAndTheGangAfterThemRuns() throws Exception {
         try (LocalFleet fleet = LocalFleet.start(
-                LocalFleet.Options.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofMinutes(5)))) {
+                FleetOptions.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofMinutes(5)))) {
             Eventually.until(
                     Duration.ofSeconds(60),
                     () -> fleet.broker().view().active()
@@ -83,15 +83,15 @@ class HostileHubIT {
     private static List<HasMetadata> create(LocalFleet fleet, Path file) throws Exception {
         List<HasMetadata> out = new ArrayList<>();
         try (InputStream in = Files.newInputStream(file)) {
-            for (HasMetadata o : fleet.hub().load(in).items()) {
-                out.add(fleet.hub().resource(o).create());
+            for (HasMetadata o : fleet.hub().client().load(in).items()) {
+                out.add(fleet.hub().client().resource(o).create());
             }
         }
         return out;
     }
 
     private static HasMetadata fresh(LocalFleet fleet, HasMetadata o) {
-        HasMetadata now = fleet.hub().resource(o).get();
+        HasMetadata now = fleet.hub().client().resource(o).get();
         assertThat(now).as(o.getMetadata().getName()).isNotNull();
         if (now.getMetadata().getAnnotations() == null) {
             now.getMetadata().setAnnotations(Map.of());

@@ -42,20 +42,19 @@ class LocalFleetIT {
     }
 
     LocalFleet start(Duration batchRunTime) {
-        return LocalFleet.start(
-                LocalFleet.Options.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(batchRunTime));
+        return LocalFleet.start(FleetOptions.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(batchRunTime));
     }
 
     static GenericKubernetesResource submit(LocalFleet fleet, String example) throws Exception {
         try (InputStream in = Files.newInputStream(EXAMPLES.resolve(example))) {
             GenericKubernetesResource r =
-                    fleet.hub().getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
-            return fleet.hub().resource(r).create();
+                    fleet.hub().client().getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
+            return fleet.hub().client().resource(r).create();
         }
     }
 
     static Map<String, String> labels(LocalFleet fleet, GenericKubernetesResource r) {
-        GenericKubernetesResource now = fleet.hub().resource(r).get();
+        GenericKubernetesResource now = fleet.hub().client().resource(r).get();
         return now == null || now.getMetadata().getLabels() == null
                 ? Map.of()
                 : now.getMetadata().getLabels();
@@ -91,6 +90,7 @@ class LocalFleetIT {
                     () -> "Queued".equals(labels(fleet, waiting).get("cartograph.dev/phase")),
                     () -> "eval-h100 queued");
             String reason = fleet.hub()
+                    .client()
                     .resource(waiting)
                     .get()
                     .getMetadata()
@@ -111,6 +111,7 @@ class LocalFleetIT {
                             && "Running".equals(labels(fleet, waiting).get("cartograph.dev/phase")),
                     () -> "eval-h100 placed and running");
             assertThat(fleet.member("gpu-west")
+                            .client()
                             .genericKubernetesResources(PYTORCHJOBS)
                             .inNamespace("ml")
                             .list()
@@ -132,6 +133,7 @@ class LocalFleetIT {
             Eventually.until(
                     Duration.ofSeconds(20),
                     () -> fleet.hub()
+                                    .client()
                                     .genericKubernetesResources(dev.cartograph.broker.hub.ClusterObjects.CLUSTERS)
                                     .list()
                                     .getItems()
@@ -140,6 +142,7 @@ class LocalFleetIT {
                     () -> "a Cluster object per member on the hub");
             for (int i = 0; i < 50; i++) {
                 fleet.hub()
+                        .client()
                         .genericKubernetesResources(PYTORCHJOBS)
                         .inNamespace("ml")
                         .resource(pytorchJob("g" + i))
@@ -150,6 +153,7 @@ class LocalFleetIT {
                     () ->
                             fleet
                                             .hub()
+                                            .client()
                                             .genericKubernetesResources(PYTORCHJOBS)
                                             .inNamespace("ml")
                                             .list()
@@ -166,6 +170,7 @@ class LocalFleetIT {
             Map<String, Integer> copies = new HashMap<>();
             for (String c : fleet.clusters()) {
                 for (GenericKubernetesResource copy : fleet.member(c)
+                        .client()
                         .genericKubernetesResources(PYTORCHJOBS)
                         .inNamespace("ml")
                         .list()
@@ -185,7 +190,7 @@ class LocalFleetIT {
     @Test
     void gangsThatNeverStartedOnAMemberWhoseAgentStoppedArePlacedElsewhereAndTheReturningAgentDeletesItsCopy()
             throws Exception {
-        LocalFleet.Options options = LocalFleet.Options.defaults(dir)
+        FleetOptions options = FleetOptions.defaults(dir)
                 .withPorts(0, 0, 0)
                 .withBatchRunTime(Duration.ofHours(1))
                 .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(8));
@@ -198,6 +203,7 @@ class LocalFleetIT {
             fleet.clusters()
                     .forEach(fleet::stopSimulator); // nothing starts: the copy is applied but its pods never run
             GenericKubernetesResource job = fleet.hub()
+                    .client()
                     .genericKubernetesResources(PYTORCHJOBS)
                     .inNamespace("ml")
                     .resource(pytorchJob("stranded", 8))
@@ -221,7 +227,7 @@ class LocalFleetIT {
                     },
                     () -> "re-placed elsewhere and running");
             String second = labels(fleet, job).get("cartograph.dev/cluster");
-            assertThat(fleet.hub().resource(job).get().getMetadata().getAnnotations())
+            assertThat(fleet.hub().client().resource(job).get().getMetadata().getAnnotations())
                     .containsEntry("cartograph.dev/epoch", "2");
             assertThat(copies(fleet, first)).isEqualTo(1); // the lost member still holds its stale copy
 
@@ -244,6 +250,7 @@ class LocalFleetIT {
                     () -> "broker active with 3 clusters");
             for (int i = 0; i < 30; i++) {
                 fleet.hub()
+                        .client()
                         .genericKubernetesResources(PYTORCHJOBS)
                         .inNamespace("ml")
                         .resource(pytorchJob("burst-" + i, 1))
@@ -261,6 +268,7 @@ class LocalFleetIT {
             fleet.restartKafka();
             for (int i = 0; i < 5; i++) {
                 fleet.hub()
+                        .client()
                         .genericKubernetesResources(PYTORCHJOBS)
                         .inNamespace("ml")
                         .resource(pytorchJob("after-" + i, 1))
@@ -273,6 +281,7 @@ class LocalFleetIT {
             Map<String, Integer> copies = new HashMap<>();
             for (String c : fleet.clusters()) {
                 for (GenericKubernetesResource copy : fleet.member(c)
+                        .client()
                         .genericKubernetesResources(PYTORCHJOBS)
                         .inNamespace("ml")
                         .list()
@@ -301,6 +310,7 @@ class LocalFleetIT {
     static String phases(LocalFleet fleet) {
         Map<String, String> out = new java.util.TreeMap<>();
         for (GenericKubernetesResource o : fleet.hub()
+                .client()
                 .genericKubernetesResources(PYTORCHJOBS)
                 .inNamespace("ml")
                 .list()
@@ -324,7 +334,7 @@ class LocalFleetIT {
     }
 
     static long running(LocalFleet fleet) {
-        return fleet.hub().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems().stream()
+        return fleet.hub().client().genericKubernetesResources(PYTORCHJOBS).inNamespace("ml").list().getItems().stream()
                 .filter(o -> o.getMetadata().getLabels() != null
                         && "Running".equals(o.getMetadata().getLabels().get("cartograph.dev/phase")))
                 .count();
@@ -332,6 +342,7 @@ class LocalFleetIT {
 
     static int copies(LocalFleet fleet, String cluster) {
         return fleet.member(cluster)
+                .client()
                 .genericKubernetesResources(PYTORCHJOBS)
                 .inNamespace("ml")
                 .list()

@@ -27,8 +27,8 @@ class SubmitLatencyBenchmark {
     @Test
     void submitToAppliedAndRunning() throws Exception {
         Path dir = Files.createTempDirectory("latency");
-        try (LocalFleet fleet = LocalFleet.start(
-                LocalFleet.Options.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofHours(1)))) {
+        try (LocalFleet fleet =
+                LocalFleet.start(FleetOptions.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofHours(1)))) {
             dev.cartograph.interpreter.testing.Eventually.until(
                     Duration.ofSeconds(60),
                     () -> fleet.broker().view().active()
@@ -37,6 +37,7 @@ class SubmitLatencyBenchmark {
             List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
             for (String c : fleet.clusters()) {
                 informers.add(fleet.member(c)
+                        .client()
                         .genericKubernetesResources(LocalFleetIT.PYTORCHJOBS)
                         .inAnyNamespace()
                         .inform(
@@ -58,6 +59,7 @@ class SubmitLatencyBenchmark {
             }
             Map<String, Long> running = new ConcurrentHashMap<>();
             SharedIndexInformer<GenericKubernetesResource> hubInformer = fleet.hub()
+                    .client()
                     .genericKubernetesResources(LocalFleetIT.PYTORCHJOBS)
                     .inAnyNamespace()
                     .inform(
@@ -84,6 +86,7 @@ class SubmitLatencyBenchmark {
             for (int i = 0; i < JOBS; i++) {
                 long t = System.nanoTime();
                 GenericKubernetesResource created = fleet.hub()
+                        .client()
                         .genericKubernetesResources(LocalFleetIT.PYTORCHJOBS)
                         .inNamespace("ml")
                         .resource(LocalFleetIT.pytorchJob("lat-" + i, 1))

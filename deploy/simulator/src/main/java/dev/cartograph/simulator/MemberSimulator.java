@@ -1,10 +1,5 @@
 package dev.cartograph.simulator;
 
-import dev.cartograph.interpreter.Definitions;
-import dev.cartograph.interpreter.Interpreter;
-import dev.cartograph.simulator.kube.Reconciler;
-import dev.cartograph.simulator.status.StatusLibrary;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -17,10 +12,11 @@ import org.slf4j.LoggerFactory;
  * lists the selected workloads of the catalog kinds the member serves, creates the pods the
  * interpreter says they have, binds them to nodes where they fit (gangs all-or-nothing), runs and
  * finishes them, writes the status the kind's definition reads as Running or Completed, and
- * deletes the pods of deleted workloads. Not for real clusters.
+ * deletes the pods of deleted workloads. Not for real clusters. This class runs the passes; a pass over a
+ * cluster reached through a fabric8 client comes from {@link dev.cartograph.simulator.kube.MemberSimulators}:
  *
  * <pre>{@code
- * try (MemberSimulator sim = MemberSimulator.start(client, Catalog.load().definitions(), SimulatorSettings.defaults())) {
+ * try (MemberSimulator sim = MemberSimulators.start(client, Catalog.load().definitions(), SimulatorSettings.defaults())) {
  *     // apply workloads labelled app.kubernetes.io/managed-by=cartograph-agent; watch them run
  * }
  * }</pre>
@@ -30,37 +26,33 @@ import org.slf4j.LoggerFactory;
 public final class MemberSimulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MemberSimulator.class);
 
-    private final Reconciler reconciler;
+    private final Runnable pass;
     private final SimulatorSettings settings;
     private ScheduledExecutorService loop;
 
-    private MemberSimulator(KubernetesClient client, Definitions definitions, SimulatorSettings settings) {
+    private MemberSimulator(Runnable pass, SimulatorSettings settings) {
+        this.pass = pass;
         this.settings = settings;
-        this.reconciler = new Reconciler(
-                client,
-                Interpreter.of(definitions),
-                StatusLibrary.builtIn(),
-                settings.cluster(),
-                settings.workloadSelector(),
-                settings.batchRunTime(),
-                settings.clock());
     }
 
-    /** A simulator that runs a pass every {@code settings.reconcileInterval()} until closed. */
-    public static MemberSimulator start(KubernetesClient client, Definitions definitions, SimulatorSettings settings) {
-        MemberSimulator sim = create(client, definitions, settings);
+    /**
+     * A simulator that runs {@code pass} (one whole pass over {@code settings.cluster()}) every
+     * {@code settings.reconcileInterval()} until closed.
+     */
+    public static MemberSimulator start(Runnable pass, SimulatorSettings settings) {
+        MemberSimulator sim = create(pass, settings);
         sim.startLoop();
         return sim;
     }
 
-    /** A simulator that runs passes only when {@link #reconcileOnce()} is called: for deterministic tests. */
-    public static MemberSimulator create(KubernetesClient client, Definitions definitions, SimulatorSettings settings) {
-        return new MemberSimulator(client, definitions, settings);
+    /** A simulator that runs {@code pass} only when {@link #reconcileOnce()} is called: for deterministic tests. */
+    public static MemberSimulator create(Runnable pass, SimulatorSettings settings) {
+        return new MemberSimulator(pass, settings);
     }
 
     /** Runs one whole pass now. Exceptions talking to the API server propagate; the loop logs them and retries. */
     public synchronized void reconcileOnce() {
-        reconciler.reconcileOnce();
+        pass.run();
     }
 
     private synchronized void startLoop() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.view.Phase;
+import dev.cartograph.simulator.kube.MemberSimulators;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -65,7 +66,7 @@ class MemberSimulatorIT {
         member.addGpuNode("gpu-a");
         member.addGpuNode("gpu-b");
         clock = new MutableClock(Instant.parse("2026-05-01T10:00:00Z"));
-        sim = MemberSimulator.create(
+        sim = MemberSimulators.create(
                 client,
                 Catalog.load().definitions(),
                 SimulatorSettings.defaults()
@@ -260,7 +261,7 @@ class MemberSimulatorIT {
                 """);
         member.apply(
                 Member.PYTORCHJOBS, TRAIN.replace("name: train", "name: later").replace("replicas: 3", "replicas: 0"));
-        MemberSimulator running = MemberSimulator.start(
+        MemberSimulator running = MemberSimulators.start(
                 client,
                 Catalog.load().definitions(),
                 SimulatorSettings.defaults().withReconcileInterval(Duration.ofMillis(50)));

@@ -29,7 +29,7 @@
  * (negating a container, using one as an object key) print the value whole without the deep-size
  * check the other error paths get. Both are bounded only by the sizes above.
  *
- * <p>jackson-jq has no hook for any of this, so {@code Metering} pins the node classes and fields of
+ * <p>jackson-jq has no hook for any of this, so {@code NodeShapes} pins the node classes and fields of
  * the jackson-jq it was written for and checks them when it loads; an upgrade that changes them
  * fails at startup and in {@code JqMeteringTest}, never silently unmetered.
  */

@@ -64,14 +64,14 @@ class JqMeteringTest {
                     continue;
                 }
                 nodes++;
-                if (!Metering.knows(c)) {
+                if (!NodeShapes.knows(c)) {
                     unknown.add(c.getName());
                 }
             }
         }
         assertThat(nodes).as("node classes found in " + jar).isGreaterThan(50);
         assertThat(unknown)
-                .as("node classes the budget does not meter; add them to Metering.SPEC")
+                .as("node classes the budget does not meter; add them to NodeShapes.SPEC")
                 .isEmpty();
     }
 

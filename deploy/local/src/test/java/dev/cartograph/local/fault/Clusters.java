@@ -9,6 +9,7 @@ import dev.cartograph.mock.seed.FleetSeeder;
 import dev.cartograph.mock.server.MockApiServer;
 import dev.cartograph.simulator.MemberSimulator;
 import dev.cartograph.simulator.SimulatorSettings;
+import dev.cartograph.simulator.kube.MemberSimulators;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -87,7 +88,7 @@ final class Clusters implements AutoCloseable {
             members.put(c.name(), member);
             FleetSeeder.seed(member.client(), c);
             member.writeKubeconfig(kubeconfig(c.name()), NAMESPACE);
-            simulators.add(MemberSimulator.start(
+            simulators.add(MemberSimulators.start(
                     member.client(),
                     catalog,
                     SimulatorSettings.defaults().withCluster(c.name()).withBatchRunTime(batchRunTime)));

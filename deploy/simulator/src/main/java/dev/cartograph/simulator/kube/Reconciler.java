@@ -36,7 +36,7 @@ import org.slf4j.MDC;
  * ({@link LifecyclePass}). A bad object is logged once with its name and skipped. Not
  * thread-safe: one caller at a time (the simulator serializes passes).
  */
-public final class Reconciler {
+final class Reconciler {
     private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
 
     private final KubernetesClient client;
@@ -51,7 +51,7 @@ public final class Reconciler {
     private final LifecyclePass lifecycle;
     private final Set<String> warned = new HashSet<>();
 
-    public Reconciler(
+    Reconciler(
             KubernetesClient client,
             Interpreter interpreter,
             StatusLibrary statuses,

@@ -1,0 +1,87 @@
+package dev.cartograph.local.kube;
+
+import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.mock.crd.CatalogCrds;
+import dev.cartograph.mock.fleet.ClusterProfile;
+import dev.cartograph.mock.seed.FleetSeeder;
+import dev.cartograph.mock.server.MockApiServer;
+import dev.cartograph.protocol.MetadataKeys;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Starts the local fleet's clusters as mock API servers, each holding what the federation expects to find
+ * there: on every cluster the catalog's CRDs and the Karta CRD; on the hub also the Cluster CRD, the
+ * federated {@value #WORKLOAD_NAMESPACE} namespace and {@value #SYSTEM_NAMESPACE}; on a member the nodes of
+ * its cluster profile. Immutable; the servers it starts belong to the caller.
+ */
+public final class MockClusters {
+    /** The namespace workloads are submitted to (labelled for federation on the hub). */
+    public static final String WORKLOAD_NAMESPACE = "ml";
+
+    /** The hub namespace of the broker's Lease. */
+    public static final String SYSTEM_NAMESPACE = "cartograph-system";
+
+    private final List<CustomResourceDefinition> memberCrds;
+    private final List<CustomResourceDefinition> hubCrds;
+
+    private MockClusters(List<CustomResourceDefinition> memberCrds, List<CustomResourceDefinition> hubCrds) {
+        this.memberCrds = List.copyOf(memberCrds);
+        this.hubCrds = List.copyOf(hubCrds);
+    }
+
+    /** Reads the CRDs of {@code catalog}'s kinds and Cartograph's own. */
+    public static MockClusters of(Definitions catalog) throws IOException {
+        List<CustomResourceDefinition> crds = new ArrayList<>(CatalogCrds.of(catalog));
+        crds.add(crd("/crds/kartas.run.ai.yaml"));
+        List<CustomResourceDefinition> hubCrds = new ArrayList<>(crds);
+        hubCrds.add(crd("/crds/clusters.cartograph.dev.yaml"));
+        return new MockClusters(crds, hubCrds);
+    }
+
+    /** The hub on {@code port} (0: any free port). */
+    public MockApiServer startHub(int port) {
+        MockApiServer hub = MockApiServer.start(
+                MockApiServer.Options.defaults().withPort(port).withCrds(hubCrds));
+        hub.client()
+                .namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(WORKLOAD_NAMESPACE)
+                        .addToLabels(MetadataKeys.FEDERATE_LABEL, "true")
+                        .endMetadata()
+                        .build())
+                .create();
+        hub.client()
+                .namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(SYSTEM_NAMESPACE)
+                        .endMetadata()
+                        .build())
+                .create();
+        return hub;
+    }
+
+    /** A member cluster on any free port, with the nodes of {@code profile}. */
+    public MockApiServer startMember(ClusterProfile profile) {
+        MockApiServer member =
+                MockApiServer.start(MockApiServer.Options.defaults().withCrds(memberCrds));
+        FleetSeeder.seed(member.client(), profile);
+        return member;
+    }
+
+    private static CustomResourceDefinition crd(String resource) throws IOException {
+        try (InputStream in = MockClusters.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException("missing resource " + resource);
+            }
+            return new KubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+        }
+    }
+}
