@@ -22,7 +22,7 @@ public final class Catalog {
 
     /** Only the definitions of the kinds {@code wanted} accepts (the others are not compiled). */
     public static Definitions.Loaded load(
-            java.util.function.Predicate<dev.cartograph.interpreter.definition.GroupVersionKind> wanted) {
+            java.util.function.Predicate<dev.cartograph.interpreter.kind.GroupVersionKind> wanted) {
         return Definitions.loadClasspath(FOLDER, Catalog.class.getClassLoader(), ORIGIN, wanted);
     }
 }

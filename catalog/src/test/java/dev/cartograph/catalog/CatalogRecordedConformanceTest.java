@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Interpreter;
-import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.Resolution;
+import dev.cartograph.interpreter.problem.Problem;
 import dev.cartograph.interpreter.testing.RecordedEvents;
 import dev.cartograph.interpreter.testing.RecordedEvents.Recording;
 import dev.cartograph.interpreter.testing.RecordedEvents.StateEvent;

@@ -2,9 +2,10 @@ package dev.cartograph.interpreter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.definition.DefinitionParser;
-import dev.cartograph.interpreter.definition.GroupVersionKind;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
 import dev.cartograph.interpreter.jq.Jq;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
+import dev.cartograph.interpreter.problem.Problem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

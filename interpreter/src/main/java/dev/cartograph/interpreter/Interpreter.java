@@ -1,10 +1,11 @@
 package dev.cartograph.interpreter;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cartograph.interpreter.definition.GroupVersionKind;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import dev.cartograph.interpreter.mutate.Mutator;
 import dev.cartograph.interpreter.mutate.PodPatch;
+import dev.cartograph.interpreter.problem.Problem;
 import dev.cartograph.interpreter.resolve.Resolver;
 import java.util.ArrayList;
 import java.util.List;

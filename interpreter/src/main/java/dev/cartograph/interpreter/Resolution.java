@@ -1,6 +1,7 @@
 package dev.cartograph.interpreter;
 
-import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
+import dev.cartograph.interpreter.problem.Problem;
 import dev.cartograph.interpreter.view.Identity;
 import dev.cartograph.interpreter.view.WorkloadView;
 import java.util.List;

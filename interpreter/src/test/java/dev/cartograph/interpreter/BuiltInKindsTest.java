@@ -3,7 +3,7 @@ package dev.cartograph.interpreter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cartograph.interpreter.definition.BuiltInKinds;
-import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

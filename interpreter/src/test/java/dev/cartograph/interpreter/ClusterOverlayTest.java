@@ -3,7 +3,8 @@ package dev.cartograph.interpreter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
+import dev.cartograph.interpreter.problem.Problem;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

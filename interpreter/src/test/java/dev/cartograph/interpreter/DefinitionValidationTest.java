@@ -2,6 +2,7 @@ package dev.cartograph.interpreter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cartograph.interpreter.problem.Problem;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

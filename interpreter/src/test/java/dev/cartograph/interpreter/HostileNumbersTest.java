@@ -2,6 +2,7 @@ package dev.cartograph.interpreter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cartograph.interpreter.problem.Problem;
 import dev.cartograph.interpreter.resources.Quantity;
 import dev.cartograph.interpreter.resources.ResourceList;
 import java.io.IOException;

@@ -9,6 +9,7 @@ import dev.cartograph.interpreter.jq.Jq;
 import dev.cartograph.interpreter.jq.JqExpression;
 import dev.cartograph.interpreter.jq.JqLimits;
 import dev.cartograph.interpreter.jq.JqResult;
+import dev.cartograph.interpreter.problem.Problem;
 import java.io.ByteArrayInputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.interpreter.mutate.Mutator;
 import dev.cartograph.interpreter.mutate.PodPatch;
+import dev.cartograph.interpreter.problem.Problem;
 import java.io.IOException;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

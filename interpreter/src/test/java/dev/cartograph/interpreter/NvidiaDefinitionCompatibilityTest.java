@@ -3,6 +3,7 @@ package dev.cartograph.interpreter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.cartograph.interpreter.problem.Problem;
 import dev.cartograph.interpreter.testing.RecordedEvents;
 import dev.cartograph.interpreter.testing.RecordedEvents.Recording;
 import dev.cartograph.interpreter.testing.RecordedEvents.StateEvent;

@@ -3,6 +3,7 @@ package dev.cartograph.interpreter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.interpreter.problem.Problem;
 import dev.cartograph.interpreter.resources.PodRequests;
 import dev.cartograph.interpreter.view.InstanceView;
 import dev.cartograph.interpreter.view.WorkloadView;

@@ -370,7 +370,7 @@ class BrokerIT {
                 Duration.ofSeconds(60),
                 () -> broker.view().active() && broker.view().fleet().clusters().size() == 1);
         assertThat(broker.definitions()
-                        .find(dev.cartograph.interpreter.definition.GroupVersionKind.of("example.com/v1", "Trainer")))
+                        .find(dev.cartograph.interpreter.kind.GroupVersionKind.of("example.com/v1", "Trainer")))
                 .isEmpty();
 
         // the hub learns it live: a Karta object is all it takes
@@ -378,7 +378,7 @@ class BrokerIT {
         Eventually.until(
                 Duration.ofSeconds(20),
                 () -> broker.definitions()
-                        .find(dev.cartograph.interpreter.definition.GroupVersionKind.of("example.com/v1", "Trainer"))
+                        .find(dev.cartograph.interpreter.kind.GroupVersionKind.of("example.com/v1", "Trainer"))
                         .isPresent());
         GenericKubernetesResource t = Federation.create(fed.hub, trainers, """
                 apiVersion: example.com/v1

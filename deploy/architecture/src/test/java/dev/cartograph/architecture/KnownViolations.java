@@ -37,22 +37,7 @@ final class KnownViolations {
         }
     }
 
-    static final List<Edge> CYCLE_EDGES = List.of(
-            // Problem (a validation finding with its field path) sits in the interpreter's root package, the
-            // public API, and the packages below it report with it: it is a concept of its own, a package of its own
-            new Edge(
-                    new String[] {
-                        "dev.cartograph.interpreter.definition",
-                        "dev.cartograph.interpreter.mutate",
-                        "dev.cartograph.interpreter.resolve"
-                    },
-                    "dev.cartograph.interpreter.Problem"),
-            // view (results) and definition (the parsed Karta) use each other: view.ComponentView names
-            // definition.GroupVersionKind, definition's status rules name view.Phase. Kubernetes identities
-            // such as GroupVersionKind belong with neither
-            new Edge(
-                    new String[] {"dev.cartograph.interpreter.view"},
-                    "dev.cartograph.interpreter.definition.GroupVersionKind"));
+    static final List<Edge> CYCLE_EDGES = List.of(); // none left
 
     private KnownViolations() {}
 

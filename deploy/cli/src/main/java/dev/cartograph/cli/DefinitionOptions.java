@@ -20,15 +20,14 @@ final class DefinitionOptions {
     }
 
     /** As {@link #load()}, compiling only the catalog definitions of the kinds {@code wanted} accepts. */
-    Definitions.Loaded load(
-            java.util.function.Predicate<dev.cartograph.interpreter.definition.GroupVersionKind> wanted) {
+    Definitions.Loaded load(java.util.function.Predicate<dev.cartograph.interpreter.kind.GroupVersionKind> wanted) {
         return Inputs.definitions(paths, wanted);
     }
 
     /** Only the files given (they override catalog and cluster definitions alike). */
     Definitions.Loaded files() {
         Definitions all = Definitions.empty();
-        java.util.List<dev.cartograph.interpreter.Problem> problems = new java.util.ArrayList<>();
+        java.util.List<dev.cartograph.interpreter.problem.Problem> problems = new java.util.ArrayList<>();
         for (java.nio.file.Path p : paths) {
             Definitions.Loaded loaded = Definitions.load(p);
             problems.addAll(loaded.problems());

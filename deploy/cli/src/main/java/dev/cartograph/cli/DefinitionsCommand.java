@@ -56,8 +56,9 @@ final class DefinitionsCommand implements Callable<Integer> {
             return live.definitions;
         } catch (dev.cartograph.cli.kube.Kube.ClusterError e) {
             Definitions.Loaded local = definitions.load();
-            java.util.List<dev.cartograph.interpreter.Problem> problems = new java.util.ArrayList<>(local.problems());
-            problems.add(dev.cartograph.interpreter.Problem.warning(
+            java.util.List<dev.cartograph.interpreter.problem.Problem> problems =
+                    new java.util.ArrayList<>(local.problems());
+            problems.add(dev.cartograph.interpreter.problem.Problem.warning(
                     "cluster", "", e.getMessage() + "; using the built-in catalog"));
             return new Definitions.Loaded(local.definitions(), problems);
         }

@@ -9,8 +9,8 @@ import dev.cartograph.cli.kube.ClusterOptions;
 import dev.cartograph.cli.kube.Kube;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Interpreter;
-import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.Resolution;
+import dev.cartograph.interpreter.problem.Problem;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -86,9 +86,9 @@ final class DescribeCommand implements Callable<Integer> {
         } catch (Inputs.Unreadable e) {
             return errors.fail(Carto.UNREADABLE, "unreadable", e.getMessage());
         }
-        java.util.Set<dev.cartograph.interpreter.definition.GroupVersionKind> kinds = new java.util.HashSet<>();
+        java.util.Set<dev.cartograph.interpreter.kind.GroupVersionKind> kinds = new java.util.HashSet<>();
         for (JsonNode o : objects) {
-            kinds.add(dev.cartograph.interpreter.definition.GroupVersionKind.of(
+            kinds.add(dev.cartograph.interpreter.kind.GroupVersionKind.of(
                     o.path("apiVersion").asText(""), o.path("kind").asText("")));
         }
         // only the kinds in the file are compiled: a short command stays short as the catalog grows
@@ -149,7 +149,7 @@ final class DescribeCommand implements Callable<Integer> {
                 pods = LivePods.group(
                         live.definitions
                                 .definitions()
-                                .find(dev.cartograph.interpreter.definition.GroupVersionKind.of(
+                                .find(dev.cartograph.interpreter.kind.GroupVersionKind.of(
                                         resolved.view().identity().apiVersion(),
                                         resolved.view().identity().kind()))
                                 .orElseThrow(),

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Documents;
-import dev.cartograph.interpreter.Problem;
+import dev.cartograph.interpreter.problem.Problem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -54,8 +54,7 @@ final class Inputs {
 
     /** The catalog (only the kinds {@code wanted} accepts), overridden by every file given. */
     static Definitions.Loaded definitions(
-            List<Path> extra,
-            java.util.function.Predicate<dev.cartograph.interpreter.definition.GroupVersionKind> wanted) {
+            List<Path> extra, java.util.function.Predicate<dev.cartograph.interpreter.kind.GroupVersionKind> wanted) {
         Definitions.Loaded catalog = Catalog.load(wanted);
         List<Problem> problems = new ArrayList<>(catalog.problems());
         Definitions defs = catalog.definitions();

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Resolution;
-import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.Demands;
 import dev.cartograph.placement.Planner;

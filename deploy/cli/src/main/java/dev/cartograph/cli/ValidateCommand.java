@@ -1,8 +1,8 @@
 package dev.cartograph.cli;
 
 import dev.cartograph.interpreter.Definitions;
-import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
+import dev.cartograph.interpreter.problem.Problem;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

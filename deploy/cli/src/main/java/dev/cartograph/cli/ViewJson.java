@@ -3,7 +3,7 @@ package dev.cartograph.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cartograph.interpreter.Problem;
+import dev.cartograph.interpreter.problem.Problem;
 import dev.cartograph.interpreter.resources.Quantity;
 import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.interpreter.view.ComponentView;

@@ -1,6 +1,6 @@
 package dev.cartograph.cli;
 
-import dev.cartograph.interpreter.Problem;
+import dev.cartograph.interpreter.problem.Problem;
 import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.interpreter.view.ComponentView;
 import dev.cartograph.interpreter.view.InstanceView;

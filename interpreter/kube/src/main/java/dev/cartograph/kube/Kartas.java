@@ -3,7 +3,7 @@ package dev.cartograph.kube;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Documents;
-import dev.cartograph.interpreter.Problem;
+import dev.cartograph.interpreter.problem.Problem;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

@@ -1,5 +1,6 @@
 package dev.cartograph.interpreter.definition;
 
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

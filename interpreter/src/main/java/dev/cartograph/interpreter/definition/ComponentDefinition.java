@@ -1,6 +1,7 @@
 package dev.cartograph.interpreter.definition;
 
 import dev.cartograph.interpreter.jq.JqExpression;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import java.util.Optional;
 
 /**

@@ -2,6 +2,7 @@ package dev.cartograph.interpreter.definition;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.jq.JqExpression;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,9 @@
 package dev.cartograph.interpreter.definition;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.jq.Jq;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
+import dev.cartograph.interpreter.problem.Problem;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

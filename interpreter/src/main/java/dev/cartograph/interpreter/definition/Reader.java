@@ -1,9 +1,9 @@
 package dev.cartograph.interpreter.definition;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.jq.Jq;
 import dev.cartograph.interpreter.jq.JqExpression;
+import dev.cartograph.interpreter.problem.Problem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,7 @@
 package dev.cartograph.interpreter.definition;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,6 +1,6 @@
 package dev.cartograph.interpreter.resolve;
 
-import dev.cartograph.interpreter.Problem;
+import dev.cartograph.interpreter.problem.Problem;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package dev.cartograph.interpreter.resolve;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.definition.ComponentDefinition;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
+import dev.cartograph.interpreter.problem.Problem;
 import dev.cartograph.interpreter.resources.Ceilings;
 import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.interpreter.view.ComponentView;

@@ -1,6 +1,6 @@
 package dev.cartograph.interpreter.view;
 
-import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;

@@ -2,7 +2,7 @@ package dev.cartograph.agent.apply;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.Definitions;
-import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import dev.cartograph.protocol.Command;
 import java.util.Optional;
 import java.util.Set;

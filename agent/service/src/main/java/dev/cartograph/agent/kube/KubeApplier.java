@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.agent.apply.ApplyPolicy;
 import dev.cartograph.agent.apply.Ownership;
 import dev.cartograph.interpreter.Documents;
-import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import dev.cartograph.protocol.CommandResult;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;

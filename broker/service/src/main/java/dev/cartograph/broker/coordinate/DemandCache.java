@@ -2,8 +2,8 @@ package dev.cartograph.broker.coordinate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.Interpreter;
-import dev.cartograph.interpreter.Problem;
 import dev.cartograph.interpreter.Resolution;
+import dev.cartograph.interpreter.problem.Problem;
 import dev.cartograph.interpreter.view.ComponentView;
 import dev.cartograph.interpreter.view.InstanceView;
 import dev.cartograph.interpreter.view.WorkloadView;

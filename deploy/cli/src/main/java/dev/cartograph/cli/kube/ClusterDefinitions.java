@@ -2,7 +2,7 @@ package dev.cartograph.cli.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.Definitions;
-import dev.cartograph.interpreter.Problem;
+import dev.cartograph.interpreter.problem.Problem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

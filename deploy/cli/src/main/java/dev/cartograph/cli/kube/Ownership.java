@@ -1,7 +1,7 @@
 package dev.cartograph.cli.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,7 +1,7 @@
 package dev.cartograph.mock.crd;
 
 import dev.cartograph.interpreter.Definitions;
-import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import dev.cartograph.mock.discovery.BuiltInKinds;
 import dev.cartograph.mock.discovery.VersionPriority;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;

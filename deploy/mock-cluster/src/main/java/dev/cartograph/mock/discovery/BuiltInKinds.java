@@ -1,6 +1,6 @@
 package dev.cartograph.mock.discovery;
 
-import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import java.util.List;
 import java.util.Locale;
 

@@ -2,7 +2,7 @@ package dev.cartograph.simulator.kube;
 
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.definition.BuiltInKinds;
-import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.client.KubernetesClient;

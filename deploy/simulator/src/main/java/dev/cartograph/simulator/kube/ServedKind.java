@@ -1,6 +1,6 @@
 package dev.cartograph.simulator.kube;
 
-import dev.cartograph.interpreter.definition.GroupVersionKind;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 /** A workload kind the member serves and the catalog defines, with how to reach it. Immutable. */

@@ -1,4 +1,4 @@
-package dev.cartograph.interpreter;
+package dev.cartograph.interpreter.problem;
 
 import java.util.Objects;
 

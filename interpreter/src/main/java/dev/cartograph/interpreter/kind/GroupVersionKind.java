@@ -1,4 +1,4 @@
-package dev.cartograph.interpreter.definition;
+package dev.cartograph.interpreter.kind;
 
 import java.util.Objects;
 
