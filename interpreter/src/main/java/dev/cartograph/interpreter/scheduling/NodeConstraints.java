@@ -66,10 +66,33 @@ public record NodeConstraints(
                 .findFirst();
     }
 
-    /** Whether the pod may run on the node by selector, affinity and taints. */
+    /**
+     * Whether the pod may run on the node by selector, affinity and taints. The planner asks this for
+     * every pod and node it considers, so it is written as plain loops with early exits.
+     */
     public boolean admits(String nodeName, Map<String, String> nodeLabels, List<Taint> nodeTaints) {
-        return selects(nodeLabels)
-                && affinityHolds(nodeLabels, nodeName)
-                && untolerated(nodeTaints).isEmpty();
+        for (Map.Entry<String, String> e : nodeSelector.entrySet()) {
+            if (!e.getValue().equals(nodeLabels.get(e.getKey()))) {
+                return false;
+            }
+        }
+        if (!requiredTerms.isEmpty() && !affinityHolds(nodeLabels, nodeName)) {
+            return false;
+        }
+        for (Taint t : nodeTaints) {
+            if (t.repels() && !tolerates(t)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean tolerates(Taint taint) {
+        for (Toleration t : tolerations) {
+            if (t.tolerates(taint)) {
+                return true;
+            }
+        }
+        return false;
     }
 }
