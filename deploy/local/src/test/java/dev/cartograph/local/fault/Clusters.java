@@ -2,20 +2,15 @@ package dev.cartograph.local.fault;
 
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
-import dev.cartograph.mock.crd.CatalogCrds;
+import dev.cartograph.local.kube.MockClusters;
 import dev.cartograph.mock.fleet.ClusterProfile;
 import dev.cartograph.mock.fleet.FleetProfile;
-import dev.cartograph.mock.seed.FleetSeeder;
 import dev.cartograph.mock.server.MockApiServer;
 import dev.cartograph.simulator.MemberSimulator;
 import dev.cartograph.simulator.SimulatorSettings;
 import dev.cartograph.simulator.kube.MemberSimulators;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,8 +27,8 @@ import java.util.Map;
  * server for the child JVMs. Start once, close once; the clients are thread-safe.
  */
 final class Clusters implements AutoCloseable {
-    static final String NAMESPACE = "ml";
-    static final String SYSTEM_NAMESPACE = "cartograph-system";
+    static final String NAMESPACE = MockClusters.WORKLOAD_NAMESPACE;
+    static final String SYSTEM_NAMESPACE = MockClusters.SYSTEM_NAMESPACE;
 
     private final FleetProfile profile;
     private final Path dir;
@@ -59,34 +54,17 @@ final class Clusters implements AutoCloseable {
 
     private void startAll(Duration batchRunTime) {
         Definitions catalog = Catalog.load().definitions();
-        List<CustomResourceDefinition> crds = new ArrayList<>(CatalogCrds.of(catalog));
-        crds.add(crd("/crds/kartas.run.ai.yaml"));
-        List<CustomResourceDefinition> hubCrds = new ArrayList<>(crds);
-        hubCrds.add(crd("/crds/clusters.cartograph.dev.yaml"));
-        hub = MockApiServer.start(MockApiServer.Options.defaults().withCrds(hubCrds));
-        hub.client()
-                .namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NAMESPACE)
-                        .addToLabels("cartograph.dev/federate", "true")
-                        .endMetadata()
-                        .build())
-                .create();
-        hub.client()
-                .namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(SYSTEM_NAMESPACE)
-                        .endMetadata()
-                        .build())
-                .create();
+        MockClusters mocks;
+        try {
+            mocks = MockClusters.of(catalog); // the hub and members exactly as the local fleet starts them
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        hub = mocks.startHub(0);
         hub.writeKubeconfig(hubKubeconfig(), NAMESPACE);
         for (ClusterProfile c : profile.clusters()) {
-            MockApiServer member =
-                    MockApiServer.start(MockApiServer.Options.defaults().withCrds(crds));
+            MockApiServer member = mocks.startMember(c);
             members.put(c.name(), member);
-            FleetSeeder.seed(member.client(), c);
             member.writeKubeconfig(kubeconfig(c.name()), NAMESPACE);
             simulators.add(MemberSimulators.start(
                     member.client(),
@@ -117,17 +95,6 @@ final class Clusters implements AutoCloseable {
 
     Map<String, String> labels(String cluster) {
         return profile.cluster(cluster).map(ClusterProfile::labels).orElse(Map.of());
-    }
-
-    private static CustomResourceDefinition crd(String resource) {
-        try (InputStream in = Clusters.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + resource);
-            }
-            return new KubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @Override
