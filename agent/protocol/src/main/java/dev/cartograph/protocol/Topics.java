@@ -1,6 +1,7 @@
 package dev.cartograph.protocol;
 
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -37,9 +38,91 @@ public record Topics(String prefix) {
     }
 
     public String commands(String cluster) {
-        if (!LEGAL.matcher(cluster).matches()) {
-            throw new IllegalArgumentException("cluster name '" + cluster + "' cannot name a topic");
+        return commandsPrefix() + requireCluster(cluster);
+    }
+
+    // ---- per-cluster identity (issue 13): everything an agent writes is under its own prefix ----
+
+    /** A cluster name that can own topics: a DNS-1123 label (no dots, so no cluster's prefix covers another's). */
+    private static final Pattern CLUSTER = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+    /** Which of its own topics an agent writes. */
+    public enum AgentTopic {
+        /** compacted cluster summaries, key = cluster */
+        CLUSTER("cluster"),
+        /** compacted workload summaries, key = cluster/namespace/group/kind/name; tombstone on delete */
+        WORKLOADS("workloads"),
+        /** command results, key = placement id */
+        EVENTS("events");
+
+        private final String suffix;
+
+        AgentTopic(String suffix) {
+            this.suffix = suffix;
         }
-        return prefix + ".commands." + cluster;
+
+        public String suffix() {
+            return suffix;
+        }
+    }
+
+    /** A topic an agent writes, parsed: whose it is and which. */
+    public record Owned(String cluster, AgentTopic topic) {}
+
+    /** True for a name a cluster can have: a DNS-1123 label. */
+    public static boolean validCluster(String cluster) {
+        return cluster != null && CLUSTER.matcher(cluster).matches();
+    }
+
+    private static String requireCluster(String cluster) {
+        if (!validCluster(cluster)) {
+            throw new IllegalArgumentException(
+                    "cluster name '" + cluster
+                            + "' cannot name a topic: it must be a DNS-1123 label (lower case letters, digits and '-', at most 63)");
+        }
+        return cluster;
+    }
+
+    /** {@code P.from.} — every topic any agent writes starts with this (the broker reads this prefix). */
+    public String agentsPrefix() {
+        return prefix + ".from.";
+    }
+
+    /** {@code P.from.CLUSTER.} — the one prefix agent CLUSTER may write (a prefixed Kafka ACL). */
+    public String agentPrefix(String cluster) {
+        return agentsPrefix() + requireCluster(cluster) + ".";
+    }
+
+    /** {@code P.commands.} — every command topic starts with this (the broker writes this prefix). */
+    public String commandsPrefix() {
+        return prefix + ".commands.";
+    }
+
+    /** {@code P.from.CLUSTER.cluster|workloads|events}. */
+    public String of(String cluster, AgentTopic topic) {
+        return agentPrefix(cluster) + topic.suffix();
+    }
+
+    /** The cluster and kind of an agent-written topic; empty for any other topic. */
+    public Optional<Owned> owner(String topic) {
+        if (topic == null || !topic.startsWith(agentsPrefix())) {
+            return Optional.empty();
+        }
+        String rest = topic.substring(agentsPrefix().length());
+        int dot = rest.indexOf('.');
+        if (dot < 0) {
+            return Optional.empty();
+        }
+        String cluster = rest.substring(0, dot);
+        String suffix = rest.substring(dot + 1);
+        if (!validCluster(cluster)) {
+            return Optional.empty();
+        }
+        for (AgentTopic t : AgentTopic.values()) {
+            if (t.suffix().equals(suffix)) {
+                return Optional.of(new Owned(cluster, t));
+            }
+        }
+        return Optional.empty();
     }
 }
