@@ -31,11 +31,16 @@ public sealed interface Command {
         }
     }
 
-    /** Delete the object this agent created for the placement. */
-    record Delete(String placementId, long epoch, Instant issued) implements Command {
+    /**
+     * Delete the object this agent created for the placement: the one {@code copy} names (its kind, namespace and
+     * name on the command's cluster), and only if it carries the agent's marks for this placement. Never found by
+     * a search, so no other object can be taken for the copy.
+     */
+    record Delete(String placementId, long epoch, Instant issued, WorkloadKey copy) implements Command {
         public Delete {
             Objects.requireNonNull(placementId, "placementId");
             Objects.requireNonNull(issued, "issued");
+            Objects.requireNonNull(copy, "copy");
         }
     }
 }

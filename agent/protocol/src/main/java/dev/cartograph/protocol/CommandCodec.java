@@ -20,6 +20,8 @@ final class CommandCodec {
                 .put("issued", c.issued().toString());
         if (c instanceof Command.Apply apply) {
             o.set("manifest", apply.manifest());
+        } else {
+            o.put("copy", ((Command.Delete) c).copy().kafkaKey());
         }
         return Envelope.bytes(o);
     }
@@ -44,7 +46,12 @@ final class CommandCodec {
                     value,
                     "delete",
                     n -> new Command.Delete(
-                            Fields.text(n, "placementId"), Fields.number(n, "epoch"), Fields.instant(n, "issued")));
+                            Fields.text(n, "placementId"),
+                            Fields.number(n, "epoch"),
+                            Fields.instant(n, "issued"),
+                            WorkloadKey.parse(Fields.text(n, "copy"))
+                                    .orElseThrow(() ->
+                                            new Fields.Bad("field 'copy' is not cluster/namespace/group/kind/name"))));
         } catch (IOException e) {
             return new Decoded.Failed<>(Envelope.notJson(e));
         }

@@ -227,7 +227,8 @@ class WireTest {
         Command.Apply apply = new Command.Apply(
                 "p-9", 2, T, JsonNodeFactory.instance.objectNode().put("kind", "PyTorchJob"));
         assertThat(Wire.decodeCommand(Wire.encode(apply))).isEqualTo(new Decoded.Ok<>(apply));
-        Command.Delete delete = new Command.Delete("p-9", 3, T);
+        Command.Delete delete = new Command.Delete(
+                "p-9", 3, T, new WorkloadKey("gpu-east", "team-a", "kubeflow.org", "PyTorchJob", "train"));
         assertThat(Wire.decodeCommand(Wire.encode(delete))).isEqualTo(new Decoded.Ok<>(delete));
         CommandResult r = new CommandResult(
                 "gpu-east",

@@ -1,16 +1,17 @@
 package dev.cartograph.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.agent.apply.ApplyPolicy;
 import dev.cartograph.agent.apply.Ownership;
 import dev.cartograph.agent.kube.ClusterCache;
 import dev.cartograph.agent.kube.KubeApplier;
 import dev.cartograph.interpreter.Documents;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.CommandResult;
+import dev.cartograph.protocol.WorkloadKey;
 import java.time.Clock;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -32,13 +33,6 @@ final class CommandHandler implements Function<Command, CommandResult> {
     private final PendingChanges changes;
     private final Clock clock;
 
-    /**
-     * What this agent last applied per placement (only the object's name), so a Delete read right
-     * after its Apply finds the copy even before the informer cache has seen it. Entries leave with
-     * their Delete.
-     */
-    private final Map<String, JsonNode> lastApplied = new HashMap<>();
-
     /** @param policy the admission policy of the definitions in force (they follow the cluster's Karta objects) */
     CommandHandler(
             String cluster,
@@ -59,10 +53,11 @@ final class CommandHandler implements Function<Command, CommandResult> {
     public CommandResult apply(Command command) {
         Optional<JsonNode> existing = existing(command);
         existing.filter(o -> command instanceof Command.Delete).ifPresent(CommandHandler::mdc);
-        ApplyPolicy.Decision decision = policy.get().decide(command, existing);
+        ApplyPolicy.Decision decision = misaddressed(command)
+                .<ApplyPolicy.Decision>map(ApplyPolicy.Decision.Reject::new)
+                .orElseGet(() -> policy.get().decide(command, existing));
         KubeApplier.Outcome outcome = applier.carryOut(decision);
         changes.capacityChanged();
-        remember(command, outcome);
         boolean done =
                 outcome.outcome() != CommandResult.Outcome.RETRY && outcome.outcome() != CommandResult.Outcome.FAILED;
         (done ? LOG.atInfo() : LOG.atWarn())
@@ -83,19 +78,46 @@ final class CommandHandler implements Function<Command, CommandResult> {
                 clock.instant());
     }
 
-    /** The copy this agent made for the command's placement, if any. */
+    /**
+     * The copy this agent made for the command's placement, if any: the one object the command names (an Apply's
+     * manifest, a Delete's copy) — from the cache, else from the API server (the cache may not have seen this
+     * agent's own last write) — and only when it carries this placement's marks. Never a search.
+     */
     private Optional<JsonNode> existing(Command command) {
-        Optional<JsonNode> cached = cache.workloads().stream()
-                .filter(o -> Ownership.ownedBy(o, command.placementId()))
-                .findFirst();
-        if (cached.isPresent()) {
-            return cached;
-        }
-        // the cache may not have seen this agent's own last write: read what the command (or the last apply) names
         Optional<JsonNode> named = command instanceof Command.Apply apply
                 ? Optional.of(apply.manifest())
-                : Optional.ofNullable(lastApplied.get(command.placementId()));
-        return named.flatMap(applier::current).filter(o -> Ownership.ownedBy(o, command.placementId()));
+                : named(((Command.Delete) command).copy());
+        return named.flatMap(n -> {
+                    GroupVersionKind kind = GroupVersionKind.of(
+                            n.path("apiVersion").asText(), n.path("kind").asText());
+                    String namespace = n.path("metadata").path("namespace").asText();
+                    String name = n.path("metadata").path("name").asText();
+                    return cache.workload(kind, namespace, name).or(() -> applier.current(n));
+                })
+                .filter(o -> Ownership.ownedBy(o, command.placementId()));
+    }
+
+    /** What a Delete's copy names, as an object reference the API server can read; empty when the kind is not watched here. */
+    private Optional<JsonNode> named(WorkloadKey copy) {
+        return cache.watched(copy.group(), copy.kind()).map(kind -> {
+            ObjectNode o = Documents.json()
+                    .createObjectNode()
+                    .put("apiVersion", kind.apiVersion())
+                    .put("kind", kind.kind());
+            o.putObject("metadata").put("namespace", copy.namespace()).put("name", copy.name());
+            return o;
+        });
+    }
+
+    /** Why a Delete naming another cluster's copy is refused (the broker sends each cluster its own copies only). */
+    private Optional<String> misaddressed(Command command) {
+        if (command instanceof Command.Delete d && !d.copy().cluster().equals(cluster)) {
+            return Optional.of(
+                    "the delete names " + d.copy().kind() + " " + d.copy().namespace() + "/"
+                            + d.copy().name() + " on cluster " + d.copy().cluster() + ", not on " + cluster
+                            + "; nothing is deleted");
+        }
+        return Optional.empty();
     }
 
     /** The command loop clears these. */
@@ -105,30 +127,7 @@ final class CommandHandler implements Function<Command, CommandResult> {
         MDC.put("name", o.path("metadata").path("name").asText());
     }
 
-    private void remember(Command command, KubeApplier.Outcome outcome) {
-        // an apply that timed out (RETRY) or failed may still have created the copy: remember it all the same
-        if (command instanceof Command.Apply apply
-                && outcome.outcome() != CommandResult.Outcome.REJECTED
-                && outcome.outcome() != CommandResult.Outcome.STALE) {
-            lastApplied.put(command.placementId(), identity(apply.manifest()));
-        } else if (command instanceof Command.Delete && outcome.outcome() == CommandResult.Outcome.DELETED) {
-            lastApplied.remove(command.placementId());
-        }
-    }
-
     private static String verb(Command command) {
         return command instanceof Command.Apply ? "apply" : "delete";
-    }
-
-    /** What names an object (apiVersion, kind, namespace, name): enough to read it back. */
-    private static JsonNode identity(JsonNode manifest) {
-        var o = Documents.json()
-                .createObjectNode()
-                .put("apiVersion", manifest.path("apiVersion").asText())
-                .put("kind", manifest.path("kind").asText());
-        o.putObject("metadata")
-                .put("namespace", manifest.path("metadata").path("namespace").asText())
-                .put("name", manifest.path("metadata").path("name").asText());
-        return o;
     }
 }

@@ -16,6 +16,7 @@ import dev.cartograph.protocol.Decoded;
 import dev.cartograph.protocol.NodeState;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Wire;
+import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.WorkloadSummary;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
@@ -247,7 +248,7 @@ class AgentIT {
         // restart: commands already handled are not applied again; the new one is
         agent.close();
         agent = null;
-        send(new Command.Delete("p-1", 3, Instant.now()));
+        send(new Command.Delete("p-1", 3, Instant.now(), new WorkloadKey(cluster, "team-x", "batch", "Job", "eval")));
         agent = startAgent();
         Eventually.until(Duration.ofSeconds(30), () -> results.size() >= 6);
         Thread.sleep(1500);
@@ -262,6 +263,50 @@ class AgentIT {
                         .list()
                         .getItems()
                         .isEmpty());
+    }
+
+    @Test
+    void aDeleteTouchesOnlyTheObjectItNamesAndNeverAnObjectThatCopiedTheMarks() throws Exception {
+        Eventually.until(Duration.ofSeconds(30), agent::healthy, () -> "health " + agent.health());
+        // another tenant's Job in namespace ml carries p-9's marks (copied labels), and p-9's real copy does not exist
+        job("someone-elses", "p-9");
+        // a Job a controller created, whose template copied p-9's marks: never a copy, never reported as one
+        create("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata:
+                  name: child
+                  namespace: ml
+                  labels: {cartograph.dev/placement-id: p-9, app.kubernetes.io/managed-by: cartograph-agent}
+                  annotations: {cartograph.dev/epoch: "1"}
+                  ownerReferences: [{apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: js, uid: u-1, controller: true}]
+                spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}
+                """);
+        send(new Command.Delete("p-9", 2, Instant.now(), new WorkloadKey(cluster, "team-x", "batch", "Job", "train")));
+        // a Delete naming another cluster's copy is refused
+        send(new Command.Delete("p-9", 2, Instant.now(), new WorkloadKey("elsewhere", "ml", "batch", "Job", "child")));
+        Eventually.until(Duration.ofSeconds(30), () -> results.size() >= 2);
+        assertThat(results)
+                .extracting(CommandResult::outcome, CommandResult::reason)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(CommandResult.Outcome.DELETED, "nothing to delete"),
+                        org.assertj.core.groups.Tuple.tuple(
+                                CommandResult.Outcome.REJECTED,
+                                "the delete names Job ml/child on cluster elsewhere, not on " + cluster
+                                        + "; nothing is deleted"));
+        assertThat(client.batch().v1().jobs().inNamespace("ml").list().getItems())
+                .extracting(j -> j.getMetadata().getName())
+                .containsExactlyInAnyOrder("someone-elses", "child");
+        // only the top-level marked Job is reported as p-9's copy (it is the agent's mark, if anyone's); the child
+        // never
+        Eventually.until(
+                Duration.ofSeconds(30),
+                () -> !clusters.isEmpty()
+                        && clusters.get(clusters.size() - 1).placements().stream()
+                                .anyMatch(p -> p.placementId().equals("p-9")));
+        assertThat(clusters.get(clusters.size() - 1).placements())
+                .filteredOn(p -> p.placementId().equals("p-9"))
+                .hasSize(1);
     }
 
     @Test
@@ -423,7 +468,12 @@ class AgentIT {
     @Test
     void aSecondAgentForTheSameClusterTakesItsCommandsOverAtOnceAndTheFirstStopsSayingWhy() throws Exception {
         Eventually.until(Duration.ofSeconds(30), agent::healthy, () -> "health " + agent.health());
-        send(new Command.Delete("p-none", 1, Instant.now())); // the first agent holds the partition: it answers
+        send(new Command.Delete(
+                "p-none",
+                1,
+                Instant.now(),
+                new WorkloadKey(
+                        cluster, "team-x", "batch", "Job", "none"))); // the first agent holds the partition: it answers
         Eventually.until(Duration.ofSeconds(30), () -> !results.isEmpty());
         try (AgentRuntime second = startAgent()) { // same cluster, same static member id
             Eventually.until(
@@ -432,7 +482,8 @@ class AgentIT {
                     () -> "first agent: " + agent.health());
             assertThat(agent.healthy()).isFalse();
             int before = results.size();
-            send(new Command.Delete("p-none-2", 1, Instant.now()));
+            send(new Command.Delete(
+                    "p-none-2", 1, Instant.now(), new WorkloadKey(cluster, "team-x", "batch", "Job", "none-2")));
             // well under the 45 s session timeout a dynamic member would have to wait out
             Eventually.until(Duration.ofSeconds(15), () -> results.size() > before);
             assertThat(results.get(results.size() - 1).placementId()).isEqualTo("p-none-2");

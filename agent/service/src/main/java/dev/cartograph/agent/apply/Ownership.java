@@ -7,9 +7,11 @@ import dev.cartograph.protocol.MetadataKeys;
 import java.util.Optional;
 
 /**
- * How an agent marks what it created: a label with the placement id (so it can find the object
- * again after a restart), the managing agent, and an annotation with the fencing epoch. Objects
- * without these marks are never touched. Pure.
+ * How an agent marks what it created: a label with the placement id, the managing agent, and an
+ * annotation with the fencing epoch. An object is a copy only with all three marks and no controller
+ * owner (a Pod or ReplicaSet whose template copied the labels is owned by its controller, so it is
+ * never taken for a copy); objects without them are never touched. Copies are found by their kind,
+ * namespace and name, never by a label search. Pure.
  */
 public final class Ownership {
     public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
@@ -53,12 +55,9 @@ public final class Ownership {
         return have == want ? Found.SAME_EPOCH : have < want ? Found.OLDER_EPOCH : Found.NEWER_EPOCH;
     }
 
-    /** True when the object was created by an agent for {@code placementId}. */
+    /** True when the object is a copy an agent created for {@code placementId} ({@link #placementId}). */
     public static boolean ownedBy(JsonNode object, String placementId) {
-        JsonNode labels = object.path("metadata").path("labels");
-        return MANAGED_BY.equals(labels.path(MANAGED_BY_LABEL).asText())
-                && placementId.equals(
-                        labels.path(MetadataKeys.PLACEMENT_ID_LABEL).asText());
+        return placementId(object).filter(placementId::equals).isPresent();
     }
 
     /** The epoch the object was applied at, when the agent marked it. */
@@ -74,11 +73,25 @@ public final class Ownership {
         }
     }
 
+    /**
+     * The placement an object is a copy of: present only when it carries every mark ({@link #mark}: managed by an
+     * agent, a placement id, an epoch) and no controller owns it.
+     */
     public static Optional<String> placementId(JsonNode object) {
-        String id = object.path("metadata")
-                .path("labels")
-                .path(MetadataKeys.PLACEMENT_ID_LABEL)
-                .asText("");
-        return id.isEmpty() ? Optional.empty() : Optional.of(id);
+        JsonNode meta = object.path("metadata");
+        String id = meta.path("labels").path(MetadataKeys.PLACEMENT_ID_LABEL).asText("");
+        boolean marked = !id.isEmpty()
+                && MANAGED_BY.equals(meta.path("labels").path(MANAGED_BY_LABEL).asText())
+                && epoch(object).isPresent();
+        return marked && !controlled(meta) ? Optional.of(id) : Optional.empty();
+    }
+
+    private static boolean controlled(JsonNode meta) {
+        for (JsonNode ref : meta.path("ownerReferences")) {
+            if (ref.path("controller").asBoolean(false)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -152,6 +152,13 @@ public final class ClusterCache implements AutoCloseable {
                 .map(ClusterCache::tree);
     }
 
+    /** The watched version of a group's kind (a Delete names its copy by group and kind); empty when not watched. */
+    public Optional<GroupVersionKind> watched(String group, String kind) {
+        return workloads.keySet().stream()
+                .filter(k -> k.group().equals(group) && k.kind().equals(kind))
+                .findFirst();
+    }
+
     /** Whether the kind is watched (served by this cluster). */
     public boolean watches(GroupVersionKind kind) {
         return workloads.containsKey(kind);

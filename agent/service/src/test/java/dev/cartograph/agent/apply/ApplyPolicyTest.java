@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.protocol.Command;
+import dev.cartograph.protocol.WorkloadKey;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -19,6 +20,7 @@ class ApplyPolicyTest {
     static final ApplyPolicy POLICY =
             new ApplyPolicy(Catalog.load().definitions(), Set.of(), ApplyPolicy.SYSTEM_NAMESPACES);
     static final Instant T = Instant.parse("2026-12-02T12:00:00Z");
+    static final WorkloadKey COPY = new WorkloadKey("gpu-east", "ml", "batch", "Job", "j");
 
     static JsonNode yaml(String text) throws Exception {
         return Documents.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)))
@@ -49,11 +51,11 @@ class ApplyPolicyTest {
                 .isInstanceOf(ApplyPolicy.Decision.Update.class);
         assertThat(POLICY.decide(new Command.Apply("p-1", 2, T, yaml(JOB)), Optional.of(existing)))
                 .isEqualTo(new ApplyPolicy.Decision.Stale(3));
-        assertThat(POLICY.decide(new Command.Delete("p-1", 2, T), Optional.of(existing)))
+        assertThat(POLICY.decide(new Command.Delete("p-1", 2, T, COPY), Optional.of(existing)))
                 .isEqualTo(new ApplyPolicy.Decision.Stale(3));
-        assertThat(POLICY.decide(new Command.Delete("p-1", 4, T), Optional.of(existing)))
+        assertThat(POLICY.decide(new Command.Delete("p-1", 4, T, COPY), Optional.of(existing)))
                 .isInstanceOf(ApplyPolicy.Decision.Delete.class);
-        assertThat(POLICY.decide(new Command.Delete("p-1", 4, T), Optional.empty()))
+        assertThat(POLICY.decide(new Command.Delete("p-1", 4, T, COPY), Optional.empty()))
                 .isInstanceOf(ApplyPolicy.Decision.NothingToDelete.class);
     }
 

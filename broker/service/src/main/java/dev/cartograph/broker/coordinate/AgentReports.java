@@ -100,7 +100,7 @@ final class AgentReports {
         String uid = s.placementId().orElseThrow();
         Optional<PlacementRecord> p = book.placement(uid);
         if (p.isEmpty() || !p.get().cluster().equals(Optional.of(s.key().cluster()))) {
-            fencing.fence(uid, s.key().cluster(), p);
+            fencing.fence(uid, s.key(), p);
             return;
         }
         book.object(uid).filter(o -> !o.deleting()).ifPresent(o -> mirror.mirror(o, s, previous));
@@ -119,7 +119,7 @@ final class AgentReports {
             if (!uid.isEmpty()
                     && (p.isEmpty()
                             || !p.get().cluster().equals(Optional.of(s.key().cluster())))) {
-                fencing.fence(uid, s.key().cluster(), p);
+                fencing.fence(uid, s.key(), p);
             }
         }
     }

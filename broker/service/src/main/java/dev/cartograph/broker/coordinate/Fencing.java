@@ -2,6 +2,7 @@ package dev.cartograph.broker.coordinate;
 
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.WorkloadKey;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,8 +33,9 @@ final class Fencing {
         this.clock = clock;
     }
 
-    /** A copy of {@code uid} on {@code cluster}, where the placement (if any) does not live. */
-    void fence(String uid, String cluster, Optional<PlacementRecord> p) {
+    /** A copy of {@code uid} (the object an agent reported), on a cluster where the placement (if any) does not live. */
+    void fence(String uid, WorkloadKey copy, Optional<PlacementRecord> p) {
+        String cluster = copy.cluster();
         if (!effects.active()) {
             return;
         }
@@ -47,7 +49,7 @@ final class Fencing {
                     cluster,
                     p.flatMap(PlacementRecord::cluster).orElse("nowhere"),
                     epoch);
-            if (effects.command(cluster, new Command.Delete(uid, epoch, clock.instant()))) {
+            if (effects.command(cluster, new Command.Delete(uid, epoch, clock.instant(), copy))) {
                 done.add(fenced); // remembered only once durable: otherwise the copy's next report fences it again
             }
         }

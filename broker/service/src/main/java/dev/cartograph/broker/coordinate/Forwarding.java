@@ -1,9 +1,11 @@
 package dev.cartograph.broker.coordinate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.MemberManifest;
 import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.WorkloadKey;
 import java.time.Clock;
 import java.time.Instant;
 
@@ -35,9 +37,20 @@ final class Forwarding {
     /** Asks the placement's cluster to delete its copy, at the placement's epoch; true once the Delete is durable in its topic. */
     boolean delete(PlacementRecord p, String cluster) {
         Instant now = clock.instant();
-        boolean durable = effects.command(cluster, new Command.Delete(p.uid(), p.epoch(), now));
+        boolean durable = effects.command(cluster, new Command.Delete(p.uid(), p.epoch(), now, copy(p, cluster)));
         book.sent(p, now);
         return durable;
+    }
+
+    /** The placement's copy on {@code cluster}: the hub object's kind, namespace and name (the member copy keeps them). */
+    static WorkloadKey copy(PlacementRecord p, String cluster) {
+        PlacementRecord.Target t = p.target();
+        return new WorkloadKey(
+                cluster,
+                t.namespace(),
+                GroupVersionKind.of(t.apiVersion(), t.kind()).group(),
+                t.kind(),
+                t.name());
     }
 
     /** What is sent to the member: the hub object as a member may create it (the one rule, {@link MemberManifest}). */

@@ -11,6 +11,7 @@ import dev.cartograph.protocol.Decoded;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Wire;
+import dev.cartograph.protocol.WorkloadKey;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -214,7 +215,12 @@ class DurableTopicsIT {
                             }
                         }
                     }
-                    for (int attempt = 0; !outbox.command(cluster, new Command.Delete(uid(n), n, AT)); attempt++) {
+                    for (int attempt = 0;
+                            !outbox.command(
+                                    cluster,
+                                    new Command.Delete(
+                                            uid(n), n, AT, new WorkloadKey(cluster, "ml", "batch", "Job", "job-" + n)));
+                            attempt++) {
                         if (attempt == 20) {
                             throw new IllegalStateException("command " + n + " not sent");
                         }

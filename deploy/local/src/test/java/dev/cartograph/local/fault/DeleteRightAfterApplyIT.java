@@ -16,6 +16,7 @@ import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.Decoded;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Wire;
+import dev.cartograph.protocol.WorkloadKey;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -110,7 +111,11 @@ class DeleteRightAfterApplyIT {
                     producer.send(new ProducerRecord<>(
                             topics.commands(CLUSTER),
                             placement,
-                            Wire.encode(new Command.Delete(placement, 1, Instant.now()))));
+                            Wire.encode(new Command.Delete(
+                                    placement,
+                                    1,
+                                    Instant.now(),
+                                    new WorkloadKey(CLUSTER, "ml", "batch", "Job", "job-" + i)))));
                 }
                 producer.flush();
                 Map<String, String> deletes = deleteAnswers(kafka, topics);
