@@ -1,5 +1,7 @@
 package dev.cartograph.mock.server;
 
+import dev.cartograph.mock.rbac.Denial;
+import dev.cartograph.mock.rbac.RbacGate;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
@@ -13,6 +15,7 @@ import io.vertx.core.http.HttpServerRequest;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -27,6 +30,7 @@ import org.slf4j.LoggerFactory;
  * dispatcher through fabric8's own request handler, as {@code MockWebServer} does. An exception
  * escaping the dispatcher becomes a Status (400 for a body it cannot read, else 500) instead of a
  * request that never gets an answer.
+ * With RBAC on ({@link RbacGate}), a request its bearer token's user may not make is answered 403 first.
  * Requests are not recorded (fabric8's server kept every one). Thread-safe.
  */
 final class HttpFront implements AutoCloseable {
@@ -50,7 +54,12 @@ final class HttpFront implements AutoCloseable {
 
     /** Listens on {@code host:port} (0 = a free port); fails when the port is taken. */
     static HttpFront start(
-            InetAddress host, int port, Dispatcher dispatcher, HttpWatches watches, boolean logRequests) {
+            InetAddress host,
+            int port,
+            Dispatcher dispatcher,
+            HttpWatches watches,
+            RbacGate rbac,
+            boolean logRequests) {
         Vertx vertx = Vertx.vertx();
         HttpServer server = vertx.createHttpServer(new HttpServerOptions()
                 .setHost(host.getHostAddress())
@@ -67,7 +76,11 @@ final class HttpFront implements AutoCloseable {
                 return response;
             }
         };
-        server.requestHandler(request -> route(request, watches, dispatching, logRequests));
+        server.requestHandler(request -> {
+            if (!denied(request, rbac, logRequests)) {
+                route(request, watches, dispatching, logRequests);
+            }
+        });
         try {
             await(server.listen());
         } catch (RuntimeException e) {
@@ -96,6 +109,28 @@ final class HttpFront implements AutoCloseable {
         } finally {
             await(vertx.close());
         }
+    }
+
+    /** Answers a request RBAC refuses as kube-apiserver does (403 and a Status), before it is served or upgraded. */
+    private static boolean denied(HttpServerRequest request, RbacGate rbac, boolean logRequests) {
+        Optional<Denial> denial =
+                rbac.check(request.method().name(), request.uri(), request.getHeader("Authorization"));
+        if (denial.isEmpty()) {
+            return false;
+        }
+        if (logRequests) {
+            LOG.info(
+                    "{} {} -> 403 {}",
+                    request.method().name(),
+                    request.uri(),
+                    denial.get().message());
+        }
+        request.response()
+                .setStatusCode(403)
+                .putHeader("Content-Type", Responses.JSON)
+                .putHeader("X-Content-Type-Options", "nosniff")
+                .end(denial.get().statusJson());
+        return true;
     }
 
     private static void route(

@@ -1,5 +1,8 @@
 package dev.cartograph.mock.server;
 
+import dev.cartograph.mock.rbac.Denial;
+import dev.cartograph.mock.rbac.Rbac;
+import dev.cartograph.mock.rbac.RbacGate;
 import dev.cartograph.mock.watch.ChangeLog;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
@@ -23,7 +26,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code .../status} on custom resources, server-side Tables, watches over HTTP (what {@code kubectl get -w}
  * uses) and over WebSocket (what the fabric8 client uses). A test and demo harness, not an API server: no
  * admission, no validation, no controllers; server-side apply and protobuf bodies only approximately (see
- * the module README).
+ * the module README). With {@link Options#withRbac} it enforces RBAC as kube-apiserver does on requests whose
+ * bearer token it knows (others are its own test client's and allowed).
  *
  * <pre>{@code
  * try (MockApiServer server = MockApiServer.start(MockApiServer.Options.defaults()
@@ -43,6 +47,7 @@ public final class MockApiServer implements AutoCloseable {
     private final HttpWatches watches;
     private final DiscoveryDispatcher dispatcher;
     private final KubernetesClient client;
+    private final RbacGate rbac;
 
     /**
      * How to start a server.
@@ -50,35 +55,43 @@ public final class MockApiServer implements AutoCloseable {
      * @param port           the port on 127.0.0.1, 0 for a free one
      * @param crds           CRDs installed before {@link #start(Options)} returns
      * @param requestLogging log every request at INFO (SLF4J logger {@code dev.cartograph.mock.server.HttpFront}), for this server only
+     * @param rbac           RBAC enforced on requests with a known bearer token ({@link Rbac#OFF}: none)
      */
-    public record Options(int port, List<CustomResourceDefinition> crds, boolean requestLogging) {
+    public record Options(int port, List<CustomResourceDefinition> crds, boolean requestLogging, Rbac rbac) {
         public Options {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port must be 0 (any free port) or 1..65535, was " + port);
             }
             crds = List.copyOf(crds);
+            Objects.requireNonNull(rbac, "rbac");
         }
 
-        /** A free port, no CRDs, request logging off. */
+        /** A free port, no CRDs, request logging off, RBAC off. */
         public static Options defaults() {
-            return new Options(0, List.of(), false);
+            return new Options(0, List.of(), false, Rbac.OFF);
         }
 
         public Options withPort(int newPort) {
-            return new Options(newPort, crds, requestLogging);
+            return new Options(newPort, crds, requestLogging, rbac);
         }
 
         public Options withCrds(List<CustomResourceDefinition> newCrds) {
-            return new Options(port, newCrds, requestLogging);
+            return new Options(port, newCrds, requestLogging, rbac);
         }
 
         public Options withRequestLogging(boolean enabled) {
-            return new Options(port, crds, enabled);
+            return new Options(port, crds, enabled, rbac);
+        }
+
+        /** Enforce {@code newRbac}: requests bearing one of its tokens are held to its policy. */
+        public Options withRbac(Rbac newRbac) {
+            return new Options(port, crds, requestLogging, newRbac);
         }
     }
 
-    private MockApiServer(HttpFront server, HttpWatches watches, DiscoveryDispatcher dispatcher) {
+    private MockApiServer(HttpFront server, HttpWatches watches, DiscoveryDispatcher dispatcher, RbacGate rbac) {
         this.server = server;
+        this.rbac = rbac;
         this.watches = watches;
         this.dispatcher = dispatcher;
         Config config = new ConfigBuilder(Config.empty())
@@ -104,8 +117,9 @@ public final class MockApiServer implements AutoCloseable {
         DiscoveryDispatcher dispatcher = new DiscoveryDispatcher(
                 store, () -> "127.0.0.1:" + front.get().port(), DiscoveryDispatcher.KubeVersion.DEFAULT, clock);
         HttpWatches watches = new HttpWatches(store, changes, dispatcher.servedTypes(), clock);
-        front.set(HttpFront.start(loopback(), options.port(), dispatcher, watches, options.requestLogging()));
-        MockApiServer started = new MockApiServer(front.get(), watches, dispatcher);
+        RbacGate rbac = new RbacGate(options.rbac());
+        front.set(HttpFront.start(loopback(), options.port(), dispatcher, watches, rbac, options.requestLogging()));
+        MockApiServer started = new MockApiServer(front.get(), watches, dispatcher, rbac);
         try {
             options.crds()
                     .forEach(crd -> started.client
@@ -138,6 +152,11 @@ public final class MockApiServer implements AutoCloseable {
     /** How many watches over HTTP (kubectl's) are open now (for tests and diagnostics). */
     int openHttpWatches() {
         return watches.openCount();
+    }
+
+    /** Every request RBAC denied so far, oldest first (none when RBAC is off). */
+    public List<Denial> rbacDenials() {
+        return rbac.denials();
     }
 
     /** The discovery documents as the server would serve them now (for tests and diagnostics). */
