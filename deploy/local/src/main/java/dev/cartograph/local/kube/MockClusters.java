@@ -3,6 +3,7 @@ package dev.cartograph.local.kube;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.mock.crd.CatalogCrds;
 import dev.cartograph.mock.fleet.ClusterProfile;
+import dev.cartograph.mock.rbac.Rbac;
 import dev.cartograph.mock.seed.FleetSeeder;
 import dev.cartograph.mock.server.MockApiServer;
 import dev.cartograph.protocol.MetadataKeys;
@@ -46,8 +47,15 @@ public final class MockClusters {
 
     /** The hub on {@code port} (0: any free port). */
     public MockApiServer startHub(int port) {
-        MockApiServer hub = MockApiServer.start(
-                MockApiServer.Options.defaults().withPort(port).withCrds(hubCrds));
+        return startHub(port, Rbac.OFF);
+    }
+
+    /** The hub on {@code port} (0: any free port), enforcing {@code rbac} on the tokens it names. */
+    public MockApiServer startHub(int port, Rbac rbac) {
+        MockApiServer hub = MockApiServer.start(MockApiServer.Options.defaults()
+                .withPort(port)
+                .withCrds(hubCrds)
+                .withRbac(rbac));
         hub.client()
                 .namespaces()
                 .resource(new NamespaceBuilder()
@@ -70,8 +78,13 @@ public final class MockClusters {
 
     /** A member cluster on any free port, with the nodes of {@code profile}. */
     public MockApiServer startMember(ClusterProfile profile) {
-        MockApiServer member =
-                MockApiServer.start(MockApiServer.Options.defaults().withCrds(memberCrds));
+        return startMember(profile, Rbac.OFF);
+    }
+
+    /** A member cluster on any free port, with the nodes of {@code profile}, enforcing {@code rbac}. */
+    public MockApiServer startMember(ClusterProfile profile, Rbac rbac) {
+        MockApiServer member = MockApiServer.start(
+                MockApiServer.Options.defaults().withCrds(memberCrds).withRbac(rbac));
         FleetSeeder.seed(member.client(), profile);
         return member;
     }
