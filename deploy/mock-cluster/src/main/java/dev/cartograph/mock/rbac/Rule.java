@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * One RBAC {@code PolicyRule}, matched as kube-apiserver's RBAC authorizer matches it: {@code *} in verbs,
- * apiGroups and resources matches anything, {@code * /SUB} (without the space) any resource's subresource SUB,
+ * apiGroups and resources matches anything, a star followed by {@code /SUB} any resource's subresource SUB,
  * an empty {@code resourceNames} any name (and a non-empty one only requests that carry one of them), a
  * {@code nonResourceURLs} entry ending in {@code *} a path prefix. Immutable; thread-safe.
  */
