@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,10 +24,17 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
@@ -61,7 +70,7 @@ class KafkaAclsIT {
                 TOPICS.commands("a"),
                 TOPICS.commands("b"),
                 TOPICS.placements());
-        List<org.apache.kafka.common.acl.AclBinding> all = new ArrayList<>();
+        List<AclBinding> all = new ArrayList<>();
         all.addAll(ACLS.agent("a", "User:agent-a")); // SCRAM
         all.addAll(ACLS.agent("b", "User:agent-b")); // client certificate CN=agent-b
         all.addAll(ACLS.broker(BROKER));
@@ -226,6 +235,173 @@ class KafkaAclsIT {
         config.put("max.block.ms", 15_000);
         try (KafkaProducer<String, byte[]> producer = Producers.create(config)) {
             assertThatThrownBy(producer::initTransactions).isInstanceOf(TransactionalIdAuthorizationException.class);
+        }
+    }
+
+    // ---- nothing more than needed: each ACL is what one operation needs ----
+
+    @Test
+    void everyAgentAclIsNeededByWhatTheAgentDoes() throws Exception {
+        kafka.createTopics(TOPICS.of("n", AgentTopic.CLUSTER), TOPICS.commands("n"));
+        AtomicInteger fresh = new AtomicInteger();
+        eachAclIsNeeded(
+                principal -> ACLS.agent("n", principal),
+                "agent-n",
+                List.of(
+                        new Need(
+                                TOPIC_PREFIXED.apply("cartograph.from.n."),
+                                AclOperation.WRITE,
+                                s -> send(s, TOPICS.of("n", AgentTopic.CLUSTER))),
+                        new Need(
+                                TOPIC_PREFIXED.apply("cartograph.from.n."),
+                                AclOperation.CREATE,
+                                s -> create(s, "cartograph.from.n.new-" + fresh.incrementAndGet())),
+                        new Need(TOPIC.apply(TOPICS.commands("n")), AclOperation.READ, s -> readInGroup(s, "n")),
+                        new Need(
+                                new ResourcePattern(ResourceType.GROUP, "cartograph-agent-n", PatternType.LITERAL),
+                                AclOperation.READ,
+                                s -> readInGroup(s, "n"))));
+    }
+
+    @Test
+    void everyBrokerAclIsNeededByWhatTheBrokerDoes() throws Exception {
+        send(kafka.clientSettings(), TOPICS.of("a", AgentTopic.CLUSTER));
+        AtomicInteger fresh = new AtomicInteger();
+        ResourcePattern commands = TOPIC_PREFIXED.apply(TOPICS.commandsPrefix());
+        ResourcePattern placements = TOPIC.apply(TOPICS.placements());
+        eachAclIsNeeded(
+                ACLS::broker,
+                "broker",
+                List.of(
+                        new Need(
+                                TOPIC_PREFIXED.apply(TOPICS.agentsPrefix()),
+                                AclOperation.READ,
+                                s -> readAssigned(s, TOPICS.of("a", AgentTopic.CLUSTER))),
+                        new Need(commands, AclOperation.WRITE, s -> send(s, TOPICS.commands("a"))),
+                        new Need(
+                                commands,
+                                AclOperation.CREATE,
+                                s -> create(s, TOPICS.commands("new-" + fresh.incrementAndGet()))),
+                        new Need(
+                                commands, AclOperation.DESCRIBE_CONFIGS, s -> describeConfigs(s, TOPICS.commands("a"))),
+                        new Need(placements, AclOperation.READ, s -> readAssigned(s, TOPICS.placements())),
+                        new Need(placements, AclOperation.WRITE, s -> send(s, TOPICS.placements())),
+                        // it exists: allowed to create it, Kafka says so; not allowed, it refuses first
+                        new Need(placements, AclOperation.CREATE, s -> {
+                            try {
+                                create(s, TOPICS.placements());
+                            } catch (ExecutionException e) {
+                                if (!(e.getCause() instanceof TopicExistsException)) {
+                                    throw e;
+                                }
+                            }
+                        }),
+                        new Need(
+                                placements,
+                                AclOperation.DESCRIBE_CONFIGS,
+                                s -> describeConfigs(s, TOPICS.placements())),
+                        new Need(
+                                new ResourcePattern(
+                                        ResourceType.TRANSACTIONAL_ID,
+                                        ACLS.brokerTransactionalId(),
+                                        PatternType.LITERAL),
+                                AclOperation.WRITE,
+                                s -> {
+                                    Map<String, Object> config = Producers.durable(s);
+                                    config.put("transactional.id", ACLS.brokerTransactionalId());
+                                    config.put("max.block.ms", 10_000);
+                                    try (KafkaProducer<String, byte[]> producer = Producers.create(config)) {
+                                        producer.initTransactions();
+                                    }
+                                })));
+    }
+
+    /** What one ACL is for: an operation that needs it. */
+    record Need(ResourcePattern pattern, AclOperation operation, Action action) {}
+
+    interface Action {
+        void run(Map<String, String> settings) throws Exception;
+    }
+
+    static final Function<String, ResourcePattern> TOPIC =
+            name -> new ResourcePattern(ResourceType.TOPIC, name, PatternType.LITERAL);
+    static final Function<String, ResourcePattern> TOPIC_PREFIXED =
+            name -> new ResourcePattern(ResourceType.TOPIC, name, PatternType.PREFIXED);
+
+    /**
+     * One need per ACL of {@code aclsFor}; with all of them every action succeeds, and for each ACL a
+     * principal with all the others is refused (an authorization error) the action that needs it.
+     */
+    static void eachAclIsNeeded(Function<String, List<AclBinding>> aclsFor, String user, List<Need> needs)
+            throws Exception {
+        List<AclBinding> template = aclsFor.apply("User:" + user + "-all");
+        assertThat(needs)
+                .extracting(n -> n.pattern() + " " + n.operation())
+                .containsExactlyInAnyOrderElementsOf(template.stream()
+                        .map(b -> b.pattern() + " " + b.entry().operation())
+                        .toList());
+        kafka.secure().createAcls(template);
+        Map<String, String> all = kafka.secure().scram(user + "-all");
+        for (Need need : needs) {
+            need.action().run(all);
+        }
+        for (int i = 0; i < needs.size(); i++) {
+            Need need = needs.get(i);
+            String less = user + "-less-" + i;
+            kafka.secure()
+                    .createAcls(aclsFor.apply("User:" + less).stream()
+                            .filter(b -> !(b.pattern().equals(need.pattern())
+                                    && b.entry().operation() == need.operation()))
+                            .toList());
+            Map<String, String> settings = kafka.secure().scram(less);
+            assertThatThrownBy(() -> need.action().run(settings))
+                    .as("without %s on %s", need.operation(), need.pattern())
+                    .satisfies(e -> assertThat(authorizationFailure(e))
+                            .as("an authorization failure in " + e)
+                            .isTrue());
+        }
+    }
+
+    static boolean authorizationFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof AuthorizationException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static void create(Map<String, String> settings, String topic) throws Exception {
+        try (Admin admin = admin(settings)) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    static void describeConfigs(Map<String, String> settings, String topic) throws Exception {
+        try (Admin admin = admin(settings)) {
+            admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, topic)))
+                    .all()
+                    .get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A poll in the agent's group: refused at once without the ACLs, else returns (records or none). */
+    static void readInGroup(Map<String, String> settings, String cluster) {
+        try (KafkaConsumer<String, byte[]> consumer = agentConsumer(settings, cluster)) {
+            consumer.subscribe(List.of(TOPICS.commands(cluster)));
+            consumer.poll(Duration.ofSeconds(3));
+        }
+    }
+
+    /** The broker's way: no group, manual assignment, from the start. */
+    static void readAssigned(Map<String, String> settings, String topic) {
+        Map<String, Object> config = new HashMap<>(settings);
+        config.put("isolation.level", "read_committed");
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(List.of(new TopicPartition(topic, 0)));
+            consumer.seekToBeginning(consumer.assignment());
+            consumer.poll(Duration.ofSeconds(3));
         }
     }
 
