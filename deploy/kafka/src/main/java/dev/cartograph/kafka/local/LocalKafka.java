@@ -17,6 +17,11 @@ import org.apache.kafka.common.Uuid;
  * created (the Cartograph broker creates its own; a test without a broker uses
  * {@link #createTopics}). {@link LocalKafkaCluster} runs several nodes.
  *
+ * <p><b>Secure mode.</b> {@link #start} listens in PLAINTEXT and allows anyone everything;
+ * {@link #startSecure} runs the same broker with TLS on every listener, SCRAM and mutual-TLS client
+ * identities and an authorizer that denies whatever no ACL allows, for tests of Kafka security;
+ * {@link #secure()} hands out each identity's client settings.
+ *
  * <p>The broker is Kafka's own {@code kafka.server.KafkaRaftServer} (what {@code kafka.Kafka}
  * runs), and its storage is formatted with {@code org.apache.kafka.metadata.storage.Formatter}
  * (what {@code kafka-storage.sh format} runs). The first start on an empty data directory formats
