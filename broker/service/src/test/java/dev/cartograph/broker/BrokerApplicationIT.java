@@ -45,7 +45,8 @@ class BrokerApplicationIT {
                             EmbeddedServer.class,
                             Map.of(
                                     "micronaut.server.port", "-1",
-                                    "cartograph.broker.bootstrap-servers", kafka.bootstrapServers(),
+                                    // a Kafka client setting under its own dotted name, as TLS and SASL ones are given
+                                    "cartograph.broker.kafka.bootstrap.servers", kafka.bootstrapServers(),
                                     "cartograph.broker.topic-prefix", fed.prefix,
                                     "cartograph.broker.kubeconfig", kubeconfig.toString(),
                                     "cartograph.broker.heartbeat-timeout", "5s",

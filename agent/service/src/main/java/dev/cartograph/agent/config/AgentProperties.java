@@ -3,6 +3,8 @@ package dev.cartograph.agent.config;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;
+import io.micronaut.core.convert.format.MapFormat;
+import io.micronaut.core.naming.conventions.StringConvention;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +23,10 @@ public record AgentProperties(
         @Bindable(defaultValue = "cartograph") String topicPrefix,
         @Nullable Map<String, String> labels,
         @Nullable String bootstrapServers,
-        @Nullable Map<String, String> kafka,
+        // FLAT: Kafka's dotted keys (security.protocol, sasl.jaas.config) stay whole; the default nests them away
+        @Nullable @MapFormat(transformation = MapFormat.MapTransformation.FLAT, keyFormat = StringConvention.RAW)
+        Map<String, String> kafka,
+
         @Nullable String kubeconfig,
         @Nullable String context,
         @Bindable(defaultValue = "2s") Duration publishInterval,

@@ -4,6 +4,8 @@ import dev.cartograph.protocol.MetadataKeys;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;
+import io.micronaut.core.convert.format.MapFormat;
+import io.micronaut.core.naming.conventions.StringConvention;
 import java.time.Duration;
 import java.util.Map;
 
@@ -17,7 +19,10 @@ public record BrokerProperties(
         @Nullable String id,
         @Bindable(defaultValue = "cartograph") String topicPrefix,
         @Nullable String bootstrapServers,
-        @Nullable Map<String, String> kafka,
+        // FLAT: Kafka's dotted keys (security.protocol, sasl.jaas.config) stay whole; the default nests them away
+        @Nullable @MapFormat(transformation = MapFormat.MapTransformation.FLAT, keyFormat = StringConvention.RAW)
+        Map<String, String> kafka,
+
         @Nullable String kubeconfig,
         @Nullable String context,
         @Bindable(defaultValue = "45s") Duration heartbeatTimeout,

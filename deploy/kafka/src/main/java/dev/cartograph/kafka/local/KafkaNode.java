@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Collectors;
 import kafka.server.KafkaConfig;
@@ -35,13 +36,21 @@ final class KafkaNode {
     private final Path dataDir;
     private final int port;
     private final int controllerPort;
+    private final Optional<SecureListeners> secure;
     private KafkaRaftServer server;
 
+    /** A plaintext node: PLAINTEXT clients on {@code port}, and anyone may do anything. */
     KafkaNode(int id, Path dataDir, int port, int controllerPort) {
+        this(id, dataDir, port, controllerPort, Optional.empty());
+    }
+
+    /** A node whose listeners are {@code secure}'s when present (then {@code port} is the SASL_SSL port). */
+    KafkaNode(int id, Path dataDir, int port, int controllerPort, Optional<SecureListeners> secure) {
         this.id = id;
         this.dataDir = dataDir;
         this.port = port;
         this.controllerPort = controllerPort;
+        this.secure = secure;
     }
 
     int id() {
@@ -156,7 +165,7 @@ final class KafkaNode {
     /**
      * The server configuration, as strings like a server.properties file (KafkaConfig wants e.g.
      * shorts, not ints): automatic topic creation off; internal topics replicated
-     * {@code min(3, nodes)} times.
+     * {@code min(3, nodes)} times; plaintext listeners unless the node is secure.
      *
      * @param voters     every node of the cluster, this one included
      * @param controlled whether a stop moves leadership away first (a controlled shutdown)
@@ -175,6 +184,7 @@ final class KafkaNode {
         p.put("inter.broker.listener.name", "PLAINTEXT");
         p.put("log.dirs", dataDir.toString());
         p.put("controlled.shutdown.enable", String.valueOf(controlled));
+        secure.ifPresent(s -> p.putAll(s.serverProperties(HOST, port, controllerPort)));
 
         // topics are created on purpose, with the settings their owner chose (issue 11)
         p.put("auto.create.topics.enable", "false");

@@ -3,7 +3,9 @@ package dev.cartograph.kafka.local;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -14,6 +16,11 @@ import org.apache.kafka.common.Uuid;
  * creation</b>: like a production cluster configured for durability, it only has the topics someone
  * created (the Cartograph broker creates its own; a test without a broker uses
  * {@link #createTopics}). {@link LocalKafkaCluster} runs several nodes.
+ *
+ * <p><b>Secure mode.</b> {@link #start} listens in PLAINTEXT and allows anyone everything;
+ * {@link #startSecure} runs the same broker with TLS on every listener, SCRAM and mutual-TLS client
+ * identities and an authorizer that denies whatever no ACL allows, for tests of Kafka security;
+ * {@link #secure()} hands out each identity's client settings.
  *
  * <p>The broker is Kafka's own {@code kafka.server.KafkaRaftServer} (what {@code kafka.Kafka}
  * runs), and its storage is formatted with {@code org.apache.kafka.metadata.storage.Formatter}
@@ -46,10 +53,12 @@ public final class LocalKafka implements AutoCloseable {
     private static final int NODE_ID = 1;
 
     private final KafkaNode node;
+    private final Optional<SecureClients> secure;
     private volatile String clusterId;
 
-    private LocalKafka(KafkaNode node) {
+    private LocalKafka(KafkaNode node, Optional<SecureClients> secure) {
         this.node = node;
+        this.secure = secure;
     }
 
     /**
@@ -75,15 +84,70 @@ public final class LocalKafka implements AutoCloseable {
         if (port < 1 || port > 65_535) {
             throw new IllegalArgumentException("port must be 1..65535: " + port);
         }
-        LocalKafka kafka =
-                new LocalKafka(new KafkaNode(NODE_ID, dataDir.toAbsolutePath(), port, freePortOtherThan(port)));
+        LocalKafka kafka = new LocalKafka(
+                new KafkaNode(NODE_ID, dataDir.toAbsolutePath(), port, freePortOtherThan(port)), Optional.empty());
         kafka.startServer();
         return kafka;
     }
 
-    /** The {@code bootstrap.servers} value for clients, e.g. {@code 127.0.0.1:40123}. */
+    /**
+     * Starts a <b>secure</b> broker on free ports of 127.0.0.1: TLS on every listener (a throwaway
+     * {@link LocalPki} CA in {@code dir/pki}), SCRAM-SHA-512 users on the {@code SASL_SSL} listener
+     * ({@link #bootstrapServers()}), certificate identities on a mutual-TLS {@code SSL} listener
+     * (a certificate {@code CN=agent-a} is principal {@code User:agent-a}), and Kafka's
+     * {@code StandardAuthorizer} denying whatever no ACL allows ({@code allow.everyone.if.no.acl.found=false});
+     * the super users are the node itself ({@code User:kafka-broker}) and {@code User:admin}.
+     * {@link #secure()} gives each identity's client settings. Same durability settings as {@link #start(Path)}.
+     *
+     * @param dir a directory owned by the broker (created if missing): logs in {@code dir/data}, stores in {@code dir/pki}
+     */
+    public static LocalKafka startSecure(Path dir) {
+        Objects.requireNonNull(dir, "dir");
+        Path root = dir.toAbsolutePath();
+        LocalPki pki = LocalPki.open(root.resolve("pki"));
+        Path serverStore = pki.keyStore(SecureClients.BROKER_NAME, List.of("dns:localhost", "ip:" + KafkaNode.HOST));
+        int saslPort = KafkaNode.freePort();
+        int sslPort = freePortOtherThan(saslPort);
+        int controllerPort;
+        do {
+            controllerPort = KafkaNode.freePort();
+        } while (controllerPort == saslPort || controllerPort == sslPort);
+        SecureListeners listeners = new SecureListeners(
+                sslPort,
+                serverStore,
+                pki.trustStore(),
+                pki.password(),
+                List.of("User:" + SecureClients.BROKER_NAME, "User:" + SecureClients.ADMIN_NAME));
+        KafkaNode node = new KafkaNode(NODE_ID, root.resolve("data"), saslPort, controllerPort, Optional.of(listeners));
+        LocalKafka kafka = new LocalKafka(
+                node, Optional.of(new SecureClients(pki, node.address(), KafkaNode.HOST + ":" + sslPort)));
+        kafka.startServer();
+        return kafka;
+    }
+
+    /**
+     * The {@code bootstrap.servers} value for clients, e.g. {@code 127.0.0.1:40123}: the PLAINTEXT
+     * listener, or a secure broker's SASL_SSL listener.
+     */
     public String bootstrapServers() {
         return node.address();
+    }
+
+    /**
+     * Settings for a client allowed everything: {@code bootstrap.servers} alone for a plaintext
+     * broker, the administrator's (a super user, by certificate) for a secure one.
+     */
+    public Map<String, String> clientSettings() {
+        return secure.map(SecureClients::admin).orElseGet(() -> Map.of("bootstrap.servers", bootstrapServers()));
+    }
+
+    /**
+     * The client settings of each identity of a broker started with {@link #startSecure}.
+     *
+     * @throws IllegalStateException for a plaintext broker
+     */
+    public SecureClients secure() {
+        return secure.orElseThrow(() -> new IllegalStateException(this + " is plaintext: start it with startSecure"));
     }
 
     /** The client port; stays the same across {@link #restart()}. */
@@ -108,11 +172,12 @@ public final class LocalKafka implements AutoCloseable {
 
     /**
      * Creates each topic that does not exist yet, with one partition and replication factor 1
-     * (for tests and tools that run without the Cartograph broker, which creates its own topics).
+     * (for tests and tools that run without the Cartograph broker, which creates its own topics;
+     * on a secure broker, as the administrator).
      * Returns once Kafka has them.
      */
     public void createTopics(String... topics) {
-        LocalKafkaCluster.createTopics(bootstrapServers(), 1, List.of(topics));
+        LocalKafkaCluster.createTopics(clientSettings(), 1, List.of(topics));
     }
 
     /**
@@ -148,7 +213,7 @@ public final class LocalKafka implements AutoCloseable {
         node.start(node.serverProperties(List.of(node), true));
         try {
             // belt and braces after startup(): a real client round trip through the client listener
-            LocalKafkaCluster.awaitBrokers(bootstrapServers(), 1, READY_TIMEOUT);
+            LocalKafkaCluster.awaitBrokers(clientSettings(), 1, READY_TIMEOUT);
         } catch (RuntimeException e) {
             try {
                 node.stop();

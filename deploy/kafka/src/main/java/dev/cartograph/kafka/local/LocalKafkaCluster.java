@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -212,14 +213,16 @@ public final class LocalKafkaCluster implements AutoCloseable {
 
     /** Waits until {@code expected} brokers are registered and unfenced, through a real client round trip. */
     static void awaitBrokers(String bootstrap, int expected, Duration timeout) {
+        awaitBrokers(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), expected, timeout);
+    }
+
+    /** {@link #awaitBrokers(String, int, Duration)} for a client with these settings (servers, security). */
+    static void awaitBrokers(Map<String, String> client, int expected, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        Map<String, Object> conf = Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrap,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
-                5_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
-                (int) timeout.toMillis());
+        String bootstrap = client.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+        Map<String, Object> conf = new HashMap<>(client);
+        conf.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        conf.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         int seen = 0;
         try (Admin admin = Admin.create(conf)) {
             while (true) {
@@ -245,9 +248,15 @@ public final class LocalKafkaCluster implements AutoCloseable {
     }
 
     static void createTopics(String bootstrap, int replicas, Collection<String> topics) {
+        createTopics(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), replicas, topics);
+    }
+
+    /** {@link #createTopics(String, int, Collection)} by a client with these settings (servers, security). */
+    static void createTopics(Map<String, String> client, int replicas, Collection<String> topics) {
+        String bootstrap = client.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
         List<NewTopic> wanted =
                 topics.stream().map(t -> new NewTopic(t, 1, (short) replicas)).toList();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = Admin.create(new HashMap<>(client))) {
             for (var created : admin.createTopics(wanted).values().entrySet()) {
                 try {
                     created.getValue().get(30, TimeUnit.SECONDS);
