@@ -100,6 +100,13 @@ final class Updates {
         }
         String cluster = p.cluster().orElseThrow();
         DemandCache.Asked asked = demands.demand(object, interpreter.get());
+        if (asked instanceof DemandCache.Asked.Invalid invalid && invalid.why() == EventReason.PodSecurity) {
+            return refuse(
+                    p,
+                    object,
+                    "the change is not forwarded; the running copy keeps its spec: " + invalid.reason(),
+                    EventReason.PodSecurity);
+        }
         if (asked instanceof DemandCache.Asked.Invalid invalid) {
             return refuse(p, object, "the change cannot be read, so it is not forwarded: " + invalid.reason());
         }
@@ -158,9 +165,13 @@ final class Updates {
     }
 
     private boolean refuse(PlacementRecord p, HubObject object, String reason) {
+        return refuse(p, object, reason, EventReason.NotForwarded);
+    }
+
+    private boolean refuse(PlacementRecord p, HubObject object, String reason, EventReason why) {
         refused.put(p.uid(), object.spec());
         effects.mark(object, Map.of(), Map.of(MetadataKeys.REASON_ANNOTATION, reason));
-        effects.event(object, EventReason.NotForwarded, reason);
+        effects.event(object, why, reason);
         return false;
     }
 
