@@ -88,6 +88,31 @@ public final class PodSecurity {
     }
 
     /**
+     * One line for users: the level, the namespace, how many violations, and each of them ({@code field: reason})
+     * as far as about {@value #SUMMARY_BUDGET} characters go ({@code and N more} after that): it goes into an
+     * annotation, an Event and a record, which all have size limits.
+     */
+    public static String summary(Level level, String namespace, List<Violation> violations) {
+        StringBuilder out = new StringBuilder("pod security level " + level + " of namespace " + namespace
+                + " refuses it (" + violations.size() + " violation" + (violations.size() == 1 ? "" : "s") + "): ");
+        int listed = 0;
+        for (Violation v : violations) {
+            if (listed > 0 && out.length() + v.toString().length() > SUMMARY_BUDGET) {
+                break;
+            }
+            out.append(listed == 0 ? "" : "; ").append(v);
+            listed++;
+        }
+        if (listed < violations.size()) {
+            out.append("; and ").append(violations.size() - listed).append(" more");
+        }
+        return out.toString();
+    }
+
+    /** About the most characters {@link #summary} spends on listing violations. */
+    public static final int SUMMARY_BUDGET = 4000;
+
+    /**
      * Whether an error at this definition field may leave a pod template unseen: any error of a component
      * (its ids, scale or spec paths failed, so its instances were dropped), except in the status mappings and
      * pod selectors, which only read the object's status and live pods.

@@ -1,5 +1,6 @@
 package dev.cartograph.interpreter.podsecurity;
 
+import java.util.Collection;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -32,6 +33,20 @@ public record PodSecurityPolicy(Level level, Set<String> privilegedNamespaces) {
                         "privileged namespace '" + ns + "' is not a namespace name (lower case, digits, '-')");
             }
         }
+    }
+
+    /**
+     * The policy as settings spell it: {@code level} is {@code baseline} or {@code restricted} (any case);
+     * {@code privilegedNamespaces} may be null (none). Throws with what is wrong and what is allowed.
+     */
+    public static PodSecurityPolicy of(String level, Collection<String> privilegedNamespaces) {
+        Level parsed = Level.parse(level)
+                .filter(l -> l != Level.PRIVILEGED)
+                .orElseThrow(() -> new IllegalArgumentException("pod security level must be baseline or restricted,"
+                        + " not '" + level + "' (privileged is granted per namespace, by listing privileged"
+                        + " namespaces)"));
+        return new PodSecurityPolicy(
+                parsed, privilegedNamespaces == null ? Set.of() : Set.copyOf(privilegedNamespaces));
     }
 
     /** The level pod templates in {@code namespace} are held to. */

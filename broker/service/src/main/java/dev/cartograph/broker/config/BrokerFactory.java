@@ -6,7 +6,6 @@ import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.broker.settings.TopicSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
-import dev.cartograph.interpreter.podsecurity.Level;
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
 import dev.cartograph.placement.Planner;
 import io.fabric8.kubernetes.client.Config;
@@ -22,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -93,16 +91,11 @@ public class BrokerFactory {
 
     /** {@code pod-security-level} and {@code privileged-namespaces}, validated. */
     static PodSecurityPolicy podSecurity(String level, List<String> privilegedNamespaces) {
-        Level parsed = Level.parse(level)
-                .filter(l -> l != Level.PRIVILEGED)
-                .orElseThrow(() -> new IllegalArgumentException("cartograph.broker.pod-security-level must be baseline"
-                        + " or restricted, not '" + level + "' (privileged is granted per namespace:"
-                        + " cartograph.broker.privileged-namespaces)"));
         try {
-            return new PodSecurityPolicy(
-                    parsed, new HashSet<>(privilegedNamespaces == null ? List.of() : privilegedNamespaces));
+            return PodSecurityPolicy.of(level, privilegedNamespaces);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("cartograph.broker.privileged-namespaces: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "cartograph.broker.pod-security-level / privileged-namespaces: " + e.getMessage(), e);
         }
     }
 

@@ -45,9 +45,6 @@ final class DemandCache {
         }
     }
 
-    /** A refusal lists violations up to about this many characters (the reason goes to an annotation, an Event and a record). */
-    static final int REASON_BUDGET = 4000;
-
     private record Entry(JsonNode spec, String selector, Interpreter interpreter, Asked asked) {}
 
     private final int maxPods;
@@ -100,7 +97,9 @@ final class DemandCache {
             List<Violation> violations = PodSecurity.check(r.view(), level);
             if (!violations.isEmpty()) {
                 return new Asked.Invalid(
-                        refusal(level, object.target().namespace(), violations), EventReason.PodSecurity);
+                        PodSecurity.summary(level, object.target().namespace(), violations)
+                                + ". Change the pod templates to comply; nothing was sent to any cluster",
+                        EventReason.PodSecurity);
             }
             long pods = pods(r.view());
             if (pods > maxPods) {
@@ -111,25 +110,6 @@ final class DemandCache {
         } catch (RuntimeException | StackOverflowError e) {
             return new Asked.Invalid("cannot interpret it: " + e);
         }
-    }
-
-    /** Every violation, as far as the budget goes, and what the user can do about them. */
-    static String refusal(Level level, String namespace, List<Violation> violations) {
-        StringBuilder out = new StringBuilder("pod security level " + level + " of namespace " + namespace
-                + " refuses it (" + violations.size() + " violation" + (violations.size() == 1 ? "" : "s") + "): ");
-        int listed = 0;
-        for (Violation v : violations) {
-            if (listed > 0 && out.length() + v.toString().length() > REASON_BUDGET) {
-                break;
-            }
-            out.append(listed == 0 ? "" : "; ").append(v);
-            listed++;
-        }
-        if (listed < violations.size()) {
-            out.append("; and ").append(violations.size() - listed).append(" more");
-        }
-        return out.append(". Change the pod templates to comply; nothing was sent to any cluster")
-                .toString();
     }
 
     /**
