@@ -23,10 +23,12 @@ class PodSecuritySettingsTest {
     @Test
     void privilegedEverywhereOrAnUnknownLevelOrABadNamespaceStopsTheBrokerWithTheKeyNamed() {
         assertThatThrownBy(() -> BrokerFactory.podSecurity("privileged", List.of()))
-                .hasMessageStartingWith(
-                        "cartograph.broker.pod-security-level must be baseline or restricted, not" + " 'privileged'");
+                .hasMessage("cartograph.broker.pod-security-level / privileged-namespaces: pod security level must be"
+                        + " baseline or restricted, not 'privileged' (privileged is granted per namespace, by listing"
+                        + " privileged namespaces)");
         assertThatThrownBy(() -> BrokerFactory.podSecurity("strict", List.of())).hasMessageContaining("not 'strict'");
         assertThatThrownBy(() -> BrokerFactory.podSecurity("baseline", List.of("ML_Team")))
-                .hasMessageContaining("privileged namespace 'ML_Team' is not a namespace name");
+                .hasMessageStartingWith("cartograph.broker.pod-security-level / privileged-namespaces: privileged"
+                        + " namespace 'ML_Team' is not a namespace name");
     }
 }
