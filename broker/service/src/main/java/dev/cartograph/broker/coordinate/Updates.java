@@ -83,6 +83,13 @@ final class Updates {
         } else if (forwarded.isEmpty()) {
             // first sight in this instance (a restart or a new leader): the member runs this spec, as far as it knows
             Optional<DemandCache.Asked> asked = Optional.of(demands.demand(object, interpreter.get()));
+            if (p.state() == PlacementRecord.State.PLACED && Forwarding.unsafe(asked.get())) {
+                refuse(
+                        p,
+                        object,
+                        "not sent to " + p.cluster().get() + ": " + ((DemandCache.Asked.Invalid) asked.get()).reason(),
+                        EventReason.PodSecurity);
+            }
             if (p.state() == PlacementRecord.State.PLACED) {
                 forwarding.apply(p, object, asked); // may never have reached the agent; it applies idempotently
             } else {

@@ -186,4 +186,27 @@ class PodSecurityCoordinatorTest {
                                 + " spec: pod security level baseline of namespace ml refuses it (2 violations)"));
         assertThat(h.coordinator.view().placements().get("uid-escape").state()).isEqualTo(PlacementRecord.State.PLACED);
     }
+
+    @Test
+    void aPlacementRecordedUnderAnOlderPolicyIsNotSentAgainByABrokerThatRefusesIt() {
+        CoordinatorHarness before = started(new PodSecurityPolicy(Level.BASELINE, Set.of("ml")));
+        before.step(new Input.HubChanged(escape(true)));
+        assertThat(before.commands).containsExactly("apply uid-escape@east#1");
+        PlacementRecord placed = before.records.get(before.records.size() - 1);
+        assertThat(placed.state()).isEqualTo(PlacementRecord.State.PLACED); // the agent never answered
+
+        CoordinatorHarness restarted = new CoordinatorHarness(settings(PodSecurityPolicy.DEFAULT));
+        restarted.step(
+                new Input.Placement(placed.uid(), java.util.Optional.of(placed)),
+                new Input.CaughtUp(),
+                new Input.Cluster(CoordinatorHarness.cluster("east", 1, restarted.now, 0, 0)),
+                new Input.HubChanged(escape(true)));
+        restarted.now = restarted.now.plusSeconds(120); // past the heartbeat timeout: unanswered applies are resent
+        restarted.step(new Input.Cluster(CoordinatorHarness.cluster("east", 2, restarted.now, 0, 0)), new Input.Tick());
+        assertThat(restarted.commands).isEmpty();
+        assertThat(restarted.hubWrites)
+                .anySatisfy(w -> assertThat(w)
+                        .startsWith("event escape PodSecurity: not sent to east: pod security level baseline of"
+                                + " namespace ml refuses it (2 violations)"));
+    }
 }
