@@ -73,14 +73,14 @@ public final class AgentRuntime implements AutoCloseable {
                 VERSION,
                 UUID.randomUUID().toString());
         this.topics = new Topics(settings.topicPrefix());
-        this.policy = new ApplyPolicy(definitions, settings.allowedNamespaces(), ApplyPolicy.SYSTEM_NAMESPACES);
+        this.policy = policy(definitions);
         this.cache = member.cache(definitions, changes::accept);
     }
 
     public void start() {
         Definitions initial = member.withKartas(catalog); // before any command is read
         interpreter = Interpreter.of(initial);
-        policy = new ApplyPolicy(initial, settings.allowedNamespaces(), ApplyPolicy.SYSTEM_NAMESPACES);
+        policy = policy(initial);
         cache.start();
         cache.definitions(initial);
         try {
@@ -124,8 +124,17 @@ public final class AgentRuntime implements AutoCloseable {
     /** Interpret, admit and watch with these definitions from now on. */
     private void definitions(Definitions changed) {
         interpreter = Interpreter.of(changed);
-        policy = new ApplyPolicy(changed, settings.allowedNamespaces(), ApplyPolicy.SYSTEM_NAMESPACES);
+        policy = policy(changed);
         cache.definitions(changed);
+    }
+
+    /** Admission with these definitions: allowed and denied namespaces, pod security. */
+    private ApplyPolicy policy(Definitions definitions) {
+        return new ApplyPolicy(
+                definitions,
+                settings.allowedNamespaces(),
+                settings.admission().deniedNamespaces(),
+                settings.admission().podSecurity());
     }
 
     public String incarnation() {

@@ -1,10 +1,14 @@
 package dev.cartograph.agent;
 
+import dev.cartograph.agent.apply.ApplyPolicy;
 import dev.cartograph.agent.fence.SelfFence;
+import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Everything an agent is configured with, validated once at the edge. Immutable.
@@ -14,6 +18,7 @@ import java.util.Set;
  * @param heartbeatInterval a cluster summary at least this often, even when nothing changed
  * @param allowedNamespaces namespaces commands may write to; empty means any except system namespaces
  * @param fencing          when a cluster cut off from Kafka deletes the copies the broker re-places (ADR 0005)
+ * @param admission        what the agent refuses to write whatever the broker sends: pod security, protected namespaces
  */
 public record AgentSettings(
         String cluster,
@@ -24,7 +29,75 @@ public record AgentSettings(
         Duration heartbeatInterval,
         Set<String> allowedNamespaces,
         boolean createNamespaces,
-        SelfFence.Settings fencing) {
+        SelfFence.Settings fencing,
+        Admission admission) {
+
+    /**
+     * What no command gets past, checked again on the member whatever the broker decided. Immutable.
+     *
+     * @param podSecurity      the pod security level of each namespace (as the broker's)
+     * @param agentNamespace   where the agent itself runs: never written to
+     * @param systemNamespaces never written to, besides {@link ApplyPolicy#SYSTEM_NAMESPACES} and the agent's own
+     */
+    public record Admission(PodSecurityPolicy podSecurity, String agentNamespace, Set<String> systemNamespaces) {
+        /** Baseline everywhere; the agent in {@code cartograph-system}. */
+        public static final Admission DEFAULT = new Admission(PodSecurityPolicy.DEFAULT, "cartograph-system", Set.of());
+
+        private static final String NAMESPACE = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
+
+        public Admission {
+            Objects.requireNonNull(podSecurity, "podSecurity");
+            Objects.requireNonNull(agentNamespace, "agentNamespace");
+            systemNamespaces = Set.copyOf(systemNamespaces);
+            for (String ns : new TreeSet<>(union(Set.of(agentNamespace), systemNamespaces))) {
+                if (!ns.matches(NAMESPACE)) {
+                    throw new IllegalArgumentException(
+                            "'" + ns + "' is not a namespace name (lower case, digits, '-')");
+                }
+            }
+            Set<String> both = new TreeSet<>(podSecurity.privilegedNamespaces());
+            both.retainAll(union(ApplyPolicy.SYSTEM_NAMESPACES, union(Set.of(agentNamespace), systemNamespaces)));
+            if (!both.isEmpty()) {
+                throw new IllegalArgumentException("privileged namespaces " + both
+                        + " are the agent's own or system namespaces, which no command may write into");
+            }
+        }
+
+        /** Every namespace no command writes into: the system ones, the configured ones, the agent's own. */
+        public Set<String> deniedNamespaces() {
+            return union(ApplyPolicy.SYSTEM_NAMESPACES, union(Set.of(agentNamespace), systemNamespaces));
+        }
+
+        private static Set<String> union(Set<String> a, Set<String> b) {
+            Set<String> out = new HashSet<>(a);
+            out.addAll(b);
+            return Set.copyOf(out);
+        }
+    }
+
+    /** With the default {@link Admission}. */
+    public AgentSettings(
+            String cluster,
+            Map<String, String> labels,
+            String topicPrefix,
+            Map<String, String> kafka,
+            Duration publishInterval,
+            Duration heartbeatInterval,
+            Set<String> allowedNamespaces,
+            boolean createNamespaces,
+            SelfFence.Settings fencing) {
+        this(
+                cluster,
+                labels,
+                topicPrefix,
+                kafka,
+                publishInterval,
+                heartbeatInterval,
+                allowedNamespaces,
+                createNamespaces,
+                fencing,
+                Admission.DEFAULT);
+    }
 
     /** With {@link SelfFence.Settings#DEFAULT} fencing. */
     public AgentSettings(
@@ -68,6 +141,7 @@ public record AgentSettings(
         }
         allowedNamespaces = Set.copyOf(allowedNamespaces);
         Objects.requireNonNull(fencing, "fencing");
+        Objects.requireNonNull(admission, "admission");
         if (fencing.after().isPresent() && fencing.after().get().compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException("self-fence-after ("
                     + fencing.after().get() + ") must be at least two heartbeat intervals ("

@@ -72,6 +72,21 @@ final class Evaluations {
         return Optional.of(ObjectPaths.format(paths.values().get(index)));
     }
 
+    /**
+     * {@link #objectPath} for every instance at once (one evaluation): exactly {@code instances}
+     * entries, each empty where the expression is not a path or its paths do not line up.
+     */
+    List<Optional<String>> objectPaths(JqExpression path, int instances) {
+        JqResult paths = path.paths(object);
+        boolean aligned = paths.ok() && paths.values().size() == instances;
+        List<Optional<String>> out = new java.util.ArrayList<>(instances);
+        for (int i = 0; i < instances; i++) {
+            JsonNode p = aligned ? paths.values().get(i) : null;
+            out.add(p != null && p.isArray() ? Optional.of(ObjectPaths.format(p)) : Optional.empty());
+        }
+        return out;
+    }
+
     static JsonNode at(List<JsonNode> values, int index) {
         return values.isEmpty() ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : values.get(index);
     }

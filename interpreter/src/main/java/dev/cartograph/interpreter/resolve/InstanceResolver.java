@@ -57,6 +57,7 @@ final class InstanceResolver {
         if (replicas.isEmpty() || mins.isEmpty() || maxes.isEmpty() || templates.isEmpty()) {
             return List.of();
         }
+        Locations locations = locations(c, n);
         List<InstanceView> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Optional<JsonNode> template = templates.get().get(i);
@@ -67,7 +68,13 @@ final class InstanceResolver {
             String replicasField = at + ".scaleDefinition.replicasPath";
             ReplicaCounts.Scale own = counts.read(c, replicas.get(), mins.get(), maxes.get(), i, n);
             Replicas total = counts.scale(own, owner, replicasField);
-            InstanceView view = instance(ids.get(i), total, template, c, i, n);
+            InstanceView view = instance(
+                    ids.get(i),
+                    total,
+                    template,
+                    c,
+                    locations.spec().get(i),
+                    locations.metadata().get(i));
             checkTotals(view, replicasField);
             out.add(view);
         }
@@ -156,8 +163,8 @@ final class InstanceResolver {
             Replicas replicas,
             Optional<JsonNode> template,
             ComponentDefinition c,
-            int index,
-            int instances) {
+            Optional<String> specField,
+            Optional<String> metadataField) {
         if (template.isEmpty()) {
             return new InstanceView(
                     id,
@@ -165,6 +172,8 @@ final class InstanceResolver {
                     template,
                     ResourceList.EMPTY,
                     NodeConstraints.NONE,
+                    Optional.empty(),
+                    Optional.empty(),
                     Optional.empty(),
                     Optional.empty());
         }
@@ -174,7 +183,6 @@ final class InstanceResolver {
         JsonNode spec = own.path("spec");
         PodRequests.Result requests = PodRequests.of(spec);
         if (!requests.issues().isEmpty()) {
-            Optional<String> specField = specField(c, index, instances);
             for (PodRequests.Issue issue : requests.issues()) {
                 if (specField.isPresent()) {
                     findings.reject(join(specField.get(), issue.field()), issue.message());
@@ -190,23 +198,36 @@ final class InstanceResolver {
                 requests.request(),
                 NodeConstraints.of(spec),
                 text(spec, "priorityClassName"),
-                text(spec, "schedulerName"));
+                text(spec, "schedulerName"),
+                specField,
+                metadataField);
     }
 
     private static Optional<String> text(JsonNode node, String key) {
         return node.path(key).isTextual() ? Optional.of(node.get(key).textValue()) : Optional.empty();
     }
 
-    /** Where the pod spec of instance {@code index} is in the object, when the definition locates it by a path. */
-    private Optional<String> specField(ComponentDefinition c, int index, int instances) {
+    /** Where each instance's pod spec and metadata are in the object, one entry per instance (empty: no one place). */
+    private record Locations(List<Optional<String>> spec, List<Optional<String>> metadata) {}
+
+    private Locations locations(ComponentDefinition c, int instances) {
+        List<Optional<String>> none = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            none.add(Optional.empty());
+        }
         Optional<SpecDefinition> spec = c.spec();
         if (spec.isPresent() && spec.get() instanceof SpecDefinition.PodTemplate t) {
-            return eval.objectPath(t.path(), index, instances).map(p -> join(p, "spec"));
+            List<Optional<String>> templates = eval.objectPaths(t.path(), instances);
+            return new Locations(
+                    templates.stream().map(p -> p.map(f -> join(f, "spec"))).toList(),
+                    templates.stream().map(p -> p.map(f -> join(f, "metadata"))).toList());
         }
         if (spec.isPresent() && spec.get() instanceof SpecDefinition.PodSpec p) {
-            return eval.objectPath(p.podSpecPath(), index, instances);
+            return new Locations(
+                    eval.objectPaths(p.podSpecPath(), instances),
+                    p.metadataPath().map(m -> eval.objectPaths(m, instances)).orElse(none));
         }
-        return Optional.empty(); // assembled from fragments: no one place in the object
+        return new Locations(none, none); // assembled from fragments: no one place in the object
     }
 
     private static String join(String field, String step) {

@@ -16,6 +16,9 @@ import java.util.Optional;
  *                     for components that only group others
  * @param perPod       the effective request of one pod
  * @param constraints  the pod spec's node selector, required node affinity and tolerations
+ * @param specField    where the pod spec is in the object ({@code spec.replicatedJobs[0].template.spec.template.spec}),
+ *                     when the definition locates it by a path; empty when it assembles the template from fragments
+ * @param metadataField where the pod template's metadata is in the object, likewise
  */
 public record InstanceView(
         String id,
@@ -24,10 +27,14 @@ public record InstanceView(
         ResourceList perPod,
         NodeConstraints constraints,
         Optional<String> priorityClassName,
-        Optional<String> schedulerName) {
+        Optional<String> schedulerName,
+        Optional<String> specField,
+        Optional<String> metadataField) {
 
     public InstanceView {
         Objects.requireNonNull(constraints, "constraints");
+        Objects.requireNonNull(specField, "specField");
+        Objects.requireNonNull(metadataField, "metadataField");
     }
 
     /** The pod spec's node selector. */

@@ -2,8 +2,15 @@ package dev.cartograph.agent.apply;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.kind.GroupVersionKind;
+import dev.cartograph.interpreter.podsecurity.Level;
+import dev.cartograph.interpreter.podsecurity.PodSecurity;
+import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
+import dev.cartograph.interpreter.podsecurity.Violation;
 import dev.cartograph.protocol.Command;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -11,15 +18,31 @@ import java.util.Set;
  * Decides what to do with one command, given what the cluster holds for its placement. Pure: the
  * kube adapter carries the decision out. Immutable and thread-safe.
  *
+ * <p>A manifest is checked again here, whatever the broker decided: its pod templates against its namespace's
+ * pod security level ({@link PodSecurity}), and its namespace against those no command may write into.
+ *
  * @param allowedNamespaces namespaces commands may write into; empty means any but {@code deniedNamespaces}
+ * @param deniedNamespaces  namespaces no command writes into, even when allowed
+ * @param podSecurity       the pod security level of each namespace
  */
-public record ApplyPolicy(Definitions catalog, Set<String> allowedNamespaces, Set<String> deniedNamespaces) {
+public record ApplyPolicy(
+        Definitions catalog,
+        Set<String> allowedNamespaces,
+        Set<String> deniedNamespaces,
+        PodSecurityPolicy podSecurity) {
 
     public static final Set<String> SYSTEM_NAMESPACES = Set.of("kube-system", "kube-public", "kube-node-lease");
 
     public ApplyPolicy {
+        Objects.requireNonNull(catalog, "catalog");
         allowedNamespaces = Set.copyOf(allowedNamespaces);
         deniedNamespaces = Set.copyOf(deniedNamespaces);
+        Objects.requireNonNull(podSecurity, "podSecurity");
+    }
+
+    /** With pod security {@link PodSecurityPolicy#DEFAULT} (baseline everywhere). */
+    public ApplyPolicy(Definitions catalog, Set<String> allowedNamespaces, Set<String> deniedNamespaces) {
+        this(catalog, allowedNamespaces, deniedNamespaces, PodSecurityPolicy.DEFAULT);
     }
 
     /** What to do; a value, with the reason for refusals. */
@@ -83,6 +106,11 @@ public record ApplyPolicy(Definitions catalog, Set<String> allowedNamespaces, Se
                     + (allowedNamespaces.isEmpty()
                             ? ""
                             : " (allowed: " + String.join(", ", new java.util.TreeSet<>(allowedNamespaces)) + ")"));
+        }
+        Level level = podSecurity.levelFor(namespace);
+        List<Violation> violations = PodSecurity.check(Interpreter.of(catalog).resolve(manifest), level);
+        if (!violations.isEmpty()) {
+            return Optional.of(PodSecurity.summary(level, namespace, violations) + "; nothing was written");
         }
         return Optional.empty();
     }

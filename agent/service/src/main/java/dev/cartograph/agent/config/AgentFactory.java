@@ -6,6 +6,7 @@ import dev.cartograph.agent.fence.SelfFence;
 import dev.cartograph.agent.kube.MemberCluster;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -71,6 +72,22 @@ public class AgentFactory {
                 new HashSet<>(p.allowedNamespaces() == null ? List.of() : p.allowedNamespaces()),
                 p.createNamespaces(),
                 new SelfFence.Settings(
-                        p.selfFence() ? Optional.of(p.selfFenceAfter()) : Optional.empty(), p.selfFenceRunning()));
+                        p.selfFence() ? Optional.of(p.selfFenceAfter()) : Optional.empty(), p.selfFenceRunning()),
+                admission(p));
+    }
+
+    /** {@code pod-security-level}, {@code privileged-namespaces}, {@code agent-namespace}, {@code system-namespaces}. */
+    static AgentSettings.Admission admission(AgentProperties p) {
+        try {
+            return new AgentSettings.Admission(
+                    PodSecurityPolicy.of(p.podSecurityLevel(), p.privilegedNamespaces()),
+                    p.agentNamespace(),
+                    new HashSet<>(p.systemNamespaces() == null ? List.of() : p.systemNamespaces()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "cartograph.agent.pod-security-level / privileged-namespaces /"
+                            + " agent-namespace / system-namespaces: " + e.getMessage(),
+                    e);
+        }
     }
 }

@@ -15,7 +15,9 @@ import java.util.Map;
  * settings go under {@code cartograph.agent.kafka} verbatim ({@code security.protocol}, {@code sasl.*},
  * {@code ssl.*}, or {@code bootstrap.servers} itself). {@code self-fence-after} must stay below the
  * broker's {@code failover-timeout} (and {@code self-fence-running} match its {@code replace-running}):
- * see docs/operations.md.
+ * see docs/operations.md. {@code pod-security-level} ({@code baseline} or {@code restricted}) and
+ * {@code privileged-namespaces} mirror the broker's; {@code agent-namespace} and {@code system-namespaces} are never
+ * written to, nor are kube-system, kube-public and kube-node-lease.
  */
 @ConfigurationProperties("cartograph.agent")
 public record AgentProperties(
@@ -35,4 +37,8 @@ public record AgentProperties(
         @Bindable(defaultValue = "false") boolean createNamespaces,
         @Bindable(defaultValue = "true") boolean selfFence,
         @Bindable(defaultValue = "4m") Duration selfFenceAfter,
-        @Bindable(defaultValue = "false") boolean selfFenceRunning) {}
+        @Bindable(defaultValue = "false") boolean selfFenceRunning,
+        @Bindable(defaultValue = "baseline") String podSecurityLevel,
+        @Nullable List<String> privilegedNamespaces,
+        @Bindable(defaultValue = "cartograph-system") String agentNamespace,
+        @Nullable List<String> systemNamespaces) {}

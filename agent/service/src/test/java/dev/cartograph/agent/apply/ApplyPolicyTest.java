@@ -123,4 +123,30 @@ class ApplyPolicyTest {
                 .isEqualTo(Ownership.Found.NOT_OURS);
         assertThat(Ownership.compare(yaml(JOB), marked)).isEqualTo(Ownership.Found.NOT_OURS);
     }
+
+    @Test
+    void aManifestWhosePodsNameTheirNodeOrShareTheHostsNetworkIsRejected() throws Exception {
+        JsonNode pinned = yaml(
+                "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ml}\n"
+                        + "spec: {template: {spec: {nodeName: gpu-1, hostNetwork: true, containers: [{name: c, image: x}]}}}\n");
+        ApplyPolicy.Decision d = POLICY.decide(new Command.Apply("p-1", 1, T, pinned), Optional.empty());
+        assertThat(d)
+                .isEqualTo(new ApplyPolicy.Decision.Reject(
+                        "pod security level baseline of namespace ml refuses it (2 violations): spec.template.spec.nodeName:"
+                                + " names node 'gpu-1' itself, which would bypass placement; use a nodeSelector or node"
+                                + " affinity instead; spec.template.spec.hostNetwork: the pod shares the node's network"
+                                + " namespace (hostNetwork: true); nothing was written"));
+        ApplyPolicy privileged = new ApplyPolicy(
+                Catalog.load().definitions(),
+                Set.of(),
+                ApplyPolicy.SYSTEM_NAMESPACES,
+                new dev.cartograph.interpreter.podsecurity.PodSecurityPolicy(
+                        dev.cartograph.interpreter.podsecurity.Level.RESTRICTED, Set.of("ml")));
+        // privileged lifts the standards, never the nodeName rule
+        assertThat(((ApplyPolicy.Decision.Reject)
+                                privileged.decide(new Command.Apply("p-1", 1, T, pinned), Optional.empty()))
+                        .reason())
+                .startsWith(
+                        "pod security level privileged of namespace ml refuses it (1 violation): spec.template.spec.nodeName");
+    }
 }

@@ -6,6 +6,7 @@ import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.broker.settings.TopicSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
 import dev.cartograph.placement.Planner;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -83,7 +85,18 @@ public class BrokerFactory {
                         p.leaseName(),
                         p.tick(),
                         new BrokerSettings.Limits(p.maxPodsPerGang(), p.startTimeout()))
-                .withTopicSettings(new TopicSettings(p.topicReplicationFactor(), p.topicMinInsyncReplicas()));
+                .withTopicSettings(new TopicSettings(p.topicReplicationFactor(), p.topicMinInsyncReplicas()))
+                .withPodSecurity(podSecurity(p.podSecurityLevel(), p.privilegedNamespaces()));
+    }
+
+    /** {@code pod-security-level} and {@code privileged-namespaces}, validated. */
+    static PodSecurityPolicy podSecurity(String level, List<String> privilegedNamespaces) {
+        try {
+            return PodSecurityPolicy.of(level, privilegedNamespaces);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "cartograph.broker.pod-security-level / privileged-namespaces: " + e.getMessage(), e);
+        }
     }
 
     private static String host() {

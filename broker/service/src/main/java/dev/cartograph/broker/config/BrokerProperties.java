@@ -7,12 +7,14 @@ import io.micronaut.core.bind.annotation.Bindable;
 import io.micronaut.core.convert.format.MapFormat;
 import io.micronaut.core.naming.conventions.StringConvention;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
  * {@code cartograph.broker.*}, bound once at start (environment variables work too, e.g.
  * {@code CARTOGRAPH_BROKER_BOOTSTRAP_SERVERS}, {@code CARTOGRAPH_BROKER_KUBECONFIG}). Other Kafka client
- * settings go under {@code cartograph.broker.kafka} verbatim.
+ * settings go under {@code cartograph.broker.kafka} verbatim. {@code pod-security-level} is {@code baseline}
+ * or {@code restricted}; {@code privileged-namespaces} lists the namespaces whose workloads are not checked.
  */
 @ConfigurationProperties("cartograph.broker")
 public record BrokerProperties(
@@ -39,4 +41,6 @@ public record BrokerProperties(
         @Bindable(defaultValue = "3") int topicReplicationFactor,
         @Bindable(defaultValue = "2") int topicMinInsyncReplicas,
         @Bindable(defaultValue = "10000") int maxPodsPerGang,
-        @Bindable(defaultValue = "10m") Duration startTimeout) {}
+        @Bindable(defaultValue = "10m") Duration startTimeout,
+        @Bindable(defaultValue = "baseline") String podSecurityLevel,
+        @Nullable List<String> privilegedNamespaces) {}

@@ -87,7 +87,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.book = new Book(outbox, this::active, this::fenced);
         this.leadership = new Leadership(!settings.leaderElection(), outbox, book, clock, this::becameActive);
         this.effects = new Effects(outbox, hub, this::active);
-        this.demands = new DemandCache(settings.maxPodsPerGang());
+        this.demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity());
         this.forwarding = new Forwarding(book, effects, clock);
         this.mirror = new StatusMirror(effects, clock);
         this.fencing = new Fencing(effects, clock);

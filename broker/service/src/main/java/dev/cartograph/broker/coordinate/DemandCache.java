@@ -3,6 +3,10 @@ package dev.cartograph.broker.coordinate;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Resolution;
+import dev.cartograph.interpreter.podsecurity.Level;
+import dev.cartograph.interpreter.podsecurity.PodSecurity;
+import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
+import dev.cartograph.interpreter.podsecurity.Violation;
 import dev.cartograph.interpreter.problem.Problem;
 import dev.cartograph.interpreter.view.ComponentView;
 import dev.cartograph.interpreter.view.InstanceView;
@@ -19,7 +23,9 @@ import java.util.stream.Collectors;
  * definitions: a queued gang is planned again on every capacity change, and interpreting it again
  * each time would repeat the jq work for nothing. Whatever goes wrong while interpreting one object
  * — problems the interpreter reports, a gang too large to plan, an unexpected exception — is an
- * {@link Asked.Invalid} with a reason for that object alone. Coordinator thread only.
+ * {@link Asked.Invalid} with a reason for that object alone. So is a gang whose pod templates break its
+ * namespace's pod security level ({@link PodSecurityPolicy}): it is never planned, so never sent to a member.
+ * Coordinator thread only.
  */
 final class DemandCache {
     /** What one object asks for, or why it cannot be planned. */
@@ -31,20 +37,30 @@ final class DemandCache {
             }
         }
 
-        record Invalid(String reason) implements Asked {}
+        /** Why it cannot be placed, and the Event reason that says so on the hub. */
+        record Invalid(String reason, EventReason why) implements Asked {
+            Invalid(String reason) {
+                this(reason, EventReason.Invalid);
+            }
+        }
     }
 
     private record Entry(JsonNode spec, String selector, Interpreter interpreter, Asked asked) {}
 
     private final int maxPods;
+    private final PodSecurityPolicy podSecurity;
     private final Map<String, Entry> entries = new HashMap<>();
 
-    /** @param maxPods the most pods one gang may ask to have planned (a budget on user input) */
-    DemandCache(int maxPods) {
+    /**
+     * @param maxPods     the most pods one gang may ask to have planned (a budget on user input)
+     * @param podSecurity the level each namespace's pod templates must meet
+     */
+    DemandCache(int maxPods, PodSecurityPolicy podSecurity) {
         if (maxPods < 1) {
             throw new IllegalArgumentException("max pods per gang must be at least 1, not " + maxPods);
         }
         this.maxPods = maxPods;
+        this.podSecurity = java.util.Objects.requireNonNull(podSecurity, "podSecurity");
     }
 
     Asked demand(HubObject object, Interpreter interpreter) {
@@ -76,6 +92,14 @@ final class DemandCache {
                     .isEmpty()) { // what it asks for could not be read: planning it as read would place the wrong gang
                 return new Asked.Invalid("cannot tell what it asks for: "
                         + unknownDemand.stream().map(Problem::toString).collect(Collectors.joining("; ")));
+            }
+            Level level = podSecurity.levelFor(object.target().namespace());
+            List<Violation> violations = PodSecurity.check(r.view(), level);
+            if (!violations.isEmpty()) {
+                return new Asked.Invalid(
+                        PodSecurity.summary(level, object.target().namespace(), violations)
+                                + ". Change the pod templates to comply; nothing was sent to any cluster",
+                        EventReason.PodSecurity);
             }
             long pods = pods(r.view());
             if (pods > maxPods) {

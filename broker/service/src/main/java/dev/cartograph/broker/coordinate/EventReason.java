@@ -13,6 +13,8 @@ public enum EventReason {
     Failed(true),
     /** the object cannot be federated as written (bad numbers, no definition, over a budget); the message names the field */
     Invalid(true),
+    /** its pod templates break its namespace's pod security level; never sent to a member, the message lists every violation */
+    PodSecurity(true),
     /** the cluster went silent past the failover timeout */
     ClusterLost(true),
     /** the member could not start the gang in time, or refused it for a reason another cluster may not have: placed again */

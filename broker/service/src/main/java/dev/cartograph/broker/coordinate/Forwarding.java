@@ -8,6 +8,8 @@ import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.WorkloadKey;
 import java.time.Clock;
 import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends a placed hub object to its cluster's agent, as the manifest a member may create, and
@@ -15,6 +17,7 @@ import java.time.Instant;
  * and an unanswered apply is sent again). Coordinator thread only.
  */
 final class Forwarding {
+    private static final Logger LOG = LoggerFactory.getLogger(Forwarding.class);
     private final Book book;
     private final Effects effects;
     private final Clock clock;
@@ -25,13 +28,27 @@ final class Forwarding {
         this.clock = clock;
     }
 
-    /** Sends the object's current spec to the placement's cluster at the placement's epoch. */
+    /**
+     * Sends the object's current spec to the placement's cluster at the placement's epoch; never a spec its
+     * namespace's pod security refuses ({@code asked} says so: a placement recorded under another policy, sent
+     * again after a restart), which is only remembered as if sent, so it is not tried again before its time.
+     */
     void apply(PlacementRecord p, HubObject object, java.util.Optional<DemandCache.Asked> asked) {
         Instant now = clock.instant();
         String cluster = p.cluster().orElseThrow(() -> new IllegalStateException(p.target() + " is not placed"));
+        if (asked.filter(Forwarding::unsafe).isPresent()) {
+            LOG.warn("{}: not sent to {}: {}", p.target(), cluster, ((DemandCache.Asked.Invalid) asked.get()).reason());
+            book.forwarded(p.uid(), new Book.Forwarded(object.spec(), asked));
+            book.sent(p, now);
+            return;
+        }
         effects.command(cluster, new Command.Apply(p.uid(), p.epoch(), now, manifest(object.raw())));
         book.forwarded(p.uid(), new Book.Forwarded(object.spec(), asked));
         book.sent(p, now);
+    }
+
+    static boolean unsafe(DemandCache.Asked asked) {
+        return asked instanceof DemandCache.Asked.Invalid invalid && invalid.why() == EventReason.PodSecurity;
     }
 
     /** Asks the placement's cluster to delete its copy, at the placement's epoch; true once the Delete is durable in its topic. */

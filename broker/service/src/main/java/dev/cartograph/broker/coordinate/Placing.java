@@ -92,7 +92,7 @@ final class Placing {
                 object.submitted(),
                 now);
         if (demands.demand(object, interpreter.get()) instanceof DemandCache.Asked.Invalid invalid) {
-            fail(queued, object, invalid.reason(), EventReason.Invalid);
+            fail(queued, object, invalid.reason(), invalid.why());
             return;
         }
         book.keep(queued);
@@ -133,7 +133,7 @@ final class Placing {
         Instant now = clock.instant();
         DemandCache.Asked asked = demands.demand(object, interpreter.get());
         if (asked instanceof DemandCache.Asked.Invalid invalid) {
-            fail(p, object, invalid.reason(), EventReason.Invalid);
+            fail(p, object, invalid.reason(), invalid.why());
             return false;
         }
         DemandCache.Asked.Gang gang = (DemandCache.Asked.Gang) asked;

@@ -83,6 +83,13 @@ final class Updates {
         } else if (forwarded.isEmpty()) {
             // first sight in this instance (a restart or a new leader): the member runs this spec, as far as it knows
             Optional<DemandCache.Asked> asked = Optional.of(demands.demand(object, interpreter.get()));
+            if (p.state() == PlacementRecord.State.PLACED && Forwarding.unsafe(asked.get())) {
+                refuse(
+                        p,
+                        object,
+                        "not sent to " + p.cluster().get() + ": " + ((DemandCache.Asked.Invalid) asked.get()).reason(),
+                        EventReason.PodSecurity);
+            }
             if (p.state() == PlacementRecord.State.PLACED) {
                 forwarding.apply(p, object, asked); // may never have reached the agent; it applies idempotently
             } else {
@@ -100,6 +107,13 @@ final class Updates {
         }
         String cluster = p.cluster().orElseThrow();
         DemandCache.Asked asked = demands.demand(object, interpreter.get());
+        if (asked instanceof DemandCache.Asked.Invalid invalid && invalid.why() == EventReason.PodSecurity) {
+            return refuse(
+                    p,
+                    object,
+                    "the change is not forwarded; the running copy keeps its spec: " + invalid.reason(),
+                    EventReason.PodSecurity);
+        }
         if (asked instanceof DemandCache.Asked.Invalid invalid) {
             return refuse(p, object, "the change cannot be read, so it is not forwarded: " + invalid.reason());
         }
@@ -158,9 +172,13 @@ final class Updates {
     }
 
     private boolean refuse(PlacementRecord p, HubObject object, String reason) {
+        return refuse(p, object, reason, EventReason.NotForwarded);
+    }
+
+    private boolean refuse(PlacementRecord p, HubObject object, String reason, EventReason why) {
         refused.put(p.uid(), object.spec());
         effects.mark(object, Map.of(), Map.of(MetadataKeys.REASON_ANNOTATION, reason));
-        effects.event(object, EventReason.NotForwarded, reason);
+        effects.event(object, why, reason);
         return false;
     }
 

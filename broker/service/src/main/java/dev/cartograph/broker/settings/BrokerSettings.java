@@ -1,5 +1,6 @@
 package dev.cartograph.broker.settings;
 
+import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
 import dev.cartograph.placement.Planner;
 import java.time.Duration;
 import java.util.Map;
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param tick              how often readiness and failover are re-checked
  * @param limits            budgets on what users submit and on how long a member may take
  * @param topicSettings     replication factor and min.insync.replicas of the topics the broker creates
+ * @param podSecurity       the pod security level each namespace's workloads are checked against before placing
  */
 public record BrokerSettings(
         String brokerId,
@@ -31,7 +33,8 @@ public record BrokerSettings(
         String leaseName,
         Duration tick,
         Limits limits,
-        TopicSettings topicSettings) {
+        TopicSettings topicSettings,
+        PodSecurityPolicy podSecurity) {
     /**
      * Budgets. Immutable.
      *
@@ -111,6 +114,57 @@ public record BrokerSettings(
                 TopicSettings.DEFAULTS);
     }
 
+    /** Settings with the default pod security ({@link PodSecurityPolicy#DEFAULT}: baseline everywhere). */
+    public BrokerSettings(
+            String brokerId,
+            String topicPrefix,
+            Map<String, String> kafka,
+            Duration heartbeatTimeout,
+            Duration failoverTimeout,
+            String federationLabel,
+            Planner.Policy policy,
+            boolean replaceRunning,
+            String leaseNamespace,
+            String leaseName,
+            Duration tick,
+            Limits limits,
+            TopicSettings topicSettings) {
+        this(
+                brokerId,
+                topicPrefix,
+                kafka,
+                heartbeatTimeout,
+                failoverTimeout,
+                federationLabel,
+                policy,
+                replaceRunning,
+                leaseNamespace,
+                leaseName,
+                tick,
+                limits,
+                topicSettings,
+                PodSecurityPolicy.DEFAULT);
+    }
+
+    /** These settings with another pod security policy. */
+    public BrokerSettings withPodSecurity(PodSecurityPolicy podSecurity) {
+        return new BrokerSettings(
+                brokerId,
+                topicPrefix,
+                kafka,
+                heartbeatTimeout,
+                failoverTimeout,
+                federationLabel,
+                policy,
+                replaceRunning,
+                leaseNamespace,
+                leaseName,
+                tick,
+                limits,
+                topicSettings,
+                podSecurity);
+    }
+
     /** These settings with other topic settings. */
     public BrokerSettings withTopicSettings(TopicSettings topics) {
         return new BrokerSettings(
@@ -126,7 +180,8 @@ public record BrokerSettings(
                 leaseName,
                 tick,
                 limits,
-                topics);
+                topics,
+                podSecurity);
     }
 
     public BrokerSettings {
@@ -150,6 +205,7 @@ public record BrokerSettings(
         Objects.requireNonNull(tick, "tick");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(topicSettings, "topicSettings");
+        Objects.requireNonNull(podSecurity, "podSecurity");
     }
 
     public int maxPodsPerGang() {
