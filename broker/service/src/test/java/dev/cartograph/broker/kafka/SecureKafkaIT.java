@@ -7,6 +7,7 @@ import dev.cartograph.kafka.local.LocalKafka;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.Topics;
+import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.kafka.KafkaAcls;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,7 +75,9 @@ class SecureKafkaIT {
             outbox.activate(1);
             outbox.placement(placement());
             // missing: created through the outbox's callback, then written in a transaction
-            assertThat(outbox.command("gpu-east", new Command.Delete("uid-1", 1, AT)))
+            assertThat(outbox.command(
+                            "gpu-east",
+                            new Command.Delete("uid-1", 1, AT, new WorkloadKey("gpu-east", "ml", "batch", "Job", "j"))))
                     .isTrue();
         }
         try (Admin admin = Admin.create(new HashMap<>(kafka.clientSettings()))) {
