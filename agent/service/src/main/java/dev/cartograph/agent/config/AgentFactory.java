@@ -6,6 +6,7 @@ import dev.cartograph.agent.fence.SelfFence;
 import dev.cartograph.agent.kube.MemberCluster;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.protocol.TopicSettings;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -71,6 +72,7 @@ public class AgentFactory {
                 new HashSet<>(p.allowedNamespaces() == null ? List.of() : p.allowedNamespaces()),
                 p.createNamespaces(),
                 new SelfFence.Settings(
-                        p.selfFence() ? Optional.of(p.selfFenceAfter()) : Optional.empty(), p.selfFenceRunning()));
+                        p.selfFence() ? Optional.of(p.selfFenceAfter()) : Optional.empty(), p.selfFenceRunning()),
+                new TopicSettings(p.topicReplicationFactor(), p.topicMinInsyncReplicas()));
     }
 }

@@ -13,7 +13,9 @@ import java.util.Map;
  * settings go under {@code cartograph.agent.kafka} verbatim ({@code security.protocol}, {@code sasl.*},
  * {@code ssl.*}, or {@code bootstrap.servers} itself). {@code self-fence-after} must stay below the
  * broker's {@code failover-timeout} (and {@code self-fence-running} match its {@code replace-running}):
- * see docs/operations.md.
+ * see docs/operations.md. {@code topic-replication-factor} and {@code topic-min-insync-replicas} are those of
+ * the agent's own topics ({@code P.from.CLUSTER.*}, created by the agent when missing), as the broker's
+ * settings of the same names are of its topics.
  */
 @ConfigurationProperties("cartograph.agent")
 public record AgentProperties(
@@ -30,4 +32,6 @@ public record AgentProperties(
         @Bindable(defaultValue = "false") boolean createNamespaces,
         @Bindable(defaultValue = "true") boolean selfFence,
         @Bindable(defaultValue = "4m") Duration selfFenceAfter,
-        @Bindable(defaultValue = "false") boolean selfFenceRunning) {}
+        @Bindable(defaultValue = "false") boolean selfFenceRunning,
+        @Bindable(defaultValue = "3") int topicReplicationFactor,
+        @Bindable(defaultValue = "2") int topicMinInsyncReplicas) {}
