@@ -130,8 +130,9 @@ public final class Ingest implements Runnable, AutoCloseable {
         }
     }
 
-    /** Drops the partitions read up to their end offset; true when none is left. */
+    /** Drops the partitions read up to their end offset (and those no longer assigned); true when none is left. */
     private boolean reached(Map<TopicPartition, Long> end) {
+        end.keySet().retainAll(assigned);
         end.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
         return end.isEmpty();
     }
@@ -187,9 +188,22 @@ public final class Ingest implements Runnable, AutoCloseable {
         return false;
     }
 
-    /** Adds the partitions of cluster topics that appeared since the last look, read from the beginning. */
+    /**
+     * Adds the partitions of cluster topics that appeared since the last look, read from the beginning,
+     * and lets go of those whose topic is gone (a removed cluster's, deleted by an operator): a deleted
+     * partition would otherwise fail every end-offset request, and a new leader's catch-up with it.
+     */
     private void discover() {
-        add(clusterPartitions(consumer.listTopics(Duration.ofSeconds(10))));
+        Map<String, List<PartitionInfo>> all = consumer.listTopics(Duration.ofSeconds(10));
+        List<TopicPartition> gone = assigned.stream()
+                .filter(tp -> topics.owner(tp.topic()).isPresent() && !all.containsKey(tp.topic()))
+                .toList();
+        if (!gone.isEmpty()) {
+            gone.forEach(assigned::remove);
+            consumer.assign(assigned);
+            LOG.info("no longer reading {}: the topics are gone", gone);
+        }
+        add(clusterPartitions(all));
     }
 
     /** The partitions of every agent-written topic in {@code all} not assigned yet. */
