@@ -95,11 +95,13 @@ public final class Ingest implements Runnable, AutoCloseable {
                             >= Duration.ofSeconds(DISCOVER_EVERY_SECONDS).toNanos()) {
                         discover();
                     }
-                    long asked = markRequested.getAndSet(-1);
+                    long asked = markRequested.get();
                     if (asked >= 0) {
                         discover(); // a cluster that exists now is read before the mark is answered
-                        marking = asked;
                         markEnd = new HashMap<>(consumer.endOffsets(assigned));
+                        marking = asked;
+                        // taken only now: a request is not lost when the calls above fail (a newer one stays)
+                        markRequested.compareAndSet(asked, -1);
                     }
                     for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                         deliver(r);
