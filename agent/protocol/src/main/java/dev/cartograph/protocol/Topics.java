@@ -5,10 +5,13 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Topic names under a configurable prefix: {@code P.clusters} and {@code P.workloads} (compacted
- * summaries), {@code P.commands.CLUSTER} (one per cluster, so Kafka ACLs can confine each agent to
- * its own), {@code P.events} (command results) and {@code P.placements} (the broker's compacted
- * decisions). Immutable.
+ * Topic names under a configurable prefix P. What each agent writes goes to topics of its own
+ * cluster, {@code P.from.CLUSTER.cluster} and {@code P.from.CLUSTER.workloads} (compacted summaries)
+ * and {@code P.from.CLUSTER.events} (command results), so a prefixed Kafka ACL lets agent CLUSTER
+ * write there and nowhere else, and the broker takes the cluster from the topic, never from the
+ * record ({@link #owner}). The broker writes {@code P.commands.CLUSTER} (one per cluster, read by
+ * that cluster's agent only) and {@code P.placements} (its compacted decisions, read by brokers
+ * only). Immutable.
  */
 public record Topics(String prefix) {
     private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]+");
@@ -21,18 +24,7 @@ public record Topics(String prefix) {
         }
     }
 
-    public String clusters() {
-        return prefix + ".clusters";
-    }
-
-    public String workloads() {
-        return prefix + ".workloads";
-    }
-
-    public String events() {
-        return prefix + ".events";
-    }
-
+    /** {@code P.placements}: the broker's decisions; no agent reads or writes it. */
     public String placements() {
         return prefix + ".placements";
     }
@@ -49,20 +41,27 @@ public record Topics(String prefix) {
     /** Which of its own topics an agent writes. */
     public enum AgentTopic {
         /** compacted cluster summaries, key = cluster */
-        CLUSTER("cluster"),
+        CLUSTER("cluster", true),
         /** compacted workload summaries, key = cluster/namespace/group/kind/name; tombstone on delete */
-        WORKLOADS("workloads"),
-        /** command results, key = placement id */
-        EVENTS("events");
+        WORKLOADS("workloads", true),
+        /** command results, key = placement id; deleted by age */
+        EVENTS("events", false);
 
         private final String suffix;
+        private final boolean compacted;
 
-        AgentTopic(String suffix) {
+        AgentTopic(String suffix, boolean compacted) {
             this.suffix = suffix;
+            this.compacted = compacted;
         }
 
         public String suffix() {
             return suffix;
+        }
+
+        /** Whether the topic keeps the newest record per key (summaries) rather than records younger than its retention. */
+        public boolean compacted() {
+            return compacted;
         }
     }
 

@@ -257,7 +257,7 @@ class WireTest {
     void topicNamesAreConfinedPerCluster() {
         Topics t = new Topics("cartograph");
         assertThat(t.commands("gpu-east")).isEqualTo("cartograph.commands.gpu-east");
-        assertThat(t.clusters()).isEqualTo("cartograph.clusters");
+        assertThat(t.of("gpu-east", Topics.AgentTopic.CLUSTER)).isEqualTo("cartograph.from.gpu-east.cluster");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.commands("a/b"))
                 .hasMessageContaining("cannot name a topic");
     }

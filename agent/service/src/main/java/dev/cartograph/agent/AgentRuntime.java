@@ -6,6 +6,7 @@ import dev.cartograph.agent.fence.SelfFence;
 import dev.cartograph.agent.kafka.Backoff;
 import dev.cartograph.agent.kafka.CommandLoop;
 import dev.cartograph.agent.kafka.CommandSource;
+import dev.cartograph.agent.kafka.OwnTopics;
 import dev.cartograph.agent.kafka.Publisher;
 import dev.cartograph.agent.kube.ClusterCache;
 import dev.cartograph.agent.kube.KubeApplier;
@@ -52,6 +53,7 @@ public final class AgentRuntime implements AutoCloseable {
             Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "agent-fence"));
 
     private SelfFence fence;
+    private OwnTopics ownTopics;
     private Publisher publisher;
     private CommandLoop commands;
     private Thread commandThread;
@@ -88,7 +90,8 @@ public final class AgentRuntime implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("cannot follow kartas.run.ai ({}); definitions stay as read at start", e.getMessage());
         }
-        publisher = new Publisher(settings.kafka(), topics);
+        ownTopics = OwnTopics.kafka(settings.kafka(), topics, settings.cluster(), settings.topicSettings(), clock);
+        publisher = new Publisher(settings.kafka(), topics, settings.cluster());
         KubeApplier applier = member.applier(cache, settings.createNamespaces());
         String topic = topics.commands(settings.cluster());
         commands = new CommandLoop(
@@ -103,17 +106,24 @@ public final class AgentRuntime implements AutoCloseable {
         long every = settings.publishInterval().toMillis();
         fence = new SelfFence(settings.fencing(), clock.instant());
         CommandLoop loop = commands;
+        Publishing round = new Publishing(
+                cache,
+                changes,
+                () -> interpreter,
+                reporter,
+                publisher,
+                fence,
+                () -> !loop.status().ended(),
+                settings.heartbeatInterval(),
+                clock);
+        OwnTopics own = ownTopics;
+        // nothing is published before the cluster's own topics exist; changes wait in PendingChanges
         publishing.scheduleWithFixedDelay(
-                new Publishing(
-                        cache,
-                        changes,
-                        () -> interpreter,
-                        reporter,
-                        publisher,
-                        fence,
-                        () -> !loop.status().ended(),
-                        settings.heartbeatInterval(),
-                        clock),
+                () -> {
+                    if (own.ready()) {
+                        round.run();
+                    }
+                },
                 every,
                 every,
                 TimeUnit.MILLISECONDS);
@@ -172,6 +182,7 @@ public final class AgentRuntime implements AutoCloseable {
             return new Health(
                     false,
                     "Kafka has acknowledged no cluster summary for " + unacknowledged.toSeconds() + "s"
+                            + ownTopics.problem().map(p -> ": " + p).orElse("")
                             + (fence.fencing() ? "; self-fenced: copies the broker re-places were deleted here" : ""));
         }
         return new Health(true, "commands: " + loop.state() + ", " + loop.detail());
@@ -201,6 +212,9 @@ public final class AgentRuntime implements AutoCloseable {
         }
         if (publisher != null) {
             publisher.close();
+        }
+        if (ownTopics != null) {
+            ownTopics.close();
         }
         if (kartas != null) {
             kartas.close();

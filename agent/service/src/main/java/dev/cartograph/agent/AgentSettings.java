@@ -3,6 +3,8 @@ package dev.cartograph.agent;
 import dev.cartograph.agent.apply.ApplyPolicy;
 import dev.cartograph.agent.fence.SelfFence;
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
+import dev.cartograph.protocol.TopicSettings;
+import dev.cartograph.protocol.Topics;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -17,8 +19,12 @@ import java.util.TreeSet;
  * @param publishInterval  at most one summary per key per interval (conflation)
  * @param heartbeatInterval a cluster summary at least this often, even when nothing changed
  * @param allowedNamespaces namespaces commands may write to; empty means any except system namespaces
+ * @param cluster          this cluster's name: a DNS-1123 label ({@link Topics#validCluster}), as it names the
+ *                         agent's own topics {@code P.from.CLUSTER.*}
  * @param fencing          when a cluster cut off from Kafka deletes the copies the broker re-places (ADR 0005)
  * @param admission        what the agent refuses to write whatever the broker sends: pod security, protected namespaces
+ * @param topicSettings    replication factor and min.insync.replicas of the topics the agent creates (its own
+ *                         three), as the broker's {@code topic-replication-factor}/{@code topic-min-insync-replicas}
  */
 public record AgentSettings(
         String cluster,
@@ -30,7 +36,8 @@ public record AgentSettings(
         Set<String> allowedNamespaces,
         boolean createNamespaces,
         SelfFence.Settings fencing,
-        Admission admission) {
+        Admission admission,
+        TopicSettings topicSettings) {
 
     /**
      * What no command gets past, checked again on the member whatever the broker decided. Immutable.
@@ -75,7 +82,7 @@ public record AgentSettings(
         }
     }
 
-    /** With the default {@link Admission}. */
+    /** With the default {@link Admission} and {@link TopicSettings#DEFAULTS} (3 replicas, 2 in sync). */
     public AgentSettings(
             String cluster,
             Map<String, String> labels,
@@ -96,7 +103,8 @@ public record AgentSettings(
                 allowedNamespaces,
                 createNamespaces,
                 fencing,
-                Admission.DEFAULT);
+                Admission.DEFAULT,
+                TopicSettings.DEFAULTS);
     }
 
     /** With {@link SelfFence.Settings#DEFAULT} fencing. */
@@ -123,9 +131,10 @@ public record AgentSettings(
 
     public AgentSettings {
         Objects.requireNonNull(cluster, "cluster");
-        if (!cluster.matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?")) {
-            throw new IllegalArgumentException(
-                    "cluster name '" + cluster + "' must be a DNS label (lower case, digits, '-', '.')");
+        if (!Topics.validCluster(cluster)) {
+            throw new IllegalArgumentException("cluster name '" + cluster
+                    + "' must be a DNS-1123 label (lower case letters, digits and '-', at most 63, no '.'):"
+                    + " it names the agent's topics, and no cluster's topic prefix may cover another's");
         }
         labels = Map.copyOf(labels);
         Objects.requireNonNull(topicPrefix, "topicPrefix");
@@ -142,10 +151,43 @@ public record AgentSettings(
         allowedNamespaces = Set.copyOf(allowedNamespaces);
         Objects.requireNonNull(fencing, "fencing");
         Objects.requireNonNull(admission, "admission");
+        Objects.requireNonNull(topicSettings, "topicSettings");
         if (fencing.after().isPresent() && fencing.after().get().compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException("self-fence-after ("
                     + fencing.after().get() + ") must be at least two heartbeat intervals ("
                     + heartbeatInterval.multipliedBy(2) + "), or a cluster fences its gangs between two heartbeats");
         }
+    }
+
+    /** These settings with other topic settings. */
+    public AgentSettings withTopicSettings(TopicSettings topics) {
+        return new AgentSettings(
+                cluster,
+                labels,
+                topicPrefix,
+                kafka,
+                publishInterval,
+                heartbeatInterval,
+                allowedNamespaces,
+                createNamespaces,
+                fencing,
+                admission,
+                topics);
+    }
+
+    /** These settings with another admission policy. */
+    public AgentSettings withAdmission(Admission other) {
+        return new AgentSettings(
+                cluster,
+                labels,
+                topicPrefix,
+                kafka,
+                publishInterval,
+                heartbeatInterval,
+                allowedNamespaces,
+                createNamespaces,
+                fencing,
+                other,
+                topicSettings);
     }
 }

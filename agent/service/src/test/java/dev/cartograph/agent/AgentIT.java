@@ -14,7 +14,9 @@ import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.Decoded;
 import dev.cartograph.protocol.NodeState;
+import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.protocol.Topics;
+import dev.cartograph.protocol.Topics.AgentTopic;
 import dev.cartograph.protocol.Wire;
 import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.WorkloadSummary;
@@ -37,10 +39,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -88,8 +96,7 @@ class AgentIT {
     void cluster() throws Exception {
         cluster = "member-" + Long.toHexString(System.nanoTime());
         topics = new Topics("it" + Long.toHexString(System.nanoTime()));
-        kafka.createTopics(
-                topics.clusters(), topics.workloads(), topics.events(), topics.commands(cluster)); // as the broker does
+        kafka.createTopics(topics.commands(cluster)); // as the broker does; the agent creates its own topics
         create("""
                 apiVersion: v1
                 kind: Node
@@ -114,14 +121,15 @@ class AgentIT {
 
     AgentRuntime startAgent() {
         AgentSettings settings = new AgentSettings(
-                cluster,
-                Map.of("region", "test"),
-                topics.prefix(),
-                Map.of("bootstrap.servers", kafka.bootstrapServers()),
-                Duration.ofMillis(200),
-                Duration.ofSeconds(1),
-                Set.of(),
-                true);
+                        cluster,
+                        Map.of("region", "test"),
+                        topics.prefix(),
+                        Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                        Duration.ofMillis(200),
+                        Duration.ofSeconds(1),
+                        Set.of(),
+                        true)
+                .withTopicSettings(TopicSettings.SINGLE_BROKER);
         AgentRuntime a = new AgentRuntime(
                 settings, new MemberCluster(client), Catalog.load().definitions(), Clock.systemUTC());
         a.start();
@@ -142,6 +150,37 @@ class AgentIT {
         assertThat(later.get(later.size() - 1).sequence())
                 .isGreaterThan(later.get(0).sequence());
         assertThat(later).allSatisfy(s -> assertThat(s.incarnation()).isEqualTo(agent.incarnation()));
+    }
+
+    @Test
+    void theAgentCreatesItsOwnThreeTopicsAsTheBrokerWouldAndWritesToNoOther() throws Exception {
+        Eventually.until(Duration.ofSeconds(30), () -> !clusters.isEmpty() && !workloads.isEmpty());
+        assertThat(clusters).allSatisfy(c -> assertThat(c.cluster()).isEqualTo(cluster));
+        String own = topics.agentPrefix(cluster);
+        try (Admin admin = Admin.create(Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers()))) {
+            // hand count: the agent's three, and the command topic this test made as the broker would
+            assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS))
+                    .filteredOn(t -> t.startsWith(topics.prefix() + "."))
+                    .containsExactlyInAnyOrder(
+                            own + "cluster", own + "workloads", own + "events", topics.commands(cluster));
+            for (String topic : List.of(own + "cluster", own + "workloads", own + "events")) {
+                ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+                Config c = admin.describeConfigs(List.of(r))
+                        .all()
+                        .get(10, TimeUnit.SECONDS)
+                        .get(r);
+                assertThat(c.get(TopicConfig.CLEANUP_POLICY_CONFIG).value())
+                        .as(topic)
+                        .isEqualTo(topic.endsWith("events") ? "delete" : "compact");
+                assertThat(c.get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG).value())
+                        .as(topic)
+                        .isEqualTo("1");
+                assertThat(c.get(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG)
+                                .value())
+                        .as(topic)
+                        .isEqualTo("false");
+            }
+        }
     }
 
     @Test
@@ -370,14 +409,15 @@ class AgentIT {
     void anAgentThatCannotReadCommandsIsDownSaysWhyAndSendsNoMoreHeartbeats() throws Exception {
         String other = "down-" + Long.toHexString(System.nanoTime());
         AgentSettings settings = new AgentSettings(
-                other,
-                Map.of(),
-                topics.prefix(),
-                Map.of("bootstrap.servers", kafka.bootstrapServers(), "group.protocol", "not-a-protocol"),
-                Duration.ofMillis(200),
-                Duration.ofSeconds(1),
-                Set.of(),
-                true); // the consumer refuses it
+                        other,
+                        Map.of(),
+                        topics.prefix(),
+                        Map.of("bootstrap.servers", kafka.bootstrapServers(), "group.protocol", "not-a-protocol"),
+                        Duration.ofMillis(200),
+                        Duration.ofSeconds(1),
+                        Set.of(),
+                        true)
+                .withTopicSettings(TopicSettings.SINGLE_BROKER); // the consumer refuses it
         try (AgentRuntime down = new AgentRuntime(
                 settings, new MemberCluster(client), Catalog.load().definitions(), Clock.systemUTC())) {
             down.start();
@@ -422,7 +462,9 @@ class AgentIT {
                 Duration.ofSeconds(1),
                 Set.of(),
                 true,
-                new SelfFence.Settings(Optional.of(Duration.ofSeconds(3)), false));
+                new SelfFence.Settings(Optional.of(Duration.ofSeconds(3)), false),
+                AgentSettings.Admission.DEFAULT,
+                TopicSettings.SINGLE_BROKER);
         AgentRuntime a = new AgentRuntime(
                 settings, new MemberCluster(client), Catalog.load().definitions(), Clock.systemUTC());
         a.start();
@@ -574,22 +616,27 @@ class AgentIT {
                                     "group.id",
                                     "it-" + System.nanoTime(),
                                     "auto.offset.reset",
-                                    "earliest"),
+                                    "earliest",
+                                    "metadata.max.age.ms",
+                                    "300"), // the agents create their topics: find them soon
                             new StringDeserializer(),
                             new ByteArrayDeserializer())) {
-                        c.subscribe(List.of(topics.clusters(), topics.workloads(), topics.events()));
+                        c.subscribe(Pattern.compile(Pattern.quote(topics.agentsPrefix()) + ".*"));
                         while (reading) {
                             for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
                                 if (r.value() == null) {
                                     continue;
                                 }
-                                if (r.topic().equals(topics.clusters())
+                                AgentTopic kind = topics.owner(r.topic())
+                                        .map(Topics.Owned::topic)
+                                        .orElseThrow();
+                                if (kind == AgentTopic.CLUSTER
                                         && Wire.decodeCluster(r.value()) instanceof Decoded.Ok<ClusterSummary> ok) {
                                     clusters.add(ok.value());
-                                } else if (r.topic().equals(topics.workloads())
+                                } else if (kind == AgentTopic.WORKLOADS
                                         && Wire.decodeWorkload(r.value()) instanceof Decoded.Ok<WorkloadSummary> ok) {
                                     workloads.add(ok.value());
-                                } else if (r.topic().equals(topics.events())
+                                } else if (kind == AgentTopic.EVENTS
                                         && Wire.decodeResult(r.value()) instanceof Decoded.Ok<CommandResult> ok) {
                                     results.add(ok.value());
                                 }

@@ -5,6 +5,7 @@ import dev.cartograph.catalog.Catalog;
 import dev.cartograph.kafka.local.LocalKafka;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.Decoded;
+import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Wire;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -116,16 +117,21 @@ class AgentScaleBenchmark {
         long heapBefore = memory.getHeapMemoryUsage().getUsed();
         try (LocalKafka kafka = LocalKafka.start(Files.createTempDirectory("bench-kafka"))) {
             Topics topics = new Topics("bench");
-            kafka.createTopics(topics.clusters(), topics.workloads(), topics.events(), topics.commands("bench"));
+            kafka.createTopics(
+                    topics.of("bench", Topics.AgentTopic.CLUSTER),
+                    topics.of("bench", Topics.AgentTopic.WORKLOADS),
+                    topics.of("bench", Topics.AgentTopic.EVENTS),
+                    topics.commands("bench"));
             AgentSettings settings = new AgentSettings(
-                    "bench",
-                    Map.of(),
-                    "bench",
-                    Map.of("bootstrap.servers", kafka.bootstrapServers(), "max.request.size", "1048576"),
-                    Duration.ofSeconds(1),
-                    Duration.ofSeconds(5),
-                    Set.of(),
-                    false);
+                            "bench",
+                            Map.of(),
+                            "bench",
+                            Map.of("bootstrap.servers", kafka.bootstrapServers(), "max.request.size", "1048576"),
+                            Duration.ofSeconds(1),
+                            Duration.ofSeconds(5),
+                            Set.of(),
+                            false)
+                    .withTopicSettings(TopicSettings.SINGLE_BROKER);
             long start = System.nanoTime();
             try (AgentRuntime agent = new AgentRuntime(
                             settings, new MemberCluster(client), Catalog.load().definitions(), Clock.systemUTC());
@@ -143,7 +149,7 @@ class AgentScaleBenchmark {
                             new ByteArrayDeserializer())) {
                 agent.start();
                 long informersSynced = System.nanoTime();
-                consumer.subscribe(List.of(topics.clusters()));
+                consumer.subscribe(List.of(topics.of("bench", Topics.AgentTopic.CLUSTER)));
                 ClusterSummary full = null;
                 int size = 0;
                 while (full == null && System.nanoTime() - start < TimeUnit.MINUTES.toNanos(5)) {

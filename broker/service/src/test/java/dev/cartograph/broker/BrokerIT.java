@@ -302,11 +302,19 @@ class BrokerIT {
     void poisonRecordsOnEveryTopicAreCountedAndSkipped() throws Exception {
         fed = new Federation(kafka::bootstrapServers).member("a", "NVIDIA-A100-SXM4-80GB", 1);
         dev.cartograph.protocol.Topics topics = new dev.cartograph.protocol.Topics(fed.prefix);
+        String aCluster = topics.of("a", dev.cartograph.protocol.Topics.AgentTopic.CLUSTER);
+        String aWorkloads = topics.of("a", dev.cartograph.protocol.Topics.AgentTopic.WORKLOADS);
+        String aEvents = topics.of("a", dev.cartograph.protocol.Topics.AgentTopic.EVENTS);
+        Map<String, String> client = Map.of("bootstrap.servers", kafka.bootstrapServers());
         try (var topology = new dev.cartograph.broker.kafka.Topology(
-                Map.of("bootstrap.servers", kafka.bootstrapServers()),
-                topics,
-                dev.cartograph.broker.settings.TopicSettings.SINGLE_BROKER)) {
-            topology.ensureShared(); // topics are never created by writing to them
+                        client, topics, dev.cartograph.protocol.TopicSettings.SINGLE_BROKER);
+                var agentTopics = new dev.cartograph.protocol.kafka.TopicMaker(
+                        client, dev.cartograph.protocol.TopicSettings.SINGLE_BROKER, "test")) {
+            topology.ensurePlacements(); // topics are never created by writing to them
+            agentTopics.ensure(Map.of( // as a's agent does, perhaps at the same moment
+                    aCluster, dev.cartograph.protocol.kafka.TopicMaker.Cleanup.COMPACT,
+                    aWorkloads, dev.cartograph.protocol.kafka.TopicMaker.Cleanup.COMPACT,
+                    aEvents, dev.cartograph.protocol.kafka.TopicMaker.Cleanup.DELETE));
         }
         try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(
                 Map.of("bootstrap.servers", kafka.bootstrapServers()),
@@ -314,14 +322,13 @@ class BrokerIT {
                 new org.apache.kafka.common.serialization.ByteArraySerializer())) {
             byte[] junk = "{\"schema\":1,\"type\":\"cluster\",\"cluster\":42}"
                     .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            for (String topic : List.of(topics.clusters(), topics.events(), topics.placements())) {
+            for (String topic : List.of(aCluster, aEvents, topics.placements())) {
                 producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, "x", "not json".getBytes()))
                         .get();
             }
-            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topics.clusters(), "y", junk))
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(aCluster, "y", junk))
                     .get();
-            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
-                            topics.workloads(), "no-slashes", junk))
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(aWorkloads, "no-slashes", junk))
                     .get();
         }
         BrokerRuntime broker = fed.startBroker("broker-a", false);
@@ -333,7 +340,7 @@ class BrokerIT {
                 Duration.ofSeconds(30),
                 () -> assertThat(broker.view().placements())
                         .hasEntrySatisfying(uid, p -> assertThat(p.state()).isEqualTo(PlacementRecord.State.APPLIED)));
-        assertThat(broker.view().poisonRecords()).isEqualTo(5);
+        assertThat(broker.view().poisonRecords()).isEqualTo(5); // hand count: the five records written above
     }
 
     static final String TRAINER_KARTA = read("../../deploy/examples/trainer-karta.yaml");

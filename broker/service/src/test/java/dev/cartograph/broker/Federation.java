@@ -185,14 +185,15 @@ final class Federation implements AutoCloseable {
 
     AgentRuntime startAgent(String name) {
         AgentSettings settings = new AgentSettings(
-                name,
-                Map.of(),
-                prefix,
-                Map.of("bootstrap.servers", kafka.bootstrapServers()),
-                Duration.ofMillis(200),
-                Duration.ofSeconds(1),
-                Set.of(),
-                true);
+                        name,
+                        Map.of(),
+                        prefix,
+                        Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                        Duration.ofMillis(200),
+                        Duration.ofSeconds(1),
+                        Set.of(),
+                        true)
+                .withTopicSettings(dev.cartograph.protocol.TopicSettings.SINGLE_BROKER);
         AgentRuntime agent =
                 new AgentRuntime(settings, new MemberCluster(members.get(name)), catalog, Clock.systemUTC());
         agent.start();
@@ -217,7 +218,7 @@ final class Federation implements AutoCloseable {
                         leaderElection ? "cartograph-system" : "",
                         "cartograph-broker",
                         Duration.ofMillis(250))
-                .withTopicSettings(dev.cartograph.broker.settings.TopicSettings.SINGLE_BROKER);
+                .withTopicSettings(dev.cartograph.protocol.TopicSettings.SINGLE_BROKER);
         BrokerRuntime broker = new BrokerRuntime(settings, new HubConnection(hub), catalog, Clock.systemUTC());
         broker.start();
         brokers.add(broker);

@@ -71,7 +71,7 @@ class LateDependenciesIT {
                         "",
                         "",
                         Duration.ofMillis(250))
-                .withTopicSettings(dev.cartograph.broker.settings.TopicSettings.SINGLE_BROKER);
+                .withTopicSettings(dev.cartograph.protocol.TopicSettings.SINGLE_BROKER);
         try (BrokerRuntime broker = new BrokerRuntime(
                 settings, new HubConnection(hubClient), Catalog.load().definitions(), Clock.systemUTC())) {
             broker.start(); // neither Kafka nor the hub is there: this must not throw

@@ -11,6 +11,7 @@ import dev.cartograph.kafka.local.LocalKafka;
 import dev.cartograph.local.kube.MockClusters;
 import dev.cartograph.mock.fleet.ClusterProfile;
 import dev.cartograph.mock.server.MockApiServer;
+import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.simulator.MemberSimulator;
 import dev.cartograph.simulator.SimulatorSettings;
 import dev.cartograph.simulator.kube.MemberSimulators;
@@ -101,7 +102,9 @@ public final class LocalFleet implements AutoCloseable {
                 options.heartbeat(),
                 Set.of(),
                 true,
-                fencing(options));
+                fencing(options),
+                AgentSettings.Admission.DEFAULT,
+                TopicSettings.SINGLE_BROKER); // one local Kafka broker
         AgentRuntime agent = new AgentRuntime(
                 settings, new MemberCluster(members.get(cluster).client()), catalog, Clock.systemUTC());
         agent.start();

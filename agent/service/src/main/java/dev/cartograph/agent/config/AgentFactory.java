@@ -7,6 +7,7 @@ import dev.cartograph.agent.kube.MemberCluster;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
+import dev.cartograph.protocol.TopicSettings;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -73,7 +74,8 @@ public class AgentFactory {
                 p.createNamespaces(),
                 new SelfFence.Settings(
                         p.selfFence() ? Optional.of(p.selfFenceAfter()) : Optional.empty(), p.selfFenceRunning()),
-                admission(p));
+                admission(p),
+                new TopicSettings(p.topicReplicationFactor(), p.topicMinInsyncReplicas()));
     }
 
     /** {@code pod-security-level}, {@code privileged-namespaces}, {@code agent-namespace}, {@code system-namespaces}. */

@@ -18,6 +18,9 @@ import java.util.Map;
  * see docs/operations.md. {@code pod-security-level} ({@code baseline} or {@code restricted}) and
  * {@code privileged-namespaces} mirror the broker's; {@code agent-namespace} and {@code system-namespaces} are never
  * written to, nor are kube-system, kube-public and kube-node-lease.
+ * {@code topic-replication-factor} and {@code topic-min-insync-replicas} are those of
+ * the agent's own topics ({@code P.from.CLUSTER.*}, created by the agent when missing), as the broker's
+ * settings of the same names are of its topics.
  */
 @ConfigurationProperties("cartograph.agent")
 public record AgentProperties(
@@ -41,4 +44,6 @@ public record AgentProperties(
         @Bindable(defaultValue = "baseline") String podSecurityLevel,
         @Nullable List<String> privilegedNamespaces,
         @Bindable(defaultValue = "cartograph-system") String agentNamespace,
-        @Nullable List<String> systemNamespaces) {}
+        @Nullable List<String> systemNamespaces,
+        @Bindable(defaultValue = "3") int topicReplicationFactor,
+        @Bindable(defaultValue = "2") int topicMinInsyncReplicas) {}

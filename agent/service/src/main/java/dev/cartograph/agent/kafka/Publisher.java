@@ -3,6 +3,7 @@ package dev.cartograph.agent.kafka;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.Topics;
+import dev.cartograph.protocol.Topics.AgentTopic;
 import dev.cartograph.protocol.Wire;
 import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.WorkloadSummary;
@@ -19,21 +20,27 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
 
 /**
- * The agent's only producer: idempotent, acks=all, compressed. After a failed durable send the command
+ * The agent's only producer: idempotent, acks=all, compressed; it writes only to its cluster's own
+ * topics ({@code P.from.CLUSTER.*}, which {@link OwnTopics} makes exist first). After a failed durable send the command
  * loop {@linkplain #reset() resets} it: a new producer replaces one that may be stuck (records still
  * buffered in the old one are dropped; summaries go out again on the next interval). Thread-safe.
  */
 public final class Publisher implements CommandLoop.Results, AutoCloseable {
     private final Map<String, Object> config;
-    private final Topics topics;
+    private final String clusterTopic;
+    private final String workloadsTopic;
+    private final String eventsTopic;
     private volatile KafkaProducer<String, byte[]> producer;
 
-    public Publisher(Map<String, String> kafka, Topics topics) {
+    /** Writes to {@code cluster}'s own topics only ({@code P.from.CLUSTER.*}). */
+    public Publisher(Map<String, String> kafka, Topics topics, String cluster) {
         Map<String, Object> config = Producers.durable(kafka);
         config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         this.config = Map.copyOf(config);
         this.producer = create();
-        this.topics = topics;
+        this.clusterTopic = topics.of(cluster, AgentTopic.CLUSTER);
+        this.workloadsTopic = topics.of(cluster, AgentTopic.WORKLOADS);
+        this.eventsTopic = topics.of(cluster, AgentTopic.EVENTS);
     }
 
     private KafkaProducer<String, byte[]> create() {
@@ -43,20 +50,20 @@ public final class Publisher implements CommandLoop.Results, AutoCloseable {
     /** Sends a cluster summary; {@code acknowledged} runs (on the producer's thread) once Kafka has it. */
     public void cluster(ClusterSummary summary, Runnable acknowledged) {
         producer.send(
-                new ProducerRecord<>(topics.clusters(), summary.cluster(), Wire.encode(summary)),
+                new ProducerRecord<>(clusterTopic, summary.cluster(), Wire.encode(summary)),
                 whenAcknowledged(acknowledged));
     }
 
     /** Sends a workload summary; {@code acknowledged} runs (on the producer's thread) once Kafka has it. */
     public void workload(WorkloadSummary summary, Runnable acknowledged) {
         producer.send(
-                new ProducerRecord<>(topics.workloads(), summary.key().kafkaKey(), Wire.encode(summary)),
+                new ProducerRecord<>(workloadsTopic, summary.key().kafkaKey(), Wire.encode(summary)),
                 whenAcknowledged(acknowledged));
     }
 
     /** A tombstone: the workload is gone; {@code acknowledged} runs once Kafka has it. */
     public void workloadDeleted(WorkloadKey key, Runnable acknowledged) {
-        producer.send(new ProducerRecord<>(topics.workloads(), key.kafkaKey(), null), whenAcknowledged(acknowledged));
+        producer.send(new ProducerRecord<>(workloadsTopic, key.kafkaKey(), null), whenAcknowledged(acknowledged));
     }
 
     private static Callback whenAcknowledged(Runnable acknowledged) {
@@ -75,7 +82,7 @@ public final class Publisher implements CommandLoop.Results, AutoCloseable {
     @Override
     public void durably(CommandResult result) {
         try {
-            producer.send(new ProducerRecord<>(topics.events(), result.placementId(), Wire.encode(result)))
+            producer.send(new ProducerRecord<>(eventsTopic, result.placementId(), Wire.encode(result)))
                     .get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,7 +1,8 @@
 /**
- * The agent's Kafka adapter: the {@link dev.cartograph.agent.kafka.Publisher} (summaries, heartbeats,
- * command results) and the {@link dev.cartograph.agent.kafka.CommandLoop} over this cluster's command
- * topic.
+ * The agent's Kafka adapter: {@link dev.cartograph.agent.kafka.OwnTopics} (this cluster's own topics
+ * {@code P.from.CLUSTER.*}, created when missing), the {@link dev.cartograph.agent.kafka.Publisher}
+ * (summaries, heartbeats, command results, to those topics only) and the
+ * {@link dev.cartograph.agent.kafka.CommandLoop} over this cluster's command topic.
  *
  * <p><b>Crash points of the command loop.</b> For each command: handle (write to the cluster), publish
  * the result and wait until Kafka has it, then commit the offset.

@@ -74,8 +74,11 @@ class CommandLoopIT {
         cluster = "member-" + Long.toHexString(System.nanoTime());
         topics = new Topics("loop" + Long.toHexString(System.nanoTime()));
         faults = new Faults();
-        kafka.createTopics(topics.events()); // the command topic is created by each test (as the broker does)
-        results = new FlakyResults(new Publisher(Map.of("bootstrap.servers", kafka.bootstrapServers()), topics));
+        // the agent's own events topic, as OwnTopics makes it; the command topic is created by each test (as the broker
+        // does)
+        kafka.createTopics(topics.of(cluster, Topics.AgentTopic.EVENTS));
+        results =
+                new FlakyResults(new Publisher(Map.of("bootstrap.servers", kafka.bootstrapServers()), topics, cluster));
     }
 
     @AfterEach

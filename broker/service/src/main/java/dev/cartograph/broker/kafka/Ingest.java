@@ -2,20 +2,16 @@ package dev.cartograph.broker.kafka;
 
 import dev.cartograph.broker.coordinate.Coordinator;
 import dev.cartograph.broker.coordinate.Input;
-import dev.cartograph.protocol.ClusterSummary;
-import dev.cartograph.protocol.CommandResult;
-import dev.cartograph.protocol.Decoded;
-import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.Topics;
-import dev.cartograph.protocol.Wire;
-import dev.cartograph.protocol.WorkloadKey;
-import dev.cartograph.protocol.WorkloadSummary;
+import dev.cartograph.protocol.Topics.Owned;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -30,25 +26,35 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the cluster, workload, result and placement topics from the beginning (compacted, so this
- * rebuilds state after any restart) and then follows them, handing every decoded record to the
- * coordinator; says once when it has read up to where each partition stood at start, and again,
- * when asked ({@link #mark}), once it has read up to where they stand at that moment — a new leader
- * acts only after reading everything the previous leader committed. Reads committed records only,
- * so a fenced leader's aborted writes are never seen. No consumer group: every broker instance reads
- * everything. Undecodable records are counted, logged with their offset and skipped; a failing poll
- * is retried with backoff — only closing ends the loop. Runs on its own thread.
+ * Reads {@code P.placements} and every cluster's own topics ({@code P.from.CLUSTER.cluster|workloads|events})
+ * from the beginning (compacted, so this rebuilds state after any restart) and then follows them,
+ * handing every record {@link Records} accepts to the coordinator. Clusters are found by their topics'
+ * names: at start, every {@value #DISCOVER_EVERY_SECONDS} s, and before a mark's end offsets are taken;
+ * a new cluster's topics are added to the assignment and read from the beginning. Says once when it has
+ * read up to where each partition known at start stood then, and again, when asked ({@link #mark}), once
+ * it has read up to where every partition stands at that moment — a new leader acts only after reading
+ * everything the previous leader committed and every cluster that existed. Reads committed records
+ * only, so a fenced leader's aborted writes are never seen. No consumer group: every broker instance
+ * reads everything. A record Records refuses (undecodable, or claiming a cluster other than its
+ * topic's) is counted, logged with its offset and skipped; a failing poll is retried with backoff —
+ * only closing ends the loop. Runs on its own thread.
  */
 public final class Ingest implements Runnable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ingest.class);
+    static final long DISCOVER_EVERY_SECONDS = 2;
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final Map<String, String> kafka;
     private final Topics topics;
+    private final Records records;
     private final Coordinator coordinator;
     private final Topology topology;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicLong markRequested = new AtomicLong(-1);
+    /** What this consumer is assigned; only the ingest thread touches it. */
+    private final Set<TopicPartition> assigned = new LinkedHashSet<>();
+
+    private long discovered;
 
     public Ingest(Map<String, String> kafka, Topics topics, Topology topology, Coordinator coordinator) {
         Map<String, Object> config = new HashMap<>(kafka);
@@ -59,6 +65,7 @@ public final class Ingest implements Runnable, AutoCloseable {
         this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
         this.kafka = Map.copyOf(kafka);
         this.topics = topics;
+        this.records = new Records(topics);
         this.coordinator = coordinator;
         this.topology = topology;
     }
@@ -74,23 +81,27 @@ public final class Ingest implements Runnable, AutoCloseable {
     @Override
     public void run() {
         try {
-            List<TopicPartition> partitions = partitions();
-            if (partitions == null) {
+            if (!start()) {
                 return;
             }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = new HashMap<>(consumer.endOffsets(partitions));
+            Map<TopicPartition, Long> end = new HashMap<>(consumer.endOffsets(assigned));
             boolean caughtUp = false;
             long marking = -1;
             Map<TopicPartition, Long> markEnd = Map.of();
             long backoff = 250;
             while (running.get()) {
                 try {
-                    long asked = markRequested.getAndSet(-1);
+                    if (System.nanoTime() - discovered
+                            >= Duration.ofSeconds(DISCOVER_EVERY_SECONDS).toNanos()) {
+                        discover();
+                    }
+                    long asked = markRequested.get();
                     if (asked >= 0) {
+                        discover(); // a cluster that exists now is read before the mark is answered
+                        markEnd = new HashMap<>(consumer.endOffsets(assigned));
                         marking = asked;
-                        markEnd = new HashMap<>(consumer.endOffsets(partitions));
+                        // taken only now: a request is not lost when the calls above fail (a newer one stays)
+                        markRequested.compareAndSet(asked, -1);
                     }
                     for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                         deliver(r);
@@ -121,8 +132,9 @@ public final class Ingest implements Runnable, AutoCloseable {
         }
     }
 
-    /** Drops the partitions read up to their end offset; true when none is left. */
+    /** Drops the partitions read up to their end offset (and those no longer assigned); true when none is left. */
     private boolean reached(Map<TopicPartition, Long> end) {
+        end.keySet().retainAll(assigned);
         end.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
         return end.isEmpty();
     }
@@ -136,30 +148,30 @@ public final class Ingest implements Runnable, AutoCloseable {
         }
     }
 
-    /** The topics' partitions, creating missing topics; retried with backoff while Kafka cannot be reached. Null once closed. */
-    private List<TopicPartition> partitions() {
+    /**
+     * Creates {@code P.placements} if missing, then assigns it and every cluster's topics found, from the
+     * beginning; retried with backoff while Kafka cannot be reached. False once closed.
+     */
+    private boolean start() {
         long backoff = 250;
         while (running.get()) {
             try {
-                topology.ensureShared().forEach(shortfall -> LOG.warn("{}", shortfall));
-                List<TopicPartition> partitions = new ArrayList<>();
-                for (String topic :
-                        List.of(topics.placements(), topics.clusters(), topics.workloads(), topics.events())) {
-                    List<PartitionInfo> found = consumer.partitionsFor(topic, Duration.ofSeconds(30));
-                    if (found == null || found.isEmpty()) {
-                        // just created: its metadata has not reached this client yet
-                        throw new IllegalStateException("topic " + topic + " has no partitions yet");
-                    }
-                    for (PartitionInfo p : found) {
-                        partitions.add(new TopicPartition(topic, p.partition()));
-                    }
+                topology.ensurePlacements().forEach(shortfall -> LOG.warn("{}", shortfall));
+                Map<String, List<PartitionInfo>> all = consumer.listTopics(Duration.ofSeconds(30));
+                List<PartitionInfo> placements = all.getOrDefault(topics.placements(), List.of());
+                if (placements.isEmpty()) {
+                    // just created: its metadata has not reached this client yet
+                    throw new IllegalStateException("topic " + topics.placements() + " has no partitions yet");
                 }
-                return partitions;
+                List<TopicPartition> first = new ArrayList<>(partitions(topics.placements(), placements));
+                first.addAll(clusterPartitions(all));
+                add(first);
+                return true;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return null;
+                return false;
             } catch (WakeupException e) {
-                return null;
+                return false;
             } catch (Exception e) {
                 LOG.warn(
                         "Kafka at {} is not ready yet ({}); trying again in {} ms",
@@ -170,61 +182,74 @@ public final class Ingest implements Runnable, AutoCloseable {
                     Thread.sleep(backoff);
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
-                    return null;
+                    return false;
                 }
                 backoff = Math.min(backoff * 2, 30_000);
             }
         }
-        return null;
+        return false;
+    }
+
+    /**
+     * Adds the partitions of cluster topics that appeared since the last look, read from the beginning,
+     * and lets go of those whose topic is gone (a removed cluster's, deleted by an operator): a deleted
+     * partition would otherwise fail every end-offset request, and a new leader's catch-up with it.
+     */
+    private void discover() {
+        Map<String, List<PartitionInfo>> all = consumer.listTopics(Duration.ofSeconds(10));
+        List<TopicPartition> gone = assigned.stream()
+                .filter(tp -> topics.owner(tp.topic()).isPresent() && !all.containsKey(tp.topic()))
+                .toList();
+        if (!gone.isEmpty()) {
+            gone.forEach(assigned::remove);
+            consumer.assign(assigned);
+            LOG.info("no longer reading {}: the topics are gone", gone);
+        }
+        add(clusterPartitions(all));
+    }
+
+    /** The partitions of every agent-written topic in {@code all} not assigned yet. */
+    private List<TopicPartition> clusterPartitions(Map<String, List<PartitionInfo>> all) {
+        List<TopicPartition> found = new ArrayList<>();
+        all.forEach((topic, infos) -> {
+            if (topics.owner(topic).isPresent() && infos != null) {
+                partitions(topic, infos).stream()
+                        .filter(tp -> !assigned.contains(tp))
+                        .forEach(found::add);
+            }
+        });
+        return found;
+    }
+
+    private static List<TopicPartition> partitions(String topic, List<PartitionInfo> infos) {
+        return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+    }
+
+    /** Assigns {@code fresh} besides what is assigned (whose positions stay), from their beginning. */
+    private void add(List<TopicPartition> fresh) {
+        discovered = System.nanoTime();
+        if (fresh.isEmpty()) {
+            return;
+        }
+        assigned.addAll(fresh);
+        consumer.assign(assigned);
+        consumer.seekToBeginning(fresh);
+        Set<String> clusters = new TreeSet<>();
+        fresh.forEach(tp -> topics.owner(tp.topic()).map(Owned::cluster).ifPresent(clusters::add));
+        if (!clusters.isEmpty()) {
+            LOG.info("reading the topics of cluster(s) {}", clusters);
+        }
     }
 
     private void deliver(ConsumerRecord<String, byte[]> r) {
-        String topic = r.topic();
-        if (topic.equals(topics.clusters())) {
-            if (r.value() != null && r.key() != null) {
-                topology.ensureCommandTopicOrLog(r.key());
-            }
-            if (r.value() != null) {
-                accept(r, Wire.decodeCluster(r.value()), s -> new Input.Cluster((ClusterSummary) s));
-            }
-        } else if (topic.equals(topics.workloads())) {
-            Optional<WorkloadKey> key = WorkloadKey.parse(r.key());
-            if (key.isEmpty()) {
-                poison(r, "key '" + r.key() + "' is not cluster/namespace/group/kind/name");
-            } else if (r.value() == null) {
-                coordinator.post(new Input.Workload(key.get(), Optional.empty()));
-            } else {
-                accept(
-                        r,
-                        Wire.decodeWorkload(r.value()),
-                        s -> new Input.Workload(key.get(), Optional.of((WorkloadSummary) s)));
-            }
-        } else if (topic.equals(topics.events())) {
-            accept(r, Wire.decodeResult(r.value()), s -> new Input.Result((CommandResult) s));
-        } else if (topic.equals(topics.placements())) {
-            if (r.value() == null) {
-                coordinator.post(new Input.Placement(r.key(), Optional.empty()));
-            } else {
-                accept(
-                        r,
-                        Wire.decodePlacement(r.value()),
-                        s -> new Input.Placement(((PlacementRecord) s).uid(), Optional.of((PlacementRecord) s)));
-            }
+        Records.Read read = records.read(r.topic(), r.key(), r.value());
+        if (read instanceof Records.Read.Deliver d) {
+            d.member().ifPresent(topology::ensureCommandTopicOrLog);
+            coordinator.post(d.input());
+        } else if (read instanceof Records.Read.Poison p) {
+            coordinator.poisonRecord();
+            LOG.warn("skipping record at {}-{} offset {}: {}", r.topic(), r.partition(), r.offset(), p.reason());
         }
-    }
-
-    private <T> void accept(
-            ConsumerRecord<String, byte[]> r, Decoded<T> decoded, java.util.function.Function<Object, Input> wrap) {
-        if (decoded instanceof Decoded.Ok<T> ok) {
-            coordinator.post(wrap.apply(ok.value()));
-        } else {
-            poison(r, ((Decoded.Failed<T>) decoded).reason());
-        }
-    }
-
-    private void poison(ConsumerRecord<String, byte[]> r, String reason) {
-        coordinator.poisonRecord();
-        LOG.warn("skipping undecodable record at {}-{} offset {}: {}", r.topic(), r.partition(), r.offset(), reason);
     }
 
     @Override

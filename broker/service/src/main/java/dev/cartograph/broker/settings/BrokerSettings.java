@@ -2,6 +2,7 @@ package dev.cartograph.broker.settings;
 
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
 import dev.cartograph.placement.Planner;
+import dev.cartograph.protocol.TopicSettings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;

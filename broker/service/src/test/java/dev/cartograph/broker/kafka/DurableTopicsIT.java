@@ -3,16 +3,23 @@ package dev.cartograph.broker.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cartograph.broker.kafka.Shortfall.Setting;
-import dev.cartograph.broker.settings.TopicSettings;
+import dev.cartograph.agent.kafka.OwnTopics;
 import dev.cartograph.kafka.local.LocalKafkaCluster;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.Decoded;
 import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.protocol.Topics;
+import dev.cartograph.protocol.Topics.AgentTopic;
 import dev.cartograph.protocol.Wire;
 import dev.cartograph.protocol.WorkloadKey;
+import dev.cartograph.protocol.kafka.Shortfall;
+import dev.cartograph.protocol.kafka.Shortfall.Setting;
+import dev.cartograph.protocol.kafka.TopicMaker;
+import dev.cartograph.protocol.kafka.TopicMaker.Cleanup;
+import dev.cartograph.protocol.kafka.TopologyException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,8 +49,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Cartograph's topics on a real three-broker KRaft cluster (in-process): Topology creates and checks
- * them, and what the broker's outbox writes to them survives a broker crash. Each test has its own
+ * Cartograph's topics on a real three-broker KRaft cluster (in-process): Topology (the broker's) and
+ * OwnTopics (an agent's) create and check them by TopicMaker's one rule, and what the broker's outbox writes to them survives a broker crash. Each test has its own
  * topic prefix.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -68,21 +75,35 @@ class DurableTopicsIT {
     }
 
     @Test
-    void createsTheSharedTopicsReplicatedAndCompactedAsConfigured() throws Exception {
+    void createsThePlacementsTopicAndEachAgentsOwnTopicsReplicatedAndCompactedAsConfigured() throws Exception {
         Topics topics = new Topics("shared");
         try (Topology topology = topology(topics, DURABLE)) {
-            assertThat(topology.ensureShared()).isEmpty();
-            assertThat(topology.ensureShared()).isEmpty(); // again: nothing to do, nothing short
+            assertThat(topology.ensurePlacements()).isEmpty();
+            assertThat(topology.ensurePlacements()).isEmpty(); // again: nothing to do, nothing short
+        }
+        try (OwnTopics agent = OwnTopics.kafka(
+                Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                topics,
+                "gpu-east",
+                DURABLE,
+                Clock.systemUTC())) {
+            assertThat(agent.ready()).isTrue(); // the agent makes its own by the same rule
         }
         try (Admin admin = admin()) {
-            for (String t : List.of(topics.clusters(), topics.workloads(), topics.placements())) {
+            for (String t : List.of(
+                    topics.placements(),
+                    topics.of("gpu-east", AgentTopic.CLUSTER),
+                    topics.of("gpu-east", AgentTopic.WORKLOADS))) {
                 assertTopic(admin, t, 3, "2", "compact");
             }
-            assertTopic(admin, topics.events(), 3, "2", "delete");
+            assertTopic(admin, topics.of("gpu-east", AgentTopic.EVENTS), 3, "2", "delete");
             assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS))
                     .filteredOn(t -> t.startsWith("shared."))
                     .containsExactlyInAnyOrder(
-                            "shared.clusters", "shared.workloads", "shared.placements", "shared.events");
+                            "shared.placements",
+                            "shared.from.gpu-east.cluster",
+                            "shared.from.gpu-east.workloads",
+                            "shared.from.gpu-east.events");
         }
     }
 
@@ -116,7 +137,7 @@ class DurableTopicsIT {
     void refusesAReplicationFactorLargerThanTheBrokersUpAndCreatesNothing() throws Exception {
         Topics topics = new Topics("wide");
         try (Topology topology = topology(topics, new TopicSettings(4, 2))) {
-            assertThatThrownBy(topology::ensureShared).isInstanceOfSatisfying(TopologyException.class, e -> {
+            assertThatThrownBy(topology::ensurePlacements).isInstanceOfSatisfying(TopologyException.class, e -> {
                 assertThat(e.reason()).isEqualTo(TopologyException.Reason.TOO_FEW_BROKERS);
                 assertThat(e.retryable()).isFalse();
                 assertThat(e)
@@ -137,7 +158,7 @@ class DurableTopicsIT {
             admin.createTopics(List.of(
                             new NewTopic(topics.placements(), 1, (short)
                                     1), // as auto-creation would: one copy, deleted by age
-                            new NewTopic(topics.clusters(), 1, (short) 3)
+                            new NewTopic(topics.of("gpu-west", AgentTopic.CLUSTER), 1, (short) 3)
                                     .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, "compact")),
                             new NewTopic(topics.commands("gpu-west"), 1, (short) 2)
                                     .configs(Map.of(
@@ -149,32 +170,41 @@ class DurableTopicsIT {
                     .get(30, TimeUnit.SECONDS);
         }
         try (Topology topology = topology(topics, DURABLE)) {
-            // hand count: placements 1 copy (not 3), min.insync 1 (broker default, not 2), delete (not compact);
-            // clusters min.insync 1; workloads and events are new and as configured
-            assertThat(topology.ensureShared())
+            // hand count: placements 1 copy (not 3), min.insync 1 (broker default, not 2), delete (not compact)
+            assertThat(topology.ensurePlacements())
                     .containsExactlyInAnyOrder(
                             new Shortfall("old.placements", Setting.REPLICATION_FACTOR, "1", "3"),
                             new Shortfall("old.placements", Setting.MIN_INSYNC_REPLICAS, "1", "2"),
-                            new Shortfall("old.placements", Setting.CLEANUP_POLICY, "delete", "compact"),
-                            new Shortfall("old.clusters", Setting.MIN_INSYNC_REPLICAS, "1", "2"));
+                            new Shortfall("old.placements", Setting.CLEANUP_POLICY, "delete", "compact"));
             assertThat(topology.ensureCommandTopic("gpu-west"))
                     .containsExactlyInAnyOrder(
                             new Shortfall("old.commands.gpu-west", Setting.REPLICATION_FACTOR, "2", "3"),
                             new Shortfall("old.commands.gpu-west", Setting.UNCLEAN_LEADER_ELECTION, "true", "false"));
         }
+        try (TopicMaker agent =
+                new TopicMaker(Map.of("bootstrap.servers", kafka.bootstrapServers()), DURABLE, "cartograph.agent")) {
+            // hand count: gpu-west's cluster topic has min.insync 1; its workloads and events are new and as configured
+            assertThat(agent.ensure(Map.of(
+                            topics.of("gpu-west", AgentTopic.CLUSTER), Cleanup.COMPACT,
+                            topics.of("gpu-west", AgentTopic.WORKLOADS), Cleanup.COMPACT,
+                            topics.of("gpu-west", AgentTopic.EVENTS), Cleanup.DELETE)))
+                    .containsExactly(new Shortfall("old.from.gpu-west.cluster", Setting.MIN_INSYNC_REPLICAS, "1", "2"));
+        }
         try (Admin admin = admin()) {
             assertTopic(admin, topics.placements(), 1, "1", "delete");
-            assertTopic(admin, topics.workloads(), 3, "2", "compact");
+            assertTopic(admin, topics.of("gpu-west", AgentTopic.WORKLOADS), 3, "2", "compact");
         }
     }
 
     @Test
     void aSingleBrokerSettingFitsAnyCluster() throws Exception {
         try (Topology topology = topology(new Topics("single"), TopicSettings.SINGLE_BROKER)) {
-            assertThat(topology.ensureShared()).isEmpty();
+            assertThat(topology.ensurePlacements()).isEmpty();
+            assertThat(topology.ensureCommandTopic("gpu-east")).isEmpty();
         }
         try (Admin admin = admin()) {
-            assertTopic(admin, "single.events", 1, "1", "delete");
+            assertTopic(admin, "single.placements", 1, "1", "compact");
+            assertTopic(admin, "single.commands.gpu-east", 1, "1", "delete");
         }
     }
 
@@ -183,7 +213,7 @@ class DurableTopicsIT {
         Topics topics = new Topics("crash");
         String cluster = "gpu-east";
         try (Topology topology = topology(topics, DURABLE)) {
-            topology.ensureShared();
+            topology.ensurePlacements();
             topology.ensureCommandTopic(cluster);
         }
         int victim;

@@ -2,10 +2,10 @@ package dev.cartograph.broker.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cartograph.broker.settings.TopicSettings;
 import dev.cartograph.kafka.local.LocalKafka;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.kafka.KafkaAcls;

@@ -44,6 +44,8 @@ final class Agents implements AutoCloseable {
         p.put("cartograph.agent.publish-interval", "300ms");
         p.put("cartograph.agent.heartbeat-interval", FaultSuiteIT.HEARTBEAT.toMillis() + "ms");
         p.put("cartograph.agent.create-namespaces", "true");
+        p.put("cartograph.agent.topic-replication-factor", "3"); // its own topics, as the brokers' on three Kafka nodes
+        p.put("cartograph.agent.topic-min-insync-replicas", "2");
         // fenced before the brokers fail the cluster over, as docs/operations.md asks
         p.put(
                 "cartograph.agent.self-fence-after",

@@ -14,6 +14,7 @@ import dev.cartograph.mock.server.MockApiServer;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.Decoded;
+import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Wire;
 import dev.cartograph.protocol.WorkloadKey;
@@ -59,7 +60,7 @@ class DeleteRightAfterApplyIT {
         Topics topics = new Topics("cartograph");
         try (LocalKafka kafka = LocalKafka.start(dir.resolve("kafka"));
                 MockApiServer member = MockApiServer.start()) {
-            kafka.createTopics(topics.commands(CLUSTER), topics.events(), topics.clusters(), topics.workloads());
+            kafka.createTopics(topics.commands(CLUSTER)); // as the broker does; the agent creates its own topics
             member.client()
                     .namespaces()
                     .resource(new NamespaceBuilder()
@@ -69,14 +70,15 @@ class DeleteRightAfterApplyIT {
                             .build())
                     .create();
             AgentSettings settings = new AgentSettings(
-                    CLUSTER,
-                    Map.of(),
-                    "cartograph",
-                    Map.of("bootstrap.servers", kafka.bootstrapServers()),
-                    Duration.ofMillis(300),
-                    Duration.ofSeconds(1),
-                    Set.of(),
-                    true);
+                            CLUSTER,
+                            Map.of(),
+                            "cartograph",
+                            Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                            Duration.ofMillis(300),
+                            Duration.ofSeconds(1),
+                            Set.of(),
+                            true)
+                    .withTopicSettings(TopicSettings.SINGLE_BROKER);
             try (AgentRuntime agent = new AgentRuntime(
                             settings,
                             new MemberCluster(member.client()),
@@ -143,7 +145,7 @@ class DeleteRightAfterApplyIT {
                 "earliest");
         try (KafkaConsumer<String, byte[]> consumer =
                 new KafkaConsumer<>(conf, new StringDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topics.events()));
+            consumer.subscribe(List.of(topics.of(CLUSTER, Topics.AgentTopic.EVENTS)));
             Eventually.until(
                     Duration.ofSeconds(60),
                     () -> {

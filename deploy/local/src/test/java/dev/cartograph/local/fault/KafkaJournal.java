@@ -1,5 +1,6 @@
 package dev.cartograph.local.fault;
 
+import dev.cartograph.protocol.Topics;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,8 @@ final class KafkaJournal {
     private static final DateTimeFormatter TIME =
             DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
+    private static final Topics TOPICS = new Topics("cartograph");
+
     private KafkaJournal() {}
 
     static void write(String bootstrapServers, Path file) throws IOException {
@@ -43,7 +46,10 @@ final class KafkaJournal {
                 new KafkaConsumer<>(conf, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             consumer.listTopics(Duration.ofSeconds(10)).forEach((topic, infos) -> {
-                if (topic.startsWith("cartograph.") && !topic.equals("cartograph.clusters")) {
+                boolean heartbeats = TOPICS.owner(topic)
+                        .filter(o -> o.topic() == Topics.AgentTopic.CLUSTER)
+                        .isPresent();
+                if (topic.startsWith("cartograph.") && !heartbeats) {
                     infos.forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
                 }
             });

@@ -1,6 +1,6 @@
-package dev.cartograph.broker.kafka;
+package dev.cartograph.protocol.kafka;
 
-import dev.cartograph.broker.settings.TopicSettings;
+import dev.cartograph.protocol.TopicSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,16 +27,7 @@ public record Shortfall(String topic, Setting setting, String found, String want
      * {@code settings} and, for a compacted topic, compaction.
      */
     static List<Shortfall> of(TopicDescription d, Config config, boolean compacted, TopicSettings settings) {
-        List<Shortfall> shortfalls = new ArrayList<>();
-        int replicas =
-                d.partitions().stream().mapToInt(p -> p.replicas().size()).min().orElse(0);
-        if (replicas < settings.replicationFactor()) {
-            shortfalls.add(new Shortfall(
-                    d.name(),
-                    Setting.REPLICATION_FACTOR,
-                    String.valueOf(replicas),
-                    String.valueOf(settings.replicationFactor())));
-        }
+        List<Shortfall> shortfalls = new ArrayList<>(replication(d, settings));
         String minIsr = value(config, TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "1");
         if (Integer.parseInt(minIsr) < settings.minInsyncReplicas()) {
             shortfalls.add(new Shortfall(
@@ -51,6 +42,20 @@ public record Shortfall(String topic, Setting setting, String found, String want
             shortfalls.add(new Shortfall(d.name(), Setting.UNCLEAN_LEADER_ELECTION, "true", "false"));
         }
         return shortfalls;
+    }
+
+    /** Whether the topic {@code d} has fewer replicas than {@code settings} ask for (all that a topic's description shows). */
+    static List<Shortfall> replication(TopicDescription d, TopicSettings settings) {
+        int replicas =
+                d.partitions().stream().mapToInt(p -> p.replicas().size()).min().orElse(0);
+        if (replicas < settings.replicationFactor()) {
+            return List.of(new Shortfall(
+                    d.name(),
+                    Setting.REPLICATION_FACTOR,
+                    String.valueOf(replicas),
+                    String.valueOf(settings.replicationFactor())));
+        }
+        return List.of();
     }
 
     private static String value(Config config, String name, String absent) {

@@ -1,4 +1,4 @@
-package dev.cartograph.broker.kafka;
+package dev.cartograph.protocol.kafka;
 
 /** Cartograph's topics could not be made to exist as configured; {@link #reason()} says why and whether retrying helps. */
 public final class TopologyException extends Exception {
@@ -12,13 +12,19 @@ public final class TopologyException extends Exception {
          * brokers are up; otherwise lower {@code topic-replication-factor}.
          */
         TOO_FEW_BROKERS,
-        /** Kafka refused the request (authorization, a create-topic policy, an invalid config): retrying does not help. */
+        /**
+         * This client's principal may not create (or describe) the topics: retrying helps only once an
+         * operator has created them, or granted it CREATE on them.
+         */
+        NOT_AUTHORIZED,
+        /** Kafka refused the request (a create-topic policy, an invalid config): retrying does not help. */
         REJECTED
     }
 
     private final Reason reason;
 
-    TopologyException(Reason reason, String message, Throwable cause) {
+    /** Public so that callers' tests can stand in for Kafka; in production only {@link TopicMaker} makes one. */
+    public TopologyException(Reason reason, String message, Throwable cause) {
         super(message, cause);
         this.reason = reason;
     }

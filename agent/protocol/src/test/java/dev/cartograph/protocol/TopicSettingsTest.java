@@ -1,4 +1,4 @@
-package dev.cartograph.broker.settings;
+package dev.cartograph.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

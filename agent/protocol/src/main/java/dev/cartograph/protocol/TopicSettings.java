@@ -1,7 +1,9 @@
-package dev.cartograph.broker.settings;
+package dev.cartograph.protocol;
 
 /**
- * How Cartograph's topics are replicated when the broker creates them. Immutable.
+ * How Cartograph's topics are replicated when they are created: the broker's ({@code P.placements},
+ * {@code P.commands.CLUSTER}) and each agent's own ({@code P.from.CLUSTER.*}), each with the same
+ * two settings under its own prefix. Immutable.
  *
  * <p>A record written with {@code acks=all} (the broker and agents write that way) is acknowledged
  * once every in-sync replica has it, and only while at least {@code minInsyncReplicas} replicas are
@@ -9,10 +11,11 @@ package dev.cartograph.broker.settings;
  * (3 replicas, 2 in sync) an acknowledged record survives the loss of any one broker, and writes go
  * on while one broker is down.
  *
- * @param replicationFactor copies of every partition ({@code cartograph.broker.topic-replication-factor});
+ * @param replicationFactor copies of every partition ({@code cartograph.broker.topic-replication-factor},
+ *                          {@code cartograph.agent.topic-replication-factor});
  *                          Kafka needs at least this many brokers
  * @param minInsyncReplicas copies an {@code acks=all} write must reach
- *                          ({@code cartograph.broker.topic-min-insync-replicas}), 1..replicationFactor
+ *                          ({@code cartograph.broker|agent.topic-min-insync-replicas}), 1..replicationFactor
  */
 public record TopicSettings(int replicationFactor, int minInsyncReplicas) {
     /** Production: survives one broker down without losing or refusing writes. */
