@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * {@code cartograph.broker.*}, bound once at start (environment variables work too, e.g.
  * {@code CARTOGRAPH_BROKER_BOOTSTRAP_SERVERS}, {@code CARTOGRAPH_BROKER_KUBECONFIG}). Other Kafka client
- * settings go under {@code cartograph.broker.kafka} verbatim.
+ * settings go under {@code cartograph.broker.kafka} verbatim. REST API access: {@code auth-mode} ({@code hub},
+ * the default, or {@code token-file} with {@code auth-token-file}), {@code auth-cache-ttl}, {@code auth-cache-size}.
  */
 @ConfigurationProperties("cartograph.broker")
 public record BrokerProperties(
@@ -34,4 +35,8 @@ public record BrokerProperties(
         @Bindable(defaultValue = "3") int topicReplicationFactor,
         @Bindable(defaultValue = "2") int topicMinInsyncReplicas,
         @Bindable(defaultValue = "10000") int maxPodsPerGang,
-        @Bindable(defaultValue = "10m") Duration startTimeout) {}
+        @Bindable(defaultValue = "10m") Duration startTimeout,
+        @Bindable(defaultValue = "hub") String authMode,
+        @Nullable String authTokenFile,
+        @Bindable(defaultValue = "10s") Duration authCacheTtl,
+        @Bindable(defaultValue = "10000") int authCacheSize) {}
