@@ -31,6 +31,9 @@ final class HubReviews extends KubernetesCrudDispatcher {
     private final Set<String> rules = ConcurrentHashMap.newKeySet();
 
     volatile boolean down;
+    /** The hub refuses the broker's own reviews (its ClusterRole lacks them): 403 as RBAC would answer. */
+    volatile boolean brokerForbidden;
+
     final AtomicInteger tokenReviews = new AtomicInteger();
     final AtomicInteger accessReviews = new AtomicInteger();
 
@@ -60,6 +63,23 @@ final class HubReviews extends KubernetesCrudDispatcher {
                     .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
                             + "\"message\":\"the server is currently unable to handle the request\","
                             + "\"reason\":\"ServiceUnavailable\",\"code\":503}");
+        }
+        if (brokerForbidden) {
+            String resource = path.equals(TOKEN_REVIEWS)
+                    ? "tokenreviews\" in API group \"authentication.k8s.io"
+                    : "subjectaccessreviews\" in API group \"authorization.k8s.io";
+            ObjectNode status = Documents.json()
+                    .createObjectNode()
+                    .put("kind", "Status")
+                    .put("apiVersion", "v1")
+                    .put("status", "Failure")
+                    .put(
+                            "message",
+                            "User \"system:serviceaccount:cartograph:broker\" cannot create resource \"" + resource
+                                    + "\" at the cluster scope")
+                    .put("reason", "Forbidden")
+                    .put("code", 403);
+            return new MockResponse().setResponseCode(403).setBody(status.toString());
         }
         ObjectNode review;
         try {
