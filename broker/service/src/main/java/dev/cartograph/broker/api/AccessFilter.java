@@ -44,7 +44,14 @@ public class AccessFilter implements Ordered {
                 .orElseThrow(() -> new IllegalStateException("no authenticated caller on " + request.getPath()));
     }
 
+    /**
+     * Whether {@code path} needs no token. Strict: a path with dot segments, escapes or empty segments is
+     * never open, whatever the router would make of it.
+     */
     static boolean open(String path) {
+        if (path.contains("..") || path.contains("%") || path.contains("//") || path.contains("/./")) {
+            return false;
+        }
         String p = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
         return OPEN.contains(p) || p.startsWith("/openapi/");
     }
