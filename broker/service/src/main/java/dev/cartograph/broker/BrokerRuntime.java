@@ -1,5 +1,6 @@
 package dev.cartograph.broker;
 
+import dev.cartograph.broker.access.ApiResource;
 import dev.cartograph.broker.api.BrokerState;
 import dev.cartograph.broker.api.Views;
 import dev.cartograph.broker.coordinate.BrokerView;
@@ -21,6 +22,7 @@ import dev.cartograph.protocol.Topics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -156,6 +158,11 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
     @Override
     public Definitions definitions() {
         return watch == null ? definitions : watch.definitions();
+    }
+
+    @Override
+    public Optional<ApiResource> resource(String apiVersion, String kind) {
+        return watch == null ? Optional.empty() : watch.resource(apiVersion, kind);
     }
 
     @Override

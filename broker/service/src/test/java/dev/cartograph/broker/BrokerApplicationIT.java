@@ -12,7 +12,6 @@ import io.micronaut.http.MediaType;
 import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.runtime.server.EmbeddedServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -23,6 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The broker as the Micronaut service it ships as: REST API, plan without placing, OpenAPI, health. */
 @Timeout(180)
 class BrokerApplicationIT {
+    static final String TOKEN = "token-admin";
+
     @TempDir
     Path dir;
 
@@ -31,16 +32,9 @@ class BrokerApplicationIT {
         try (TestKafka kafka = TestKafka.start(dir.resolve("kafka"));
                 Federation fed = new Federation(kafka::bootstrapServers)) {
             fed.member("west", "NVIDIA-H100-80GB-HBM3", 4, 5, 5, 5, 5).member("east", "NVIDIA-H100-80GB-HBM3", 2);
-            Path kubeconfig = dir.resolve("hub.kubeconfig");
-            Files.writeString(
-                    kubeconfig, """
-                    apiVersion: v1
-                    kind: Config
-                    clusters: [{name: hub, cluster: {server: "%s", insecure-skip-tls-verify: true}}]
-                    users: [{name: u, user: {token: t}}]
-                    contexts: [{name: hub, context: {cluster: hub, user: u}}]
-                    current-context: hub
-                    """.formatted(fed.hub.getConfiguration().getMasterUrl()));
+            Path kubeconfig = fed.writeHubKubeconfig(dir.resolve("hub.kubeconfig"));
+            // the hub knows the test's token: an admin allowed to create PyTorchJobs anywhere
+            fed.reviews.user(TOKEN, "admin").allow("admin", "create", "kubeflow.org", "pytorchjobs", "*");
             try (EmbeddedServer server = ApplicationContext.run(
                             EmbeddedServer.class,
                             Map.of(
@@ -79,7 +73,9 @@ class BrokerApplicationIT {
                         .isEqualTo(16);
                 HttpClientResponseException missing = org.junit.jupiter.api.Assertions.assertThrows(
                         HttpClientResponseException.class,
-                        () -> http.toBlocking().retrieve(HttpRequest.GET("/api/v1/clusters/nowhere")));
+                        () -> http.toBlocking()
+                                .retrieve(HttpRequest.GET("/api/v1/clusters/nowhere")
+                                        .bearerAuth(TOKEN)));
                 assertThat(missing.getStatus().getCode()).isEqualTo(404);
 
                 String job = """
@@ -93,7 +89,9 @@ class BrokerApplicationIT {
                         """;
                 JsonNode plan = Documents.json()
                         .readTree(http.toBlocking()
-                                .retrieve(HttpRequest.POST("/api/v1/plan", job).contentType("application/yaml")));
+                                .retrieve(HttpRequest.POST("/api/v1/plan", job)
+                                        .contentType("application/yaml")
+                                        .bearerAuth(TOKEN)));
                 assertThat(plan.path("decision").asText()).isEqualTo("Placed");
                 assertThat(plan.path("cluster").asText()).isEqualTo("east");
                 assertThat(plan.path("assignments")).hasSize(2);
@@ -112,7 +110,8 @@ class BrokerApplicationIT {
                                                 "/api/v1/plan",
                                                 "{\"apiVersion\":\"x/v1\",\"kind\":\"Nope\","
                                                         + "\"metadata\":{\"name\":\"n\"}}")
-                                        .contentType(MediaType.APPLICATION_JSON)));
+                                        .contentType(MediaType.APPLICATION_JSON)
+                                        .bearerAuth(TOKEN)));
                 assertThat(bad.getStatus().getCode()).isEqualTo(422);
                 assertThat(bad.getResponse().getBody(String.class).orElse("")).contains("no_definition");
 
@@ -127,7 +126,8 @@ class BrokerApplicationIT {
 
     static JsonNode get(HttpClient http, String path) {
         try {
-            return Documents.json().readTree(http.toBlocking().retrieve(HttpRequest.GET(path)));
+            return Documents.json()
+                    .readTree(http.toBlocking().retrieve(HttpRequest.GET(path).bearerAuth(TOKEN)));
         } catch (Exception e) {
             throw new AssertionError(e);
         }

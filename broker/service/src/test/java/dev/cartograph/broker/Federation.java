@@ -21,6 +21,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,7 +60,10 @@ final class Federation implements AutoCloseable {
     final Kafka kafka;
     final String prefix;
     final Definitions catalog = Catalog.load().definitions();
-    final KubernetesMockServer hubServer = server();
+    /** The hub's answers to TokenReviews and SubjectAccessReviews (the REST API's callers), set by the test. */
+    final HubReviews reviews = new HubReviews();
+
+    final KubernetesMockServer hubServer = server(reviews);
     final KubernetesClient hub = hubServer.createClient();
     final Map<String, KubernetesMockServer> memberServers = new LinkedHashMap<>();
     final Map<String, KubernetesClient> members = new LinkedHashMap<>();
@@ -87,9 +91,26 @@ final class Federation implements AutoCloseable {
         }
     }
 
+    /** Writes a kubeconfig for the hub to {@code file}, for a broker started as the Micronaut service. */
+    Path writeHubKubeconfig(Path file) throws java.io.IOException {
+        return java.nio.file.Files.writeString(
+                file, """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: hub, cluster: {server: "%s", insecure-skip-tls-verify: true}}]
+                users: [{name: u, user: {token: t}}]
+                contexts: [{name: hub, context: {cluster: hub, user: u}}]
+                current-context: hub
+                """.formatted(hub.getConfiguration().getMasterUrl()));
+    }
+
     static KubernetesMockServer server() {
-        KubernetesMockServer s = new KubernetesMockServer(
-                new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(List.of()), false);
+        return server(new KubernetesCrudDispatcher(List.of()));
+    }
+
+    static KubernetesMockServer server(KubernetesCrudDispatcher dispatcher) {
+        KubernetesMockServer s =
+                new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         s.init();
         return s;
     }
@@ -250,12 +271,18 @@ final class Federation implements AutoCloseable {
 
     /** A PyTorchJob on the hub, federated: one master and {@code workers} workers, {@code gpus} GPUs each. */
     GenericKubernetesResource submitPyTorchJob(String name, int workers, int gpus, String extraAnnotations) {
+        return submitPyTorchJob("ml", name, workers, gpus, extraAnnotations);
+    }
+
+    /** As {@link #submitPyTorchJob(String, int, int, String)}, in {@code namespace}. */
+    GenericKubernetesResource submitPyTorchJob(
+            String namespace, String name, int workers, int gpus, String extraAnnotations) {
         return create(hub, PYTORCHJOBS, """
                 apiVersion: kubeflow.org/v1
                 kind: PyTorchJob
                 metadata:
                   name: %s
-                  namespace: ml
+                  namespace: %s
                   labels: {cartograph.dev/federate: "true"}
                   annotations: {%s}
                 spec:
@@ -270,7 +297,7 @@ final class Federation implements AutoCloseable {
                       template:
                         spec:
                           containers: [{name: pytorch, image: trainer, resources: {limits: {nvidia.com/gpu: "%d"}}}]
-                """.formatted(name, extraAnnotations, gpus, workers, gpus));
+                """.formatted(name, namespace, extraAnnotations, gpus, workers, gpus));
     }
 
     /** A batch/v1 Job on the hub, federated: one pod asking for {@code gpus} GPUs. */

@@ -9,7 +9,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** A thin client of the broker's REST API (JDK HttpClient); failures come back as {@link Failure} with a reason. */
+/**
+ * A thin client of the broker's REST API (JDK HttpClient), sending a bearer token; failures come back as
+ * {@link Failure} with a reason and exit code ({@link Carto#ACCESS_DENIED} for 401 and 403).
+ */
 final class BrokerApi {
     /** The broker could not be reached, or answered with an error. */
     static final class Failure extends Exception {
@@ -22,10 +25,13 @@ final class BrokerApi {
     }
 
     private final URI base;
+    private final String token;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    BrokerApi(String url) throws Failure {
+    /** @param token the bearer token every request carries */
+    BrokerApi(String url, String token) throws Failure {
+        this.token = token;
         try {
             this.base = URI.create(url.endsWith("/") ? url : url + "/");
             if (base.getScheme() == null || !base.getScheme().startsWith("http")) {
@@ -39,6 +45,7 @@ final class BrokerApi {
     JsonNode get(String path) throws Failure {
         return send(HttpRequest.newBuilder(base.resolve(path))
                 .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token)
                 .GET()
                 .build());
     }
@@ -47,6 +54,7 @@ final class BrokerApi {
         return send(HttpRequest.newBuilder(base.resolve(path))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + token)
                 .POST(HttpRequest.BodyPublishers.ofString(json))
                 .build());
     }
@@ -71,6 +79,18 @@ final class BrokerApi {
         }
         if (response.statusCode() >= 400) {
             String message = body.path("error").path("message").asText(body.toString());
+            if (response.statusCode() == 401) {
+                throw new Failure(
+                        Carto.ACCESS_DENIED,
+                        "the broker at " + base + " does not accept the token (401: " + message + "); check "
+                                + BrokerOptions.TOKEN_ENV + " or --token-file");
+            }
+            if (response.statusCode() == 403) {
+                throw new Failure(
+                        Carto.ACCESS_DENIED,
+                        "the broker at " + base + " does not allow this (403: " + message + "); ask for that "
+                                + "permission on the hub (RBAC), or use a token that has it");
+            }
             throw new Failure(
                     response.statusCode() == 422
                             ? Carto.INVALID

@@ -1,12 +1,14 @@
 package dev.cartograph.cli;
 
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * {@code carto}: Cartograph's command line. Exit codes: 0 success, 1 invalid input (definitions
  * with errors, objects with problems), 2 unreadable input or bad usage, 3 no definition for a kind,
- * 4 object not found, 5 the cluster could not be read.
+ * 4 object not found, 5 the cluster (or broker) could not be read, 6 the broker refused the caller: no
+ * token, a token it does not accept (401), or not allowed (403).
  *
  * <p>{@code -h}/{@code --help} and {@code -V}/{@code --version} are picocli's standard help options;
  * {@code scope = INHERIT} gives them to every subcommand, as kubectl answers {@code --help} everywhere.
@@ -35,6 +37,23 @@ public final class Carto implements Runnable {
     static final int NO_DEFINITION = 3;
     static final int NOT_FOUND = 4;
     static final int CLUSTER_ERROR = 5;
+    static final int ACCESS_DENIED = 6;
+
+    private final Map<String, String> env;
+
+    /** {@code carto} reading the process's environment ({@code CARTOGRAPH_BROKER_URL}, {@code CARTOGRAPH_TOKEN}). */
+    public Carto() {
+        this(System.getenv());
+    }
+
+    /** {@code carto} reading {@code env} instead of the process's environment. */
+    Carto(Map<String, String> env) {
+        this.env = Map.copyOf(env);
+    }
+
+    Map<String, String> env() {
+        return env;
+    }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

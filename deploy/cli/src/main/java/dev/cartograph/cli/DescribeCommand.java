@@ -45,13 +45,9 @@ final class DescribeCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster;
 
-    @Option(
-            names = "--broker",
-            paramLabel = "URL",
-            defaultValue = "${env:CARTOGRAPH_BROKER_URL}",
-            description =
-                    "on a hub, the broker's REST address, for a placed workload's member summary (default: $CARTOGRAPH_BROKER_URL)")
-    String broker;
+    /** On a hub, the broker to ask for a placed workload's member summary. */
+    @Mixin
+    BrokerOptions broker;
 
     @Option(names = "--pod-limit", defaultValue = "10", description = "pods shown per role (default: ${DEFAULT-VALUE})")
     int podLimit;
@@ -138,7 +134,7 @@ final class DescribeCommand implements Callable<Integer> {
             HubMarks marks = HubMarks.of(object.get());
             Optional<Federation> federation = marks.federated() // its pods run on a member cluster, not here
                     ? Optional.of(Federation.look(
-                            marks, object.get().path("metadata").path("uid").asText(), Optional.ofNullable(broker)))
+                            marks, object.get().path("metadata").path("uid").asText(), broker))
                     : Optional.empty();
             Map<String, List<PodSummary>> pods = null;
             if (r instanceof Resolution.Resolved resolved && federation.isEmpty()) {
@@ -158,6 +154,12 @@ final class DescribeCommand implements Callable<Integer> {
             ArrayNode results = JsonNodeFactory.instance.arrayNode();
             int exit = show(r, pods, federation, results, out, err);
             flush(results, out);
+            Optional<String> refused = federation.flatMap(Federation::refused);
+            if (refused.isPresent()) { // shown, and said once more where scripts look
+                err.println("error: " + refused.get());
+                err.flush();
+                exit = Math.max(exit, Carto.ACCESS_DENIED);
+            }
             return exit;
         } catch (Kube.ClusterError e) {
             return errors.fail(Carto.CLUSTER_ERROR, "cluster", e.getMessage());

@@ -6,21 +6,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code carto fleet --broker URL}: every cluster's readiness and GPUs per model, as the broker sees them. */
+/**
+ * {@code carto fleet --broker URL}: every cluster's readiness and GPUs per model, as the broker sees them
+ * (any caller the broker authenticates may see them).
+ */
 @Command(
         name = "fleet",
         description = "Show the fleet as the broker sees it: per cluster and GPU model, total/used/reserved/free GPUs, "
                 + "the largest free block on one node, and gangs still pending.")
 final class FleetCommand implements Callable<Integer> {
-    @Option(
-            names = "--broker",
-            required = true,
-            paramLabel = "URL",
-            description = "the broker's REST address, e.g. http://127.0.0.1:8080")
-    String broker;
+    @Mixin
+    BrokerOptions broker;
 
     @Option(
             names = {"-o", "--output"},
@@ -41,7 +41,7 @@ final class FleetCommand implements Callable<Integer> {
         Errors errors = new Errors(output, out, spec.commandLine().getErr());
         JsonNode fleet;
         try {
-            fleet = new BrokerApi(broker).get("api/v1/fleet");
+            fleet = broker.api().get("api/v1/fleet");
         } catch (BrokerApi.Failure f) {
             return errors.fail(f.exit, "broker", f.getMessage());
         }

@@ -41,8 +41,9 @@ final class PlanCommand implements Callable<Integer> {
             description = "a fleet snapshot (docs/protocol.md, or a saved carto fleet -o json)")
     Path fleet;
 
-    @Option(names = "--broker", paramLabel = "URL", description = "ask a running broker to plan on its current fleet")
-    String broker;
+    /** Asks a running broker to plan on its current fleet (needs create on the kind in its namespace). */
+    @Mixin
+    BrokerOptions broker;
 
     @Option(names = "--policy", defaultValue = "BIN_PACK", description = "BIN_PACK (default) or SPREAD")
     Planner.Policy policy;
@@ -78,10 +79,13 @@ final class PlanCommand implements Callable<Integer> {
                     "usage",
                     "plan takes one workload; " + file + " has " + objects.size() + " objects");
         }
-        if ((fleet == null) == (broker == null)) {
-            return errors.fail(Carto.UNREADABLE, "usage", "give exactly one of --fleet SNAPSHOT.json or --broker URL");
+        if (fleet != null && broker.given() || fleet == null && broker.url().isEmpty()) {
+            return errors.fail(
+                    Carto.UNREADABLE,
+                    "usage",
+                    "give exactly one of --fleet SNAPSHOT.json or --broker URL (or set " + BrokerOptions.URL_ENV + ")");
         }
-        if (broker != null) {
+        if (fleet == null) {
             return viaBroker(objects.get(0), out, errors);
         }
         if (!Files.isReadable(fleet)) {
@@ -119,7 +123,7 @@ final class PlanCommand implements Callable<Integer> {
     private int viaBroker(JsonNode object, PrintWriter out, Errors errors) throws Exception {
         JsonNode answer;
         try {
-            answer = new BrokerApi(broker).post("api/v1/plan?policy=" + policy.name(), object.toString());
+            answer = broker.api().post("api/v1/plan?policy=" + policy.name(), object.toString());
         } catch (BrokerApi.Failure f) {
             return errors.fail(f.exit, "broker", f.getMessage());
         }

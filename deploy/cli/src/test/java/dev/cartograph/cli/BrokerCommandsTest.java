@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,6 +42,9 @@ class BrokerCommandsTest {
                 ((Decoded.Ok<List<ClusterState>>) Wire.decodeFleet(Files.readAllBytes(FLEET))).value();
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/api/v1/fleet", exchange -> {
+            if (StandInBroker.refuses(exchange)) {
+                return;
+            }
             // what GET /api/v1/fleet adds to the snapshot: GPU rows per model (gpu-east by hand: 4 x 8 H100, free
             // 8,8,6,0)
             byte[] body = """
@@ -56,6 +60,9 @@ class BrokerCommandsTest {
             exchange.close();
         });
         server.createContext("/api/v1/plan", exchange -> {
+            if (StandInBroker.refuses(exchange) || StandInBroker.forbids(exchange, "create", "ml")) {
+                return;
+            }
             String text = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             planned.set(text);
             JsonNode object = Documents.json().readTree(text);
@@ -90,7 +97,7 @@ class BrokerCommandsTest {
 
     @Test
     void fleetShowsOneRowPerClusterAndGpuModel() {
-        CartoTest.Run run = CartoTest.carto("fleet", "--broker", url());
+        CartoTest.Run run = CartoTest.carto(StandInBroker.WITH_TOKEN, "fleet", "--broker", url());
         assertThat(run.exit()).isZero();
         List<String> lines = run.out().lines().toList();
         assertThat(lines.get(0))
@@ -114,7 +121,7 @@ class BrokerCommandsTest {
     @Test
     void fleetPrintsTheBrokersSnapshotAsJsonOrYaml() throws Exception {
         for (String format : new String[] {"json", "yaml"}) {
-            CartoTest.Run run = CartoTest.carto("fleet", "--broker", url(), "-o", format);
+            CartoTest.Run run = CartoTest.carto(StandInBroker.WITH_TOKEN, "fleet", "--broker", url(), "-o", format);
             assertThat(run.exit()).as(run.err()).isZero();
             JsonNode fleet = format.equals("json")
                     ? Documents.json().readTree(run.out())
@@ -127,7 +134,8 @@ class BrokerCommandsTest {
 
     @Test
     void planViaTheBrokerAgreesWithPlanOnTheSameSnapshot() {
-        CartoTest.Run broker = CartoTest.carto("plan", "-f", JOB, "--broker", url(), "-o", "json");
+        CartoTest.Run broker =
+                CartoTest.carto(StandInBroker.WITH_TOKEN, "plan", "-f", JOB, "--broker", url(), "-o", "json");
         CartoTest.Run local = CartoTest.carto("plan", "-f", JOB, "--fleet", FLEET.toString(), "-o", "json");
         assertThat(broker.exit()).isZero();
         assertThat(broker.out()).isEqualTo(local.out());
@@ -138,14 +146,62 @@ class BrokerCommandsTest {
     void brokerErrorsAreReportedWithTheirReason() throws Exception {
         Path nope = Files.createTempFile("nope", ".yaml");
         Files.writeString(nope, "apiVersion: x/v1\nkind: Nope\nmetadata: {name: n}\n");
-        CartoTest.Run refused = CartoTest.carto("plan", "-f", nope.toString(), "--broker", url());
+        CartoTest.Run refused =
+                CartoTest.carto(StandInBroker.WITH_TOKEN, "plan", "-f", nope.toString(), "--broker", url());
         assertThat(refused.exit()).isEqualTo(1);
         assertThat(refused.err()).contains("the broker says: no definition for Nope");
         server.stop(0);
-        CartoTest.Run down = CartoTest.carto("fleet", "--broker", url());
+        CartoTest.Run down = CartoTest.carto(StandInBroker.WITH_TOKEN, "fleet", "--broker", url());
         assertThat(down.exit()).isEqualTo(5);
         assertThat(down.err()).contains("cannot reach the broker");
-        CartoTest.Run both = CartoTest.carto("plan", "-f", JOB, "--broker", url(), "--fleet", FLEET.toString());
+        CartoTest.Run both = CartoTest.carto(
+                StandInBroker.WITH_TOKEN, "plan", "-f", JOB, "--broker", url(), "--fleet", FLEET.toString());
         assertThat(both.exit()).isEqualTo(2);
+    }
+
+    @Test
+    void fleetWithoutATokenSaysWhereToGetOneAndExits6() {
+        CartoTest.Run run = CartoTest.carto("fleet", "--broker", url());
+        assertThat(run.exit()).isEqualTo(6);
+        assertThat(run.err())
+                .contains("error: no token for the broker: set CARTOGRAPH_TOKEN or give --token-file FILE")
+                .contains("export CARTOGRAPH_TOKEN=$(cat target/local-fleet/broker.token)");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void aTokenTheBrokerDoesNotAcceptIsRefusedWithExit6() {
+        CartoTest.Run run = CartoTest.carto(Map.of("CARTOGRAPH_TOKEN", "stale"), "fleet", "--broker", url());
+        assertThat(run.exit()).isEqualTo(6);
+        assertThat(run.err())
+                .contains("does not accept the token (401: the token is not in the broker's token file); check "
+                        + "CARTOGRAPH_TOKEN or --token-file");
+    }
+
+    @Test
+    void aPlanTheCallerMayNotCreateIsRefusedWithExit6AndTheMissingPermission() {
+        CartoTest.Run run = CartoTest.carto(
+                Map.of("CARTOGRAPH_TOKEN", StandInBroker.READER_TOKEN), "plan", "-f", JOB, "--broker", url());
+        assertThat(run.exit()).isEqualTo(6);
+        assertThat(run.err())
+                .contains("does not allow this (403: reader may not create pytorchjobs.kubeflow.org in namespace ml)")
+                .contains("ask for that permission on the hub");
+        assertThat(planned.get()).isNull(); // the stand-in refused before planning
+    }
+
+    @Test
+    void theTokenFileAndTheBrokerUrlFromTheEnvironmentAreUsed() throws Exception {
+        Path token = Files.createTempFile("broker", ".token");
+        Files.writeString(token, StandInBroker.TOKEN + "\n");
+        CartoTest.Run run = CartoTest.carto(
+                Map.of("CARTOGRAPH_BROKER_URL", url(), "CARTOGRAPH_TOKEN", "ignored-when-a-file-is-given"),
+                "fleet",
+                "--token-file",
+                token.toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("2 clusters, 40 GPUs");
+        CartoTest.Run noUrl = CartoTest.carto(StandInBroker.WITH_TOKEN, "fleet");
+        assertThat(noUrl.exit()).isEqualTo(2);
+        assertThat(noUrl.err()).contains("give --broker URL or set CARTOGRAPH_BROKER_URL");
     }
 }

@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,10 +22,15 @@ class CartoTest {
 
     record Run(int exit, String out, String err) {}
 
+    /** carto with an empty environment (no CARTOGRAPH_TOKEN or CARTOGRAPH_BROKER_URL, whatever this JVM has). */
     static Run carto(String... args) {
+        return carto(Map.of(), args);
+    }
+
+    static Run carto(Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = new CommandLine(new Carto());
+        CommandLine cl = new CommandLine(new Carto(env));
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(err));
         int exit = cl.execute(args);

@@ -9,9 +9,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -97,12 +97,19 @@ class HubClusterTest {
                   {"uid":"%s","namespace":"ml","apiVersion":"kubeflow.org/v1","kind":"PyTorchJob","name":"llama",
                    "cluster":"gpu-east","epoch":3,"state":"APPLIED","reason":"","phase":"Running","pods":2,"gpus":16}]}
                 """.formatted(hub.uid("pytorchjobs/eval-h100"), hub.uid("pytorchjobs/llama"));
-        broker.createContext("/api/v1/workloads", exchange -> {
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
+        JsonNode workloads = Documents.json().readTree(body);
+        broker.createContext("/api/v1/workloads/", exchange -> {
+            if (StandInBroker.refuses(exchange) || StandInBroker.forbids(exchange, "get", "ml")) {
+                return;
+            }
+            String uid = exchange.getRequestURI().getPath().substring("/api/v1/workloads/".length());
+            for (JsonNode w : workloads.path("workloads")) {
+                if (w.path("uid").asText().equals(uid)) {
+                    StandInBroker.answer(exchange, 200, w.toString());
+                    return;
+                }
+            }
+            StandInBroker.answer(exchange, 404, "{\"error\":{\"code\":\"not_found\",\"message\":\"no " + uid + "\"}}");
         });
         broker.start();
         return "http://127.0.0.1:" + broker.getAddress().getPort();
@@ -137,8 +144,14 @@ class HubClusterTest {
     @Test
     void describeOfAPlacedWorkloadSaysWhereItRunsAndShowsTheMembersSummary() throws Exception {
         String url = startBroker();
-        CartoTest.Run run =
-                CartoTest.carto("describe", "pytorchjob/llama", "--kubeconfig", kubeconfig.toString(), "--broker", url);
+        CartoTest.Run run = CartoTest.carto(
+                StandInBroker.WITH_TOKEN,
+                "describe",
+                "pytorchjob/llama",
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--broker",
+                url);
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out())
                 .contains("Placed:  on gpu-east, epoch 3 (broker phase Running)")
@@ -148,6 +161,7 @@ class HubClusterTest {
 
         JsonNode json = Documents.json()
                 .readTree(CartoTest.carto(
+                                StandInBroker.WITH_TOKEN,
                                 "describe",
                                 "pytorchjob/llama",
                                 "--kubeconfig",
@@ -170,8 +184,14 @@ class HubClusterTest {
                 new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             url = "http://127.0.0.1:" + closed.getLocalPort(); // nothing listens there once closed
         }
-        CartoTest.Run run =
-                CartoTest.carto("describe", "pytorchjob/llama", "--kubeconfig", kubeconfig.toString(), "--broker", url);
+        CartoTest.Run run = CartoTest.carto(
+                StandInBroker.WITH_TOKEN,
+                "describe",
+                "pytorchjob/llama",
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--broker",
+                url);
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out())
                 .contains("Placed:  on gpu-east, epoch 3")
@@ -180,6 +200,32 @@ class HubClusterTest {
 
         CartoTest.Run noBroker = CartoTest.carto("describe", "pytorchjob/llama", "--kubeconfig", kubeconfig.toString());
         assertThat(noBroker.out()).contains("Pods:    on gpu-east; give --broker URL");
+    }
+
+    @Test
+    void describeSaysWhenTheBrokerRefusesTheCallerAndExits6() throws Exception {
+        String url = startBroker();
+        CartoTest.Run none =
+                CartoTest.carto("describe", "pytorchjob/llama", "--kubeconfig", kubeconfig.toString(), "--broker", url);
+        assertThat(none.exit()).isEqualTo(6);
+        assertThat(none.out())
+                .contains("Placed:  on gpu-east, epoch 3")
+                .contains("Pods:    on gpu-east; no token for the broker");
+        assertThat(none.err()).contains("error: no token for the broker: set CARTOGRAPH_TOKEN");
+
+        CartoTest.Run reader = CartoTest.carto(
+                Map.of("CARTOGRAPH_TOKEN", StandInBroker.READER_TOKEN),
+                "describe",
+                "pytorchjob/llama",
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--broker",
+                url,
+                "-o",
+                "json");
+        assertThat(reader.exit()).isEqualTo(6);
+        assertThat(Documents.json().readTree(reader.out()).at("/member/refused").asText())
+                .contains("403: reader may not get pytorchjobs.kubeflow.org in namespace ml");
     }
 
     @Test

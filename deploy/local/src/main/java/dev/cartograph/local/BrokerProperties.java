@@ -7,12 +7,13 @@ import java.util.Map;
 
 /**
  * The broker service's configuration in the local fleet, keyed as a deployment's {@code application.yml}
- * would write it: the local Kafka (one broker, so replication 1), the hub's kubeconfig, the fleet's timings.
+ * would write it: the local Kafka (one broker, so replication 1), the hub's kubeconfig, the fleet's timings,
+ * and REST API callers from a static token file (the mock hub reviews no tokens).
  */
 final class BrokerProperties {
     private BrokerProperties() {}
 
-    static Map<String, Object> of(FleetOptions options, String bootstrapServers, Path hubKubeconfig) {
+    static Map<String, Object> of(FleetOptions options, String bootstrapServers, Path hubKubeconfig, Path tokenFile) {
         Map<String, Object> props = new HashMap<>();
         props.put("micronaut.server.port", options.brokerPort() == 0 ? -1 : options.brokerPort());
         props.put("cartograph.broker.id", "local-broker");
@@ -28,6 +29,8 @@ final class BrokerProperties {
         props.put("cartograph.broker.tick", "250ms");
         props.put("cartograph.broker.topic-replication-factor", 1); // one local Kafka broker
         props.put("cartograph.broker.topic-min-insync-replicas", 1);
+        props.put("cartograph.broker.auth-mode", "token-file");
+        props.put("cartograph.broker.auth-token-file", tokenFile.toString());
         return props;
     }
 }

@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * A whole federation on one machine, every part the real one but the clusters: a real Kafka broker
  * (KRaft), a hub and one mock API server per member of the fleet profile (fabric8 CRUD mode, with
  * discovery for kubectl and the catalog CRDs), one real agent per member, the real broker service
- * (REST on {@code brokerPort}), and a member simulator per member standing in for kubelet and
+ * (REST on {@code brokerPort}, callers authenticated with a random token, {@link #token()}), and a member simulator per member standing in for kubelet and
  * controllers. The clusters live in memory, so every start begins from the profile: the Kafka data
  * directory is wiped too (documented). A test and demo harness. Start once, close once.
  */
@@ -53,6 +54,7 @@ public final class LocalFleet implements AutoCloseable {
     private final Map<String, AgentRuntime> agents = new HashMap<>();
     private final Map<String, MemberSimulator> simulators = new HashMap<>();
     private EmbeddedServer broker;
+    private AdminToken token;
 
     private LocalFleet(FleetOptions options) {
         this.options = options;
@@ -86,6 +88,7 @@ public final class LocalFleet implements AutoCloseable {
             startSimulator(c.name());
             startAgent(c.name());
         }
+        token = AdminToken.create(options.data(), new SecureRandom());
         startBroker();
     }
 
@@ -148,7 +151,8 @@ public final class LocalFleet implements AutoCloseable {
 
     /** The broker service (Micronaut, REST included), configured like a deployment would configure it. */
     public void startBroker() {
-        Map<String, Object> props = BrokerProperties.of(options, kafka.bootstrapServers(), hubKubeconfig());
+        Map<String, Object> props =
+                BrokerProperties.of(options, kafka.bootstrapServers(), hubKubeconfig(), token.tokenFile());
         broker = ApplicationContext.run(EmbeddedServer.class, props);
     }
 
@@ -169,6 +173,14 @@ public final class LocalFleet implements AutoCloseable {
 
     public String brokerUrl() {
         return broker.getURL().toString();
+    }
+
+    /**
+     * The broker REST API's token (static token file mode; allowed everything), new on every start, and
+     * where it is ({@code <data>/broker.token}, mode 0600).
+     */
+    public AdminToken token() {
+        return token;
     }
 
     public String bootstrapServers() {

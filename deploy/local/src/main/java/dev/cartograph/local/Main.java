@@ -64,15 +64,18 @@ public final class Main {
                   hub API server   %s   kubeconfig: %s
                   member clusters  %s   kubeconfigs: %s/<name>.kubeconfig
                   broker REST      %s   (OpenAPI: %s/openapi/cartograph-broker-v1.yml)
+                  broker token     %s   (mode 0600; new on every start; user %s may do everything)
                   Kafka            %s
 
                 Try (from %s):
+                  export CARTOGRAPH_TOKEN=$(cat %s)
                   deploy/bin/carto fleet --broker %s
                   kubectl --kubeconfig %s create -f deploy/local/examples/pytorchjob.yaml
                   kubectl --kubeconfig %s create -f deploy/local/examples/leaderworkerset.yaml
                   kubectl --kubeconfig %s get pytorchjobs,leaderworkersets -L cartograph.dev/cluster -L cartograph.dev/phase
                   deploy/bin/carto get -A --all-types --kubeconfig %s
                   deploy/bin/carto plan -f deploy/local/examples/jobset-whole-nodes.yaml --broker %s
+                  curl -H "Authorization: Bearer $CARTOGRAPH_TOKEN" %s/api/v1/workloads
                 Ctrl-C stops everything.
                 """,
                 fleet.hubUrl(),
@@ -81,13 +84,17 @@ public final class Main {
                 options.data(),
                 fleet.brokerUrl(),
                 fleet.brokerUrl(),
+                fleet.token().file(),
+                AdminToken.USER,
                 fleet.bootstrapServers(),
                 here,
+                fleet.token().file(),
                 fleet.brokerUrl(),
                 kc,
                 kc,
                 kc,
                 kc,
+                fleet.brokerUrl(),
                 fleet.brokerUrl());
         stopped.await();
     }

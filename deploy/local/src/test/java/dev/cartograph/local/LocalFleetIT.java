@@ -8,8 +8,13 @@ import dev.cartograph.interpreter.testing.Eventually;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -58,6 +63,45 @@ class LocalFleetIT {
         return now == null || now.getMetadata().getLabels() == null
                 ? Map.of()
                 : now.getMetadata().getLabels();
+    }
+
+    @Test
+    void theBrokersRestApiAnswersOnlyTheFleetsOwnTokenWhichOnlyItsOwnerMayRead() throws Exception {
+        try (LocalFleet fleet = start(Duration.ofSeconds(60))) {
+            HttpClient http = HttpClient.newHttpClient();
+            URI api = URI.create(fleet.brokerUrl() + "/api/v1/fleet");
+            HttpResponse<String> none =
+                    http.send(HttpRequest.newBuilder(api).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(none.statusCode()).isEqualTo(401);
+            assertThat(none.headers().firstValue("WWW-Authenticate"))
+                    .hasValueSatisfying(h -> assertThat(h).startsWith("Bearer"));
+            HttpResponse<String> wrong = http.send(
+                    HttpRequest.newBuilder(api)
+                            .header("Authorization", "Bearer " + "x".repeat(43))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(wrong.statusCode()).isEqualTo(401);
+            String token = Files.readString(fleet.token().file()).strip();
+            assertThat(token).hasSize(43); // 32 random bytes, base64url without padding
+            HttpResponse<String> ok = http.send(
+                    HttpRequest.newBuilder(api)
+                            .header("Authorization", "Bearer " + token)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+            assertThat(Documents.json().readTree(ok.body()).has("clusters")).isTrue();
+            assertThat(http.send(
+                                    HttpRequest.newBuilder(URI.create(fleet.brokerUrl() + "/health"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .statusCode())
+                    .isEqualTo(200);
+            assertThat(Files.getPosixFilePermissions(fleet.token().file()))
+                    .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+            assertThat(Files.getPosixFilePermissions(fleet.token().tokenFile()))
+                    .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+            assertThat(Files.readString(fleet.token().tokenFile())).contains(token + ",cartograph-admin,");
+        }
     }
 
     @Test

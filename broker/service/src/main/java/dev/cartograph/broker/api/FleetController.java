@@ -2,6 +2,11 @@ package dev.cartograph.broker.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cartograph.broker.access.AccessControl;
+import dev.cartograph.broker.access.Caller;
+import dev.cartograph.broker.access.Question;
+import dev.cartograph.broker.access.Unavailable;
+import dev.cartograph.broker.access.Verdict;
 import dev.cartograph.broker.coordinate.BrokerView;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Resolution;
@@ -10,7 +15,9 @@ import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.DecisionJson;
 import dev.cartograph.placement.Demands;
 import dev.cartograph.placement.Planner;
+import dev.cartograph.protocol.PlacementRecord;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Body;
@@ -21,6 +28,8 @@ import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.io.ByteArrayInputStream;
@@ -28,14 +37,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** The broker's REST API, read-only but for {@code plan}, which places nothing. */
+/**
+ * The broker's REST API, read-only but for {@code plan}, which places nothing. Every caller is
+ * authenticated ({@link AccessFilter}); fleet capacity is any caller's to see, a workload only a caller's
+ * that may {@code get} its kind in its namespace on the hub, and {@code plan} needs {@code create} there
+ * (docs/api-access.md). Runs on the blocking pool: permission checks may ask the hub.
+ */
 @Controller("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
+@ExecuteOn(TaskExecutors.BLOCKING)
 public class FleetController {
     private final BrokerState broker;
+    private final Permissions permissions;
 
-    public FleetController(BrokerState broker) {
+    public FleetController(BrokerState broker, AccessControl access) {
         this.broker = broker;
+        this.permissions = new Permissions(access, broker);
     }
 
     @Get("/fleet")
@@ -69,17 +86,55 @@ public class FleetController {
     @Get("/workloads")
     @Operation(
             summary = "Federated workloads",
-            description = "Where each is placed, its state and reason, the member's phase, its queue position.")
-    public HttpResponse<String> workloads() {
-        return ok(Views.workloads(broker.view()));
+            description = "Where each is placed, its state and reason, the member's phase, its queue position. "
+                    + "Only the workloads the caller may get on the hub.")
+    public HttpResponse<String> workloads(HttpRequest<?> request) {
+        BrokerView view = broker.view();
+        Permissions.Visible visible = permissions.visible(
+                AccessFilter.caller(request), view.placements().values());
+        if (visible instanceof Permissions.Unknown u) {
+            return Refusals.unavailable(u.why().reason());
+        }
+        return ok(Views.workloads(view, ((Permissions.Uids) visible).uids()::contains));
+    }
+
+    @Get("/workloads/{uid}")
+    @Operation(summary = "One federated workload, by its hub object's uid")
+    @ApiResponse(responseCode = "403", description = "the caller may not get this kind in its namespace on the hub")
+    @ApiResponse(responseCode = "404", description = "the broker has no placement with this uid")
+    public HttpResponse<String> workload(HttpRequest<?> request, @PathVariable String uid) {
+        BrokerView view = broker.view();
+        PlacementRecord p = view.placements().get(uid);
+        if (p == null) {
+            return HttpResponse.<String>notFound()
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .body(Views.error("not_found", "the broker has no placement for uid " + uid)
+                            .toString());
+        }
+        Caller caller = AccessFilter.caller(request);
+        Verdict v = permissions.mayGet(caller, p);
+        if (v instanceof Verdict.Denied d) {
+            return Refusals.forbidden(caller, d);
+        }
+        if (v instanceof Unavailable u) {
+            return Refusals.unavailable(u.reason());
+        }
+        return ok(Views.workload(view, p));
     }
 
     @Get("/placements")
     @Operation(
             summary = "The broker's placement records",
-            description = "As written to the placements topic (docs/protocol.md).")
-    public HttpResponse<String> placements() {
-        return ok(Views.placements(broker.view()));
+            description = "As written to the placements topic (docs/protocol.md). Only those of workloads the "
+                    + "caller may get on the hub.")
+    public HttpResponse<String> placements(HttpRequest<?> request) {
+        BrokerView view = broker.view();
+        Permissions.Visible visible = permissions.visible(
+                AccessFilter.caller(request), view.placements().values());
+        if (visible instanceof Permissions.Unknown u) {
+            return Refusals.unavailable(u.why().reason());
+        }
+        return ok(Views.placements(view, ((Permissions.Uids) visible).uids()::contains));
     }
 
     @Post("/plan")
@@ -88,8 +143,10 @@ public class FleetController {
             summary = "Plan a workload on the current fleet",
             description = "A manifest (JSON or YAML) in; the decision and the "
                     + "per-cluster explanation out. Nothing is placed or reserved.")
+    @ApiResponse(responseCode = "403", description = "the caller may not create this kind in its namespace on the hub")
     @ApiResponse(responseCode = "422", description = "the manifest cannot be interpreted (no definition, or malformed)")
-    public HttpResponse<String> plan(@Body String manifest, @Nullable @QueryValue String policy) {
+    public HttpResponse<String> plan(
+            HttpRequest<?> request, @Body String manifest, @Nullable @QueryValue String policy) {
         List<JsonNode> objects;
         try {
             objects = dev.cartograph.interpreter.Documents.read(
@@ -100,6 +157,25 @@ public class FleetController {
         if (objects.size() != 1) {
             return unprocessable("usage", "plan takes one workload; the body has " + objects.size() + " objects");
         }
+        JsonNode object = objects.get(0);
+        Interpreter interpreter = Interpreter.of(broker.definitions());
+        if (interpreter.definitionFor(object).isEmpty()) {
+            return unresolved(interpreter.resolve(object)); // no definition or no kind: nothing is run
+        }
+        Caller caller = AccessFilter.caller(request);
+        // asked before the definition runs: only callers who may create the kind get the interpreter's time
+        Verdict v = permissions.may(
+                caller,
+                Question.CREATE,
+                object.path("apiVersion").asText(),
+                object.path("kind").asText(),
+                namespace(object));
+        if (v instanceof Verdict.Denied d) {
+            return Refusals.forbidden(caller, d);
+        }
+        if (v instanceof Unavailable u) {
+            return Refusals.unavailable(u.reason());
+        }
         Planner.Policy p;
         try {
             p = policy == null
@@ -108,12 +184,9 @@ public class FleetController {
         } catch (IllegalArgumentException e) {
             return unprocessable("usage", "policy must be BIN_PACK or SPREAD");
         }
-        JsonNode object = objects.get(0);
-        Resolution r = Interpreter.of(broker.definitions()).resolve(object);
+        Resolution r = interpreter.resolve(object);
         if (!(r instanceof Resolution.Resolved resolved)) {
-            return unprocessable(
-                    r instanceof Resolution.NoDefinition ? "no_definition" : "invalid_object",
-                    r.problems().stream().map(Problem::toString).collect(Collectors.joining("; ")));
+            return unresolved(r);
         }
         BrokerView view = broker.view();
         Decision d = Planner.plan(
@@ -123,6 +196,18 @@ public class FleetController {
                         .forPlanning(broker.clock().instant(), broker.settings().heartbeatTimeout()),
                 p);
         return ok(DecisionJson.encode(d));
+    }
+
+    /** The manifest's namespace; {@code default} when it names none, as kubectl would create it. */
+    private static String namespace(JsonNode object) {
+        String ns = object.path("metadata").path("namespace").asText("");
+        return ns.isBlank() ? "default" : ns;
+    }
+
+    private static HttpResponse<String> unresolved(Resolution r) {
+        return unprocessable(
+                r instanceof Resolution.NoDefinition ? "no_definition" : "invalid_object",
+                r.problems().stream().map(Problem::toString).collect(Collectors.joining("; ")));
     }
 
     private static HttpResponse<String> ok(JsonNode body) {

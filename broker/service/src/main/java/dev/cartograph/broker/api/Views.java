@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The JSON the REST API serves, built from one {@link BrokerView}. The fleet is the snapshot shape
@@ -93,42 +94,53 @@ public final class Views {
         }
     }
 
-    public static ObjectNode placements(BrokerView view) {
+    /** The placements whose uid {@code visible} accepts. */
+    public static ObjectNode placements(BrokerView view, Predicate<String> visible) {
         ObjectNode o = Documents.json().createObjectNode();
         ArrayNode items = o.putArray("placements");
         view.placements().values().stream()
+                .filter(p -> visible.test(p.uid()))
                 .sorted(Comparator.comparing((PlacementRecord p) -> p.target().toString()))
                 .forEach(p -> items.add(placement(p)));
         return o;
     }
 
-    /** Every federated workload: where it is, its state and the member's phase, its place in the queue. */
-    public static ObjectNode workloads(BrokerView view) {
+    /**
+     * The federated workloads whose uid {@code visible} accepts: where each is, its state and the member's
+     * phase, its place in the queue.
+     */
+    public static ObjectNode workloads(BrokerView view, Predicate<String> visible) {
         ObjectNode o = Documents.json().createObjectNode();
         ArrayNode items = o.putArray("workloads");
         view.placements().values().stream()
+                .filter(p -> visible.test(p.uid()))
                 .sorted(Comparator.comparing((PlacementRecord p) -> p.target().toString()))
-                .forEach(p -> {
-                    ObjectNode w = items.addObject()
-                            .put("uid", p.uid())
-                            .put("namespace", p.target().namespace())
-                            .put("apiVersion", p.target().apiVersion())
-                            .put("kind", p.target().kind())
-                            .put("name", p.target().name());
-                    p.cluster().ifPresentOrElse(c -> w.put("cluster", c), () -> w.putNull("cluster"));
-                    w.put("epoch", p.epoch()).put("state", p.state().name()).put("reason", p.reason());
-                    WorkloadSummary m = view.members().get(p.uid());
-                    if (m != null) {
-                        w.put("phase", m.phase())
-                                .put("pods", m.pods())
-                                .put("gpus", m.resources().gpus());
-                    }
-                    int position = view.queue().indexOf(p.uid());
-                    if (position >= 0) {
-                        w.put("queuePosition", position + 1);
-                    }
-                });
+                .forEach(p -> items.add(workload(view, p)));
         return o;
+    }
+
+    /** One federated workload, as {@link #workloads} lists it. */
+    public static ObjectNode workload(BrokerView view, PlacementRecord p) {
+        ObjectNode w = Documents.json()
+                .createObjectNode()
+                .put("uid", p.uid())
+                .put("namespace", p.target().namespace())
+                .put("apiVersion", p.target().apiVersion())
+                .put("kind", p.target().kind())
+                .put("name", p.target().name());
+        p.cluster().ifPresentOrElse(c -> w.put("cluster", c), () -> w.putNull("cluster"));
+        w.put("epoch", p.epoch()).put("state", p.state().name()).put("reason", p.reason());
+        WorkloadSummary m = view.members().get(p.uid());
+        if (m != null) {
+            w.put("phase", m.phase())
+                    .put("pods", m.pods())
+                    .put("gpus", m.resources().gpus());
+        }
+        int position = view.queue().indexOf(p.uid());
+        if (position >= 0) {
+            w.put("queuePosition", position + 1);
+        }
+        return w;
     }
 
     public static ObjectNode error(String code, String message) {

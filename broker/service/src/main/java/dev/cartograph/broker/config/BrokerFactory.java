@@ -1,7 +1,12 @@
 package dev.cartograph.broker.config;
 
 import dev.cartograph.broker.BrokerRuntime;
+import dev.cartograph.broker.access.AccessControl;
+import dev.cartograph.broker.access.Authorizer;
+import dev.cartograph.broker.access.StaticTokens;
+import dev.cartograph.broker.hub.HubAccess;
 import dev.cartograph.broker.hub.HubConnection;
+import dev.cartograph.broker.settings.AccessSettings;
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
@@ -24,20 +29,84 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Wires the broker from its configuration: the hub client, the catalog, the runtime (started eagerly). */
 @Factory
 public class BrokerFactory {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerFactory.class);
 
     @Singleton
     @jakarta.inject.Named("hub")
     @Bean(preDestroy = "close")
     KubernetesClient hubClient(BrokerProperties p) throws IOException {
-        Config config = p.kubeconfig() == null || p.kubeconfig().isBlank()
+        return new KubernetesClientBuilder().withConfig(hubConfig(p)).build();
+    }
+
+    /**
+     * The hub client the REST API reviews callers' tokens and permissions with: a caller waits on it, so
+     * it fails fast (no retries, short timeouts) and the caller gets a 503 saying why.
+     */
+    @Singleton
+    @jakarta.inject.Named("hub-access")
+    @Bean(preDestroy = "close")
+    KubernetesClient hubAccessClient(BrokerProperties p) throws IOException {
+        Config config = hubConfig(p);
+        config.setRequestRetryBackoffLimit(0);
+        config.setConnectionTimeout(3_000);
+        config.setRequestTimeout(5_000);
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    private static Config hubConfig(BrokerProperties p) throws IOException {
+        return p.kubeconfig() == null || p.kubeconfig().isBlank()
                 ? Config.autoConfigure(p.context())
                 : Config.fromKubeconfig(p.context(), Files.readString(Path.of(p.kubeconfig())), p.kubeconfig());
-        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** Who may call the REST API and what they may see: the hub's reviews, or a static token file. */
+    @Singleton
+    AccessControl access(
+            BrokerProperties p, @jakarta.inject.Named("hub-access") jakarta.inject.Provider<KubernetesClient> hub) {
+        AccessSettings settings = accessSettings(p);
+        AccessControl access = switch (settings.mode()) {
+            case HUB -> {
+                HubAccess reviews = new HubAccess(hub.get());
+                yield new AccessControl(
+                        reviews,
+                        reviews,
+                        "bearer tokens reviewed by the hub (TokenReview), permissions by SubjectAccessReview",
+                        Clock.systemUTC(),
+                        settings.cacheTtl(),
+                        settings.cacheSize());
+            }
+            case TOKEN_FILE -> {
+                Path file = settings.tokenFile().orElseThrow();
+                StaticTokens tokens = StaticTokens.parse(TokenFiles.read(file), file.toString());
+                yield new AccessControl(
+                        tokens,
+                        Authorizer.ALLOW_ALL,
+                        "the static token file " + file + " (" + tokens.size() + " users, each allowed everything)",
+                        Clock.systemUTC(),
+                        settings.cacheTtl(),
+                        settings.cacheSize());
+            }
+        };
+        LOG.info("REST API access: {}", access);
+        return access;
+    }
+
+    static AccessSettings accessSettings(BrokerProperties p) {
+        return new AccessSettings(
+                AccessSettings.Mode.of(p.authMode()),
+                p.authTokenFile() == null || p.authTokenFile().isBlank()
+                        ? Optional.empty()
+                        : Optional.of(Path.of(p.authTokenFile())),
+                p.authCacheTtl(),
+                p.authCacheSize());
     }
 
     @Context

@@ -15,6 +15,8 @@ import java.util.Map;
  * {@code CARTOGRAPH_BROKER_BOOTSTRAP_SERVERS}, {@code CARTOGRAPH_BROKER_KUBECONFIG}). Other Kafka client
  * settings go under {@code cartograph.broker.kafka} verbatim. {@code pod-security-level} is {@code baseline}
  * or {@code restricted}; {@code privileged-namespaces} lists the namespaces whose workloads are not checked.
+ * REST API access: {@code auth-mode} ({@code hub},
+ * the default, or {@code token-file} with {@code auth-token-file}), {@code auth-cache-ttl}, {@code auth-cache-size}.
  */
 @ConfigurationProperties("cartograph.broker")
 public record BrokerProperties(
@@ -43,4 +45,8 @@ public record BrokerProperties(
         @Bindable(defaultValue = "10000") int maxPodsPerGang,
         @Bindable(defaultValue = "10m") Duration startTimeout,
         @Bindable(defaultValue = "baseline") String podSecurityLevel,
-        @Nullable List<String> privilegedNamespaces) {}
+        @Nullable List<String> privilegedNamespaces,
+        @Bindable(defaultValue = "hub") String authMode,
+        @Nullable String authTokenFile,
+        @Bindable(defaultValue = "10s") Duration authCacheTtl,
+        @Bindable(defaultValue = "10000") int authCacheSize) {}

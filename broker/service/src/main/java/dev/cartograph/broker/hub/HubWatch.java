@@ -1,6 +1,7 @@
 package dev.cartograph.broker.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.broker.access.ApiResource;
 import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.broker.coordinate.PriorityClasses;
 import dev.cartograph.interpreter.Definitions;
@@ -136,6 +137,11 @@ public final class HubWatch implements AutoCloseable {
     /** The hub's PriorityClasses, for queue priority: none until {@link #start} could watch them. */
     public PriorityClasses priorityClasses() {
         return priorityClasses;
+    }
+
+    /** The group and plural of a kind the hub serves (what RBAC rules name), once this watch found it. */
+    public Optional<ApiResource> resource(String apiVersion, String kind) {
+        return context(apiVersion, kind).map(c -> new ApiResource(c.getGroup(), c.getPlural()));
     }
 
     /** The API path of a kind the hub serves, for writes. */

@@ -126,7 +126,7 @@ class PodSecurityCoordinatorTest {
         assertThat(h.hubWrites).anySatisfy(w -> assertThat(w).startsWith("event sniff PodSecurity: pod security"));
 
         // the REST view shows it as the broker sees it
-        JsonNode workloads = Views.workloads(h.coordinator.view()).path("workloads");
+        JsonNode workloads = Views.workloads(h.coordinator.view(), uid -> true).path("workloads");
         assertThat(workloads.findValues("name").stream().map(JsonNode::asText))
                 .containsExactlyInAnyOrder("escape", "ok", "sniff");
         for (JsonNode w : workloads) {
