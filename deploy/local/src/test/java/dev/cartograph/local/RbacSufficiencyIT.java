@@ -17,6 +17,7 @@ import dev.cartograph.mock.rbac.Rbac;
 import dev.cartograph.mock.rbac.RbacPolicy;
 import dev.cartograph.mock.server.MockApiServer;
 import dev.cartograph.protocol.MetadataKeys;
+import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.simulator.MemberSimulator;
 import dev.cartograph.simulator.SimulatorSettings;
 import dev.cartograph.simulator.kube.MemberSimulators;
@@ -163,15 +164,16 @@ class RbacSufficiencyIT {
 
     static AgentRuntime agent(FleetOptions options, LocalKafka kafka, KubernetesClient client, Definitions catalog) {
         AgentSettings settings = new AgentSettings(
-                CLUSTER,
-                options.profile().cluster(CLUSTER).orElseThrow().labels(),
-                options.topicPrefix(),
-                Map.of("bootstrap.servers", kafka.bootstrapServers()),
-                Duration.ofMillis(300),
-                options.heartbeat(),
-                Set.of(),
-                false, // create-namespaces off: agent-create-namespaces.yaml is not applied
-                LocalFleet.fencing(options));
+                        CLUSTER,
+                        options.profile().cluster(CLUSTER).orElseThrow().labels(),
+                        options.topicPrefix(),
+                        Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                        Duration.ofMillis(300),
+                        options.heartbeat(),
+                        Set.of(),
+                        false, // create-namespaces off: agent-create-namespaces.yaml is not applied
+                        LocalFleet.fencing(options))
+                .withTopicSettings(TopicSettings.SINGLE_BROKER); // one local Kafka broker
         AgentRuntime agent = new AgentRuntime(settings, new MemberCluster(client), catalog, Clock.systemUTC());
         agent.start();
         return agent;

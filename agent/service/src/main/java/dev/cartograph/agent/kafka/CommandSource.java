@@ -1,5 +1,6 @@
 package dev.cartograph.agent.kafka;
 
+import dev.cartograph.protocol.kafka.KafkaAcls;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,11 +50,11 @@ public interface CommandSource extends AutoCloseable {
      */
     static CommandSource kafka(Map<String, String> kafka, String topic, String cluster) {
         Map<String, Object> config = new HashMap<>(kafka);
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, "cartograph-agent-" + cluster);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, KafkaAcls.agentGroup(cluster));
         // static membership: a restarted agent takes the partition over at once instead of waiting out the session
         // timeout of the incarnation it replaces (the fault suite measured 45-60 s of idle commands); a second live
         // agent for the cluster fences the first, whose loop then stops (CommandLoop)
-        config.putIfAbsent(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "cartograph-agent-" + cluster);
+        config.putIfAbsent(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, KafkaAcls.agentGroup(cluster));
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // the broker writes commands in transactions: a deposed leader's aborted ones are never carried out
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

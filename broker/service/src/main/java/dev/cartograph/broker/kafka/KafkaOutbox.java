@@ -5,6 +5,7 @@ import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Wire;
+import dev.cartograph.protocol.kafka.KafkaAcls;
 import dev.cartograph.protocol.kafka.Producers;
 import java.time.Duration;
 import java.util.Map;
@@ -47,7 +48,7 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
 
     /** One id per deployment (topic prefix): the id Kafka fences by. */
     static String transactionalId(Topics topics) {
-        return topics.placements() + "-broker";
+        return new KafkaAcls(topics).brokerTransactionalId(); // the one the ACLs allow
     }
 
     @Override
