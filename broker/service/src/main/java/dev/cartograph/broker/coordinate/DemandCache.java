@@ -43,6 +43,11 @@ final class DemandCache {
                 this(reason, EventReason.Invalid);
             }
         }
+
+        /** True when pod security refuses it: never sent to a member, whatever was decided before. */
+        default boolean unsafe() {
+            return this instanceof Invalid invalid && invalid.why() == EventReason.PodSecurity;
+        }
     }
 
     private record Entry(JsonNode spec, String selector, Interpreter interpreter, Asked asked) {}

@@ -36,7 +36,7 @@ final class Forwarding {
     void apply(PlacementRecord p, HubObject object, java.util.Optional<DemandCache.Asked> asked) {
         Instant now = clock.instant();
         String cluster = p.cluster().orElseThrow(() -> new IllegalStateException(p.target() + " is not placed"));
-        if (asked.filter(Forwarding::unsafe).isPresent()) {
+        if (asked.filter(DemandCache.Asked::unsafe).isPresent()) {
             LOG.warn("{}: not sent to {}: {}", p.target(), cluster, ((DemandCache.Asked.Invalid) asked.get()).reason());
             book.forwarded(p.uid(), new Book.Forwarded(object.spec(), asked));
             book.sent(p, now);
@@ -45,10 +45,6 @@ final class Forwarding {
         effects.command(cluster, new Command.Apply(p.uid(), p.epoch(), now, manifest(object.raw())));
         book.forwarded(p.uid(), new Book.Forwarded(object.spec(), asked));
         book.sent(p, now);
-    }
-
-    static boolean unsafe(DemandCache.Asked asked) {
-        return asked instanceof DemandCache.Asked.Invalid invalid && invalid.why() == EventReason.PodSecurity;
     }
 
     /** Asks the placement's cluster to delete its copy, at the placement's epoch; true once the Delete is durable in its topic. */

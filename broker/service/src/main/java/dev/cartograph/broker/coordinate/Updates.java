@@ -83,7 +83,7 @@ final class Updates {
         } else if (forwarded.isEmpty()) {
             // first sight in this instance (a restart or a new leader): the member runs this spec, as far as it knows
             Optional<DemandCache.Asked> asked = Optional.of(demands.demand(object, interpreter.get()));
-            if (p.state() == PlacementRecord.State.PLACED && Forwarding.unsafe(asked.get())) {
+            if (p.state() == PlacementRecord.State.PLACED && asked.get().unsafe()) {
                 refuse(
                         p,
                         object,
@@ -107,11 +107,12 @@ final class Updates {
         }
         String cluster = p.cluster().orElseThrow();
         DemandCache.Asked asked = demands.demand(object, interpreter.get());
-        if (asked instanceof DemandCache.Asked.Invalid invalid && invalid.why() == EventReason.PodSecurity) {
+        if (asked.unsafe()) {
             return refuse(
                     p,
                     object,
-                    "the change is not forwarded; the running copy keeps its spec: " + invalid.reason(),
+                    "the change is not forwarded; the running copy keeps its spec: "
+                            + ((DemandCache.Asked.Invalid) asked).reason(),
                     EventReason.PodSecurity);
         }
         if (asked instanceof DemandCache.Asked.Invalid invalid) {

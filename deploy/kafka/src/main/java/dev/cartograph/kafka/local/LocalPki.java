@@ -149,32 +149,8 @@ public final class LocalPki {
             }
             keytool(sign.toArray(String[]::new));
             // the CA first, so keytool can build the chain of the signed certificate
-            keytool(
-                    "-importcert",
-                    "-noprompt",
-                    "-alias",
-                    "ca",
-                    "-file",
-                    caCertificate().toString(),
-                    "-keystore",
-                    work.toString(),
-                    "-storetype",
-                    STORE_TYPE,
-                    "-storepass",
-                    PASSWORD);
-            keytool(
-                    "-importcert",
-                    "-noprompt",
-                    "-alias",
-                    commonName,
-                    "-file",
-                    signed.toString(),
-                    "-keystore",
-                    work.toString(),
-                    "-storetype",
-                    STORE_TYPE,
-                    "-storepass",
-                    PASSWORD);
+            importCertificate(work, "ca", caCertificate());
+            importCertificate(work, commonName, signed);
             Files.move(work, store, StandardCopyOption.ATOMIC_MOVE);
             Files.deleteIfExists(request);
             Files.deleteIfExists(signed);
@@ -239,19 +215,7 @@ public final class LocalPki {
                     caCertificate().toString());
             Path work = dir.resolve("truststore.tmp.p12");
             Files.deleteIfExists(work);
-            keytool(
-                    "-importcert",
-                    "-noprompt",
-                    "-alias",
-                    "ca",
-                    "-file",
-                    caCertificate().toString(),
-                    "-keystore",
-                    work.toString(),
-                    "-storetype",
-                    STORE_TYPE,
-                    "-storepass",
-                    PASSWORD);
+            importCertificate(work, "ca", caCertificate());
             Files.move(work, trustStore(), StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make a CA in " + dir, e);
@@ -285,5 +249,22 @@ public final class LocalPki {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted running keytool " + args[0], e);
         }
+    }
+
+    /** Adds {@code certificate} to the PKCS12 store {@code store} under {@code alias}. */
+    private void importCertificate(Path store, String alias, Path certificate) {
+        keytool(
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                alias,
+                "-file",
+                certificate.toString(),
+                "-keystore",
+                store.toString(),
+                "-storetype",
+                STORE_TYPE,
+                "-storepass",
+                PASSWORD);
     }
 }
