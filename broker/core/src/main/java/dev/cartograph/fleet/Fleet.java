@@ -54,6 +54,15 @@ public final class Fleet {
      * cluster look ready (e.g. {@link Instant#EPOCH}).
      */
     public Outcome accept(ClusterSummary s, Instant receivedAt) {
+        return accept(s, receivedAt, null);
+    }
+
+    /**
+     * As {@link #accept(ClusterSummary, Instant)}, told which nodes changed since this cluster's previous
+     * summary ({@code changedNodes}: names of nodes added, changed or removed; {@code null} when unknown,
+     * e.g. after an agent restart), so only those need to be looked at again.
+     */
+    public Outcome accept(ClusterSummary s, Instant receivedAt, java.util.Set<String> changedNodes) {
         ClusterSummary held = clusters.get(s.cluster());
         if (held != null
                 && (held.incarnation().equals(s.incarnation())
