@@ -2,21 +2,28 @@ package dev.cartograph.fleet;
 
 import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.placement.Decision;
+import dev.cartograph.placement.PlanningCluster;
+import dev.cartograph.placement.PlanningFleet;
 import dev.cartograph.placement.PodDemand;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.PlacementReport;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Fleet state with exactly one writer: agent summaries and the broker's own reservations go in
- * here, in order, on the writer's thread; every change publishes an immutable {@link FleetSnapshot}
- * that any thread may read. Writer methods are not thread-safe (one writer by contract);
- * {@link #snapshot()} is.
+ * here, in order, on the writer's thread. Each cluster keeps a capacity index that placement decides
+ * on ({@link #planning}); a change costs in proportion to the nodes it touches. Readers on other
+ * threads get an immutable {@link FleetSnapshot}, made when asked for after a change. Not
+ * thread-safe: every method, {@link #snapshot()} included, belongs to the writer's thread (which
+ * hands snapshots on).
  */
 public final class Fleet {
     /** Whether a summary was taken or ignored as older than what is held. */
@@ -25,16 +32,80 @@ public final class Fleet {
         STALE
     }
 
-    private final Map<String, ClusterSummary> clusters = new HashMap<>();
+    private final Map<String, Member> members = new TreeMap<>();
     private final Map<String, Reservation> reservations = new HashMap<>();
-    private final Map<String, Instant> received = new HashMap<>();
-    /** Per cluster, each node's position in its newest summary, by name (built once per summary, used by every planning view). */
-    private final Map<String, Map<String, Integer>> nodeIndex = new HashMap<>();
+    private FleetSnapshot published = FleetSnapshot.EMPTY;
+    private boolean changed;
 
-    private final AtomicReference<FleetSnapshot> published = new AtomicReference<>(FleetSnapshot.EMPTY);
-
+    /** The fleet as it stands, immutable, to hand to other threads. */
     public FleetSnapshot snapshot() {
-        return published.get();
+        if (changed) {
+            Map<String, ClusterSummary> clusters = new HashMap<>();
+            Map<String, Instant> received = new HashMap<>();
+            Map<String, Map<String, ResourceList>> placed = new HashMap<>();
+            members.forEach((name, m) -> {
+                if (m.summary() == null) {
+                    return; // reservations held before its first summary
+                }
+                clusters.put(name, m.summary());
+                received.put(name, m.received());
+                placed.put(name, m.placed());
+            });
+            published = new FleetSnapshot(clusters, reservations, received, placed);
+            changed = false;
+        }
+        return published;
+    }
+
+    /** What placement decides on: every cluster's capacity index and its readiness now. Writer thread only. */
+    public PlanningFleet planning(Instant now, Duration heartbeatTimeout) {
+        List<PlanningCluster> out = new ArrayList<>(members.size());
+        members.forEach((name, m) -> {
+            if (m.summary() != null) {
+                out.add(new PlanningCluster(
+                        name, m.summary().labels(), ready(name, now, heartbeatTimeout), m.capacity()));
+            }
+        });
+        return new PlanningFleet(out);
+    }
+
+    /** A cluster is ready while its newest summary was received less than {@code timeout} ago (by this clock). */
+    public boolean ready(String cluster, Instant now, Duration timeout) {
+        Member m = members.get(cluster);
+        return m != null
+                && m.received() != null
+                && Duration.between(m.received(), now).compareTo(timeout) <= 0;
+    }
+
+    /** The newest summary of a cluster. */
+    public Optional<ClusterSummary> summary(String cluster) {
+        Member m = members.get(cluster);
+        return m == null ? Optional.empty() : Optional.ofNullable(m.summary());
+    }
+
+    /** When a cluster's newest summary was received, by this broker's clock. */
+    public Optional<Instant> received(String cluster) {
+        Member m = members.get(cluster);
+        return m == null ? Optional.empty() : Optional.ofNullable(m.received());
+    }
+
+    /** Every cluster heard from, in name order. */
+    public List<String> clusters() {
+        List<String> out = new ArrayList<>();
+        members.forEach((name, m) -> {
+            if (m.summary() != null) {
+                out.add(name);
+            }
+        });
+        return out;
+    }
+
+    public Optional<Reservation> reservation(String placementId) {
+        return Optional.ofNullable(reservations.get(placementId));
+    }
+
+    public int reservationCount() {
+        return reservations.size();
     }
 
     /**
@@ -62,36 +133,35 @@ public final class Fleet {
      * summary ({@code changedNodes}: names of nodes added, changed or removed; {@code null} when unknown,
      * e.g. after an agent restart), so only those need to be looked at again.
      */
-    public Outcome accept(ClusterSummary s, Instant receivedAt, java.util.Set<String> changedNodes) {
-        ClusterSummary held = clusters.get(s.cluster());
+    public Outcome accept(ClusterSummary s, Instant receivedAt, Set<String> changedNodes) {
+        Member m = members.get(s.cluster());
+        ClusterSummary held = m == null ? null : m.summary();
         if (held != null
                 && (held.incarnation().equals(s.incarnation())
                         ? s.sequence() <= held.sequence()
                         : !s.heartbeat().isAfter(held.heartbeat()))) {
             return Outcome.STALE;
         }
-        clusters.put(s.cluster(), s);
-        received.put(s.cluster(), receivedAt);
-        Map<String, Integer> index = new HashMap<>();
-        for (int i = 0; i < s.nodes().size(); i++) {
-            index.put(s.nodes().get(i).name(), i);
+        if (m == null) {
+            m = new Member();
+            members.put(s.cluster(), m);
         }
-        nodeIndex.put(s.cluster(), index);
+        boolean sameAgent = held != null && held.incarnation().equals(s.incarnation());
+        m.summary(s, receivedAt, sameAgent ? changedNodes : null);
         for (PlacementReport p : s.placements()) {
             Reservation r = reservations.get(p.placementId());
             if (r != null && r.cluster().equals(s.cluster()) && p.epoch() >= r.epoch() && p.pendingPods() == 0) {
-                reservations.remove(p.placementId());
+                drop(p.placementId());
             }
         }
-        publish();
+        changed = true;
         return Outcome.ACCEPTED;
     }
 
     /** Reserves what a placement decision assigned, node by node, until the agent accounts for it. */
     public Reservation reserve(String placementId, long epoch, Decision.Placed decision, List<PodDemand> demand) {
         Reservation r = new Reservation(placementId, decision.cluster(), epoch, perNode(decision, demand));
-        reservations.put(placementId, r);
-        publish();
+        hold(r);
         return r;
     }
 
@@ -108,38 +178,54 @@ public final class Fleet {
             held.perNode().forEach((node, amount) -> perNode.merge(node, amount, ResourceList::plus));
         }
         Reservation r = new Reservation(placementId, cluster, epoch, perNode);
-        reservations.put(placementId, r);
-        publish();
+        hold(r);
         return r;
     }
 
+    /** Per node, what the decision's pods there request (pods of one demand on one node counted first, then multiplied). */
     private static Map<String, ResourceList> perNode(Decision.Placed decision, List<PodDemand> demand) {
-        Map<String, ResourceList> perNode = new HashMap<>();
+        Map<String, PodDemand> byInstance = new HashMap<>();
+        demand.forEach(d -> byInstance.putIfAbsent(d.component() + "\u0000" + d.instance(), d));
+        Map<String, Map<PodDemand, Long>> counts = new HashMap<>();
         for (Decision.Assignment a : decision.assignments()) {
-            PodDemand d = demand.stream()
-                    .filter(x ->
-                            x.component().equals(a.component()) && x.instance().equals(a.instance()))
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("assignment for unknown " + a.component()));
-            perNode.merge(a.node(), d.perPod(), ResourceList::plus);
+            PodDemand d = byInstance.get(a.component() + "\u0000" + a.instance());
+            if (d == null) {
+                throw new IllegalArgumentException("assignment for unknown " + a.component());
+            }
+            counts.computeIfAbsent(a.node(), k -> new java.util.IdentityHashMap<>())
+                    .merge(d, 1L, Long::sum);
         }
+        Map<String, ResourceList> perNode = new HashMap<>();
+        counts.forEach((node, byDemand) -> byDemand.forEach(
+                (d, n) -> perNode.merge(node, n == 1 ? d.perPod() : d.perPod().times(n), ResourceList::plus)));
         return perNode;
     }
 
     /** Holds a reservation recorded earlier (a restarted or newly elected broker restoring its placements). */
     public void hold(Reservation r) {
+        drop(r.placementId());
         reservations.put(r.placementId(), r);
-        publish();
+        Member m = members.get(r.cluster());
+        if (m == null) {
+            m = new Member();
+            members.put(r.cluster(), m);
+        }
+        m.reserve(r.perNode(), 1);
+        changed = true;
     }
 
     /** Drops a reservation (the placement was deleted or moved elsewhere). */
     public Optional<Reservation> release(String placementId) {
-        Optional<Reservation> r = Optional.ofNullable(reservations.remove(placementId));
-        publish();
+        Optional<Reservation> r = Optional.ofNullable(drop(placementId));
+        changed |= r.isPresent();
         return r;
     }
 
-    private void publish() {
-        published.set(new FleetSnapshot(clusters, reservations, received, nodeIndex));
+    private Reservation drop(String placementId) {
+        Reservation r = reservations.remove(placementId);
+        if (r != null) {
+            members.get(r.cluster()).reserve(r.perNode(), -1);
+        }
+        return r;
     }
 }

@@ -2,7 +2,6 @@ package dev.cartograph.placement;
 
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.interpreter.scheduling.NodeConstraints;
-import dev.cartograph.protocol.ClusterState;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.NodeState;
 import dev.cartograph.testing.Nodes;
@@ -57,7 +56,7 @@ class PlacementBenchmark {
                     new PodDemand(
                             "launcher", "launcher", 1, Nodes.res("cpu", "2"), NodeConstraints.selecting(Map.of())));
             long start = System.nanoTime();
-            List<ClusterState> view = fleet.snapshot().forPlanning(t, Duration.ofMinutes(1));
+            PlanningFleet view = fleet.planning(t, Duration.ofMinutes(1));
             viewNanos += System.nanoTime() - start;
             Decision d = Planner.plan(gang, Map.of(), view, Planner.Policy.BIN_PACK);
             if (d instanceof Decision.Placed p) {

@@ -1,0 +1,157 @@
+package dev.cartograph.fleet;
+
+import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.placement.ClusterCapacity;
+import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.NodeState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * One member cluster in the fleet: its newest summary, when it was received, what the broker has
+ * reserved on its nodes, and its {@link ClusterCapacity} index with those reservations in. Every
+ * change touches only the nodes it concerns — a summary's changed nodes, a reservation's nodes —
+ * unless a reservation no longer fits where it was made and must be displaced ({@link
+ * ReservedCapacity}), which looks at the whole cluster. Mutable; the fleet's one writer.
+ */
+final class Member {
+    private ClusterSummary summary;
+    private Instant received;
+    private final ClusterCapacity capacity = new ClusterCapacity();
+    /** Reserved amounts per node, summed over the cluster's reservations, as the reservations name them. */
+    private final TreeMap<String, ResourceList> reserved = new TreeMap<>();
+    /** Where reservations count: {@link #reserved}, unless some are displaced. */
+    private final Map<String, ResourceList> placed = new HashMap<>();
+
+    private boolean displaced;
+
+    ClusterSummary summary() {
+        return summary;
+    }
+
+    Instant received() {
+        return received;
+    }
+
+    ClusterCapacity capacity() {
+        return capacity;
+    }
+
+    /** Where reservations count now, per node (a copy). */
+    Map<String, ResourceList> placed() {
+        return Map.copyOf(placed);
+    }
+
+    /**
+     * A newer summary: the nodes named in {@code changed} (added, changed or removed) are looked at
+     * again; {@code null} means any may have changed, and each node is compared with the one held.
+     */
+    void summary(ClusterSummary s, Instant receivedAt, Set<String> changed) {
+        this.summary = s;
+        this.received = receivedAt;
+        Set<String> look = new HashSet<>();
+        Set<String> seen = new HashSet<>();
+        for (NodeState n : s.nodes()) {
+            if (changed == null) {
+                seen.add(n.name());
+                if (!n.equals(capacity.node(n.name()))) {
+                    look.add(n.name());
+                }
+            } else if (changed.contains(n.name())) {
+                seen.add(n.name());
+                look.add(n.name());
+            }
+        }
+        List<String> gone = new ArrayList<>();
+        if (changed == null) {
+            capacity.nodes().forEach(n -> {
+                if (!seen.contains(n.name())) {
+                    gone.add(n.name());
+                }
+            });
+        } else {
+            changed.stream().filter(name -> !seen.contains(name)).forEach(gone::add);
+        }
+        gone.forEach(capacity::remove);
+        look.addAll(gone);
+        for (NodeState n : s.nodes()) {
+            if (look.contains(n.name())) {
+                capacity.put(n, ResourceList.EMPTY);
+            }
+        }
+        refresh(look, true);
+    }
+
+    /** Adds ({@code sign} 1) or takes back ({@code sign} -1) a reservation's amounts per node. */
+    void reserve(Map<String, ResourceList> perNode, int sign) {
+        perNode.forEach((node, amount) -> {
+            ResourceList sum = reserved.getOrDefault(node, ResourceList.EMPTY);
+            ResourceList next = sign > 0 ? sum.plus(amount) : sum.minus(amount);
+            if (next.isEmpty()) {
+                reserved.remove(node);
+            } else {
+                reserved.put(node, next);
+            }
+        });
+        refresh(perNode.keySet(), false);
+    }
+
+    /**
+     * Works out where reservations count and puts every node whose share changed back into the index,
+     * and every node of {@code nodes} when they were just put in bare ({@code bare}). While nothing is
+     * displaced and each node in {@code nodes} still holds what is reserved on it, only those nodes change.
+     */
+    private void refresh(Collection<String> nodes, boolean bare) {
+        Set<String> redo = new HashSet<>();
+        if (bare) {
+            redo.addAll(nodes);
+        }
+        if (!displaced && nodes.stream().allMatch(this::holdsItsOwn)) {
+            for (String name : nodes) {
+                ResourceList r = reserved.get(name);
+                ResourceList before = r == null ? placed.remove(name) : placed.put(name, r);
+                if (r == null ? before != null : !r.equals(before)) {
+                    redo.add(name);
+                }
+            }
+        } else {
+            Map<String, ResourceList> after = ReservedCapacity.extras(capacity::node, capacity.nodes(), reserved);
+            placed.forEach((node, amount) -> {
+                if (!amount.equals(after.get(node))) {
+                    redo.add(node);
+                }
+            });
+            after.forEach((node, amount) -> {
+                if (!amount.equals(placed.get(node))) {
+                    redo.add(node);
+                }
+            });
+            placed.clear();
+            placed.putAll(after);
+            displaced = !after.equals(reserved);
+        }
+        for (String name : redo) {
+            NodeState n = capacity.node(name);
+            if (n != null) {
+                capacity.put(n, placed.getOrDefault(name, ResourceList.EMPTY));
+            }
+        }
+    }
+
+    /** Nothing reserved on the node, or the node exists and has room for all that is reserved on it. */
+    private boolean holdsItsOwn(String name) {
+        ResourceList r = reserved.get(name);
+        if (r == null) {
+            return true;
+        }
+        NodeState n = capacity.node(name);
+        return n != null && r.fitsIn(n.allocatable().minus(n.allocated()));
+    }
+}

@@ -1,0 +1,162 @@
+package dev.cartograph.placement;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Map.Entry;
+import java.util.NavigableMap;
+import java.util.TreeSet;
+
+/**
+ * One {@link Need} against one cluster's {@link ClusterCapacity}: the node groups its pods may use —
+ * whole groups, or node by node when its constraints name nodes — and the search for the node the
+ * policy prefers for its next pod. Lives for one attempt; reads the capacity it was made for.
+ */
+final class Ask {
+    final Need need;
+    final PodDemand demand;
+    private final ClusterCapacity capacity;
+    private final List<NodeGroup> groups = new ArrayList<>();
+    /** Per index bucket, the last node a bin-packing scan for this demand passed over. */
+    private final Map<TreeSet<String>, String> resume = new IdentityHashMap<>();
+
+    Ask(Need need, ClusterCapacity capacity) {
+        this.need = need;
+        this.demand = need.demand();
+        this.capacity = capacity;
+        for (NodeGroup g : capacity.groups()) {
+            if (need.namesNodes()
+                    || demand.constraints()
+                            .admits("", g.kind().labels(), g.kind().taints())) {
+                groups.add(g);
+            }
+        }
+    }
+
+    /** Whether a pod of this demand may run on the node at all. */
+    boolean admits(Slot s) {
+        return s.group() != null
+                && (need.namesNodes() ? NodeFilter.eligible(demand, s.node()) : groups.contains(s.group()));
+    }
+
+    /** The nodes a pod may run on, as indexed. */
+    List<Slot> eligible() {
+        List<Slot> out = new ArrayList<>();
+        for (NodeGroup g : groups) {
+            for (String name : g.names()) {
+                Slot s = capacity.slot(name);
+                if (!need.namesNodes() || admits(s)) {
+                    out.add(s);
+                }
+            }
+        }
+        return out;
+    }
+
+    boolean noNode() {
+        return need.namesNodes() ? eligible().isEmpty() : groups.stream().allMatch(g -> g.size() == 0);
+    }
+
+    /** Over the nodes a pod may use: how many, the most GPUs free on one, GPUs free in all, and pods that fit by GPUs. */
+    record GpuFigures(long nodes, long largest, long free, long room) {}
+
+    GpuFigures gpuFigures() {
+        long gpus = need.gpus();
+        long nodes = 0;
+        long largest = 0;
+        long free = 0;
+        long room = 0;
+        if (need.namesNodes()) {
+            for (Slot s : eligible()) {
+                nodes++;
+                largest = Math.max(largest, s.freeGpus());
+                free += s.freeGpus();
+                room += gpus > 0 ? s.freeGpus() / gpus : 0;
+            }
+            return new GpuFigures(nodes, largest, free, room);
+        }
+        for (NodeGroup g : groups) {
+            nodes += g.size();
+            if (!g.byGpus().isEmpty()) {
+                largest = Math.max(largest, g.byGpus().lastKey());
+            }
+            for (Entry<Long, TreeSet<String>> e : g.byGpus().entrySet()) {
+                free += e.getKey() * e.getValue().size();
+                room += gpus > 0 ? e.getKey() / gpus * e.getValue().size() : 0;
+            }
+        }
+        return new GpuFigures(nodes, largest, free, room);
+    }
+
+    /**
+     * The node the next pod goes to: among nodes where it fits, the fewest GPUs left (GPU pods) or
+     * the least CPU left (others) under bin packing, the most under spread; ties by node name. Null
+     * when it fits nowhere. Untouched nodes are found in the index; nodes this attempt took on are
+     * looked at as they now stand, those in {@code others} only: under bin packing a node this demand
+     * took on has no room left for it (it was given all it could take), so {@code others} are the
+     * nodes earlier demands took on; under spread, all touched nodes.
+     */
+    String best(Planner.Policy policy, Tentative t, Collection<String> others) {
+        String best = null;
+        long bestKey = 0;
+        boolean pack = policy == Planner.Policy.BIN_PACK;
+        long gpus = need.gpus();
+        long wanted = gpus > 0 ? gpus : need.cpu();
+        for (NodeGroup g : groups) {
+            NavigableMap<Long, TreeSet<String>> index = gpus > 0 ? g.byGpus() : g.byCpu();
+            NavigableMap<Long, TreeSet<String>> order =
+                    pack ? index.tailMap(wanted, true) : index.descendingMap().headMap(wanted, true);
+            for (Entry<Long, TreeSet<String>> e : order.entrySet()) {
+                long key = pack ? e.getKey() - wanted : wanted - e.getKey();
+                if (best != null && key > bestKey) {
+                    break;
+                }
+                String found = scan(e.getValue(), pack, t, best != null && key == bestKey ? best : null);
+                if (found != null) {
+                    best = found;
+                    bestKey = key;
+                    break;
+                }
+            }
+        }
+        for (String name : others) {
+            Touched n = t.touched(name);
+            if (!admits(n.base) || n.freeGpus() < gpus || !n.fits(need.request())) {
+                continue;
+            }
+            long left = gpus > 0 ? n.freeGpus() - gpus : n.freeCpu() - need.cpu();
+            long key = pack ? left : -left;
+            if (best == null || key < bestKey || key == bestKey && name.compareTo(best) < 0) {
+                best = name;
+                bestKey = key;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The first node of one index bucket, in name order (before {@code before} when given), that is
+     * untouched and fits. Under bin packing the scan resumes where the last one for this demand stopped:
+     * the nodes passed were touched or do not fit, and untouched nodes do not change during an attempt.
+     */
+    private String scan(TreeSet<String> names, boolean pack, Tentative t, String before) {
+        String from = pack ? resume.get(names) : null;
+        for (String name : from == null ? names : names.tailSet(from, false)) {
+            if (before != null && name.compareTo(before) > 0) {
+                return null;
+            }
+            if (t.touched(name) == null) {
+                Slot s = capacity.slot(name);
+                if ((!need.namesNodes() || admits(s)) && s.fits(need.request())) {
+                    return name;
+                }
+            }
+            if (pack) {
+                resume.put(names, name);
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,122 @@
+package dev.cartograph.placement;
+
+import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.protocol.NodeState;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One cluster's nodes indexed by what is free on them, so a placement decision costs in proportion
+ * to the kinds of node and the pods placed, not to the number of nodes. Usable nodes (ready, not
+ * cordoned) are kept in {@link NodeGroup}s of alike nodes, found there by free GPUs or free CPU;
+ * every node counts towards the cluster's totals (free GPUs, nodes left with part of their GPUs
+ * free). Kept up to date node by node ({@link #put}, {@link #remove}) as agents report and the broker
+ * reserves; planning only reads it ({@link Tentative}). Mutable; one writer, not thread-safe.
+ */
+public final class ClusterCapacity {
+    private final Map<String, Slot> slots = new HashMap<>();
+    private final Map<NodeGroup.Kind, NodeGroup> groups = new LinkedHashMap<>();
+    private int usable;
+    private long fragmented;
+    private long freeGpus;
+
+    /** The nodes as reported, nothing reserved. */
+    public static ClusterCapacity of(Collection<NodeState> nodes) {
+        ClusterCapacity c = new ClusterCapacity();
+        for (NodeState n : nodes) {
+            c.put(n, ResourceList.EMPTY);
+        }
+        return c;
+    }
+
+    /** Adds or replaces a node, with {@code reserved} booked on it by the broker beyond what its agent reports. */
+    public void put(NodeState node, ResourceList reserved) {
+        Objects.requireNonNull(reserved, "reserved");
+        Slot old = slots.get(node.name());
+        if (old != null) {
+            delete(old);
+        }
+        insert(Slot.of(node, reserved, node.ready() && node.schedulable() ? group(node) : null));
+    }
+
+    /** Forgets a node (it left the cluster). */
+    public void remove(String name) {
+        Slot old = slots.get(name);
+        if (old != null) {
+            delete(old);
+        }
+    }
+
+    /** The node of that name, as reported; null when there is none. */
+    public NodeState node(String name) {
+        Slot s = slots.get(name);
+        return s == null ? null : s.node();
+    }
+
+    /** Every node, as reported (no order). */
+    public Iterable<NodeState> nodes() {
+        return () -> slots.values().stream().map(Slot::node).iterator();
+    }
+
+    public int size() {
+        return slots.size();
+    }
+
+    /** Nodes that are ready and not cordoned. */
+    public int usable() {
+        return usable;
+    }
+
+    /** Free GPUs over all nodes (reservations taken off). */
+    public long freeGpus() {
+        return freeGpus;
+    }
+
+    /** Nodes with some but not all of their GPUs free. */
+    public long fragmented() {
+        return fragmented;
+    }
+
+    Slot slot(String name) {
+        return slots.get(name);
+    }
+
+    Collection<NodeGroup> groups() {
+        return groups.values();
+    }
+
+    private NodeGroup group(NodeState node) {
+        Map<String, String> labels = node.labels();
+        if (labels.containsKey(NodeFilter.HOSTNAME)) {
+            labels = new HashMap<>(labels);
+            labels.remove(NodeFilter.HOSTNAME);
+        }
+        return groups.computeIfAbsent(new NodeGroup.Kind(labels, node.taints()), NodeGroup::new);
+    }
+
+    private void insert(Slot s) {
+        slots.put(s.name(), s);
+        if (s.group() != null) {
+            s.group().add(s);
+            usable++;
+        }
+        freeGpus += s.freeGpus();
+        fragmented += s.fragmented() ? 1 : 0;
+    }
+
+    private void delete(Slot s) {
+        slots.remove(s.name());
+        if (s.group() != null) {
+            s.group().remove(s);
+            usable--;
+            if (s.group().size() == 0) {
+                groups.remove(s.group().kind());
+            }
+        }
+        freeGpus -= s.freeGpus();
+        fragmented -= s.fragmented() ? 1 : 0;
+    }
+}
