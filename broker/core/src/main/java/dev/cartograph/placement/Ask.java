@@ -123,7 +123,7 @@ final class Ask {
         }
         for (String name : others) {
             Touched n = t.touched(name);
-            if (!admits(n.base) || n.freeGpus() < gpus || !n.fits(need.request())) {
+            if (!admits(n.base) || n.freeGpus() < gpus || !n.fits(need)) {
                 continue;
             }
             long left = gpus > 0 ? n.freeGpus() - gpus : n.freeCpu() - need.cpu();
@@ -149,7 +149,7 @@ final class Ask {
             }
             if (t.touched(name) == null) {
                 Slot s = capacity.slot(name);
-                if ((!need.namesNodes() || admits(s)) && s.fits(need.request())) {
+                if ((!need.namesNodes() || admits(s)) && s.fits(need)) {
                     return name;
                 }
             }

@@ -2,7 +2,6 @@ package dev.cartograph.placement;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,14 +16,38 @@ import java.util.Map;
 final class GangFit {
     private GangFit() {}
 
-    /** The outcome on one cluster: assignments (null when it does not fit), why, and a score (lower is better). */
-    record Attempt(List<Decision.Assignment> assignments, String reason, long score) {
+    /** {@code pods} consecutive pods of one demand on one node. */
+    record Run(PodDemand demand, String node, long pods) {}
+
+    /** The outcome on one cluster: runs of pods per node (null when it does not fit), why, and a score (lower is better). */
+    record Attempt(List<Run> runs, String reason, long score) {
         boolean fits() {
-            return assignments != null;
+            return runs != null;
         }
 
         static Attempt no(String reason) {
             return new Attempt(null, reason, Long.MAX_VALUE);
+        }
+
+        /** Every pod's node, by component, instance and pod index. */
+        List<Decision.Assignment> assignments() {
+            List<Run> ordered = new ArrayList<>(runs); // a stable sort keeps each demand's runs in pod order
+            ordered.sort(Comparator.comparing((Run r) -> r.demand().component())
+                    .thenComparing(r -> r.demand().instance()));
+            List<Decision.Assignment> out = new ArrayList<>();
+            PodDemand current = null;
+            int index = 0;
+            for (Run r : ordered) {
+                if (r.demand() != current) {
+                    current = r.demand();
+                    index = 0;
+                }
+                for (long i = 0; i < r.pods(); i++) {
+                    out.add(new Decision.Assignment(
+                            r.demand().component(), r.demand().instance(), index++, r.node()));
+                }
+            }
+            return out;
         }
     }
 
@@ -51,13 +74,11 @@ final class GangFit {
         asks.sort(Comparator.comparing((Ask a) -> a.need, Need.ORDER));
         boolean pack = policy == Planner.Policy.BIN_PACK;
         Tentative t = new Tentative(capacity);
-        Map<Ask, List<Decision.Assignment>> placed = new IdentityHashMap<>();
         List<String> earlier = new ArrayList<>();
+        List<Run> runs = new ArrayList<>();
         for (Ask a : asks) {
-            List<Decision.Assignment> out = new ArrayList<>(a.demand.count());
-            placed.put(a, out);
             List<String> mine = new ArrayList<>();
-            int index = 0;
+            long index = 0;
             while (index < a.demand.count()) {
                 String node = a.best(policy, t, pack ? earlier : t.touchedNames());
                 if (node == null) {
@@ -67,21 +88,15 @@ final class GangFit {
                     mine.add(node);
                 }
                 Touched n = t.take(capacity.slot(node));
-                long many = pack ? Math.min(a.demand.count() - index, n.room(a.need.request(), a.need.gpus())) : 1;
-                t.take(n, a.need.request(), many, a.need.gpus());
-                for (long i = 0; i < many; i++) {
-                    out.add(new Decision.Assignment(a.demand.component(), a.demand.instance(), index++, node));
-                }
+                long many = pack ? Math.min(a.demand.count() - index, n.room(a.need)) : 1;
+                t.take(n, a.need, many);
+                runs.add(new Run(a.demand, node, many));
+                index += many;
             }
             earlier.addAll(mine);
         }
         long score = pack ? t.fragmented() * 1_000_000 + t.leftOnTouched() : -t.freeGpus();
-        List<Ask> byName = new ArrayList<>(asks);
-        byName.sort(Comparator.comparing((Ask a) -> a.demand.component()).thenComparing(a -> a.demand.instance()));
-        List<Decision.Assignment> all = new ArrayList<>((int) pods);
-        for (Ask a : byName) {
-            all.addAll(placed.get(a));
-        }
-        return new Attempt(all, "fits: " + pods + " pods on " + t.touchedNames().size() + " nodes", score);
+        return new Attempt(
+                runs, "fits: " + pods + " pods on " + t.touchedNames().size() + " nodes", score);
     }
 }

@@ -9,9 +9,10 @@ import java.util.TreeMap;
 
 /**
  * One {@link PodDemand} worked out once per decision, whatever the cluster: what each pod takes (its
- * requests plus one pod slot) and whether its constraints name particular nodes. Immutable.
+ * requests plus one pod slot; {@code exact} the same in {@link Units}, or null) and whether its
+ * constraints name particular nodes. Immutable.
  */
-record Need(PodDemand demand, ResourceList request, long gpus, long cpu, boolean namesNodes) {
+record Need(PodDemand demand, ResourceList request, long[] exact, long gpus, long cpu, boolean namesNodes) {
     private static final ResourceList ONE_POD =
             new ResourceList(new TreeMap<>(Map.of(ResourceList.PODS, BigDecimal.ONE)));
 
@@ -24,7 +25,13 @@ record Need(PodDemand demand, ResourceList request, long gpus, long cpu, boolean
 
     static Need of(PodDemand d) {
         ResourceList request = d.perPod().plus(ONE_POD);
-        return new Need(d, request, request.gpus(), request.cpuMillis(), NodeFilter.namesNodes(d.constraints()));
+        return new Need(
+                d,
+                request,
+                Units.of(request, true),
+                request.gpus(),
+                request.cpuMillis(),
+                NodeFilter.namesNodes(d.constraints()));
     }
 
     static List<Need> of(List<PodDemand> demand) {

@@ -35,7 +35,7 @@ public final class Planner {
         List<Decision.Verdict> verdicts = new ArrayList<>(fleet.clusters().size());
         String best = null;
         long bestScore = 0;
-        List<Decision.Assignment> bestAssignments = null;
+        GangFit.Attempt chosen = null;
         List<Need> needs = Need.of(demand);
         for (PlanningCluster c : fleet.clusters()) {
             GangFit.Attempt a = GangFit.attempt(needs, clusterSelector, c, policy);
@@ -43,11 +43,11 @@ public final class Planner {
             if (a.fits() && (best == null || a.score() < bestScore)) { // clusters come in name order
                 best = c.name();
                 bestScore = a.score();
-                bestAssignments = a.assignments();
+                chosen = a;
             }
         }
         return best == null
                 ? new Decision.Unschedulable(verdicts)
-                : new Decision.Placed(best, bestAssignments, verdicts);
+                : new Decision.Placed(best, chosen.assignments(), verdicts);
     }
 }

@@ -11,15 +11,16 @@ import java.util.TreeMap;
  * placement (allocatable minus the agent's allocation minus what the broker reserved there, never
  * below zero), its free GPUs and CPU as whole numbers for the index, and its {@link NodeGroup} (none
  * when the node is not ready or cordoned: nothing may be placed there). GPUs are whole devices, as
- * Kubernetes requires of extended resources. Immutable.
+ * Kubernetes requires of extended resources. {@code exact} is {@code free} in {@link Units} (null when
+ * it has no such form). Immutable (the array is never changed).
  */
-record Slot(NodeState node, ResourceList free, long freeGpus, long freeCpu, NodeGroup group) {
+record Slot(NodeState node, ResourceList free, long[] exact, long freeGpus, long freeCpu, NodeGroup group) {
     static Slot of(NodeState node, ResourceList reserved, NodeGroup group) {
         ResourceList allocated =
                 reserved.isEmpty() ? node.allocated() : node.allocated().plus(reserved);
         ResourceList free = positive(node.allocatable().minus(allocated));
         long freeGpus = Math.max(0, node.allocatable().gpus() - allocated.gpus());
-        return new Slot(node, free, freeGpus, free.cpuMillis(), group);
+        return new Slot(node, free, Units.of(free, false), freeGpus, free.cpuMillis(), group);
     }
 
     String name() {
@@ -33,6 +34,20 @@ record Slot(NodeState node, ResourceList free, long freeGpus, long freeCpu, Node
     /** Some but not all of its GPUs free: what bin packing avoids leaving behind. */
     boolean fragmented() {
         return freeGpus > 0 && freeGpus < allGpus();
+    }
+
+    /** Whether a pod of {@code need} fits in what is free here. */
+    boolean fits(Need need) {
+        long[] asked = need.exact();
+        if (asked == null || exact == null) {
+            return fits(need.request());
+        }
+        for (int i = 0; i < asked.length; i++) {
+            if (asked[i] > exact[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether {@code request} fits in what is free here (every amount at most what is free). */

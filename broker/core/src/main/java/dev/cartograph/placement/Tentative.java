@@ -1,6 +1,5 @@
 package dev.cartograph.placement;
 
-import dev.cartograph.interpreter.resources.ResourceList;
 import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -41,12 +40,12 @@ final class Tentative {
         return taken.computeIfAbsent(s.name(), k -> new Touched(s));
     }
 
-    /** Takes {@code n} pods of {@code request} ({@code gpus} GPUs each) on a touched node. */
-    void take(Touched t, ResourceList request, long n, long gpus) {
+    /** Takes {@code n} pods of {@code need} on a touched node. */
+    void take(Touched t, Need need, long n) {
         boolean before = t.fragmented();
-        t.take(request, n, gpus);
+        t.take(need, n);
         fragmentedChange += (t.fragmented() ? 1 : 0) - (before ? 1 : 0);
-        gpusTaken += gpus * n;
+        gpusTaken += need.gpus() * n;
     }
 
     long fragmented() {

@@ -3,20 +3,25 @@ package dev.cartograph.placement;
 import dev.cartograph.interpreter.resources.Quantity;
 import dev.cartograph.interpreter.resources.ResourceList;
 import java.math.BigDecimal;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
- * A node one planning attempt has taken on: the node as indexed and what the attempt took there, kept
- * as sums per resource rather than a new resource list per pod. Mutable; lives for one attempt.
+ * A node one planning attempt has taken on: the node as indexed and what the attempt took there —
+ * what is left in {@link Units} while every amount has that form, and the takes themselves, from
+ * which exact decimals are worked out when needed. Mutable; lives for one attempt.
  */
 final class Touched {
     final Slot base;
-    private final Map<String, BigDecimal> taken = new HashMap<>(8);
+    private final List<Need> needs = new ArrayList<>(2);
+    private final List<Long> counts = new ArrayList<>(2);
+    private long[] left;
     private long freeGpus;
 
     Touched(Slot base) {
         this.base = base;
+        this.left = base.exact() == null ? null : base.exact().clone();
         this.freeGpus = base.freeGpus();
     }
 
@@ -29,7 +34,7 @@ final class Touched {
     }
 
     long freeCpu() {
-        return Quantity.toMillis(free(ResourceList.CPU));
+        return left != null ? left[1] : Quantity.toMillis(free(ResourceList.CPU));
     }
 
     boolean fragmented() {
@@ -38,13 +43,27 @@ final class Touched {
 
     /** What is free of one resource after what was taken. */
     BigDecimal free(String resource) {
-        BigDecimal t = taken.get(resource);
         BigDecimal f = base.free().get(resource);
-        return t == null ? f : f.subtract(t);
+        for (int i = 0; i < needs.size(); i++) {
+            BigDecimal each = needs.get(i).request().get(resource);
+            if (each.signum() != 0) {
+                f = f.subtract(each.multiply(BigDecimal.valueOf(counts.get(i))));
+            }
+        }
+        return f;
     }
 
-    boolean fits(ResourceList request) {
-        for (Map.Entry<String, BigDecimal> e : request.amounts().entrySet()) {
+    boolean fits(Need need) {
+        long[] asked = need.exact();
+        if (left != null && asked != null) {
+            for (int i = 0; i < asked.length; i++) {
+                if (asked[i] > left[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        for (Map.Entry<String, BigDecimal> e : need.request().amounts().entrySet()) {
             if (e.getValue().compareTo(free(e.getKey())) > 0) {
                 return false;
             }
@@ -52,24 +71,40 @@ final class Touched {
         return true;
     }
 
-    /** How many more pods of {@code request} ({@code gpus} GPUs each) fit. */
-    long room(ResourceList request, long gpus) {
-        long most = gpus > 0 ? freeGpus / gpus : Long.MAX_VALUE;
-        for (Map.Entry<String, BigDecimal> e : request.amounts().entrySet()) {
-            if (e.getValue().signum() > 0) {
-                BigDecimal times = free(e.getKey()).divideToIntegralValue(e.getValue());
-                most = Math.min(most, times.compareTo(BigDecimal.valueOf(most)) >= 0 ? most : times.longValue());
+    /** How many more pods of {@code need} fit. */
+    long room(Need need) {
+        long most = need.gpus() > 0 ? freeGpus / need.gpus() : Long.MAX_VALUE;
+        long[] asked = need.exact();
+        if (left != null && asked != null) {
+            for (int i = 0; i < asked.length; i++) {
+                if (asked[i] > 0) {
+                    most = Math.min(most, left[i] / asked[i]);
+                }
+            }
+            return Math.max(0, most);
+        }
+        for (Map.Entry<String, BigDecimal> e : need.request().amounts().entrySet()) {
+            BigDecimal each = e.getValue();
+            if (each.signum() > 0) {
+                BigDecimal times = free(e.getKey()).divideToIntegralValue(each);
+                most = times.compareTo(BigDecimal.valueOf(most)) >= 0 ? most : times.longValue();
             }
         }
         return Math.max(0, most);
     }
 
-    /** Takes {@code n} pods of {@code request}, {@code gpus} GPUs each. */
-    void take(ResourceList request, long n, long gpus) {
-        BigDecimal times = BigDecimal.valueOf(n);
-        for (Map.Entry<String, BigDecimal> e : request.amounts().entrySet()) {
-            taken.merge(e.getKey(), n == 1 ? e.getValue() : e.getValue().multiply(times), BigDecimal::add);
+    /** Takes {@code n} pods of {@code need}. */
+    void take(Need need, long n) {
+        needs.add(need);
+        counts.add(n);
+        long[] asked = need.exact();
+        if (left != null && asked != null) {
+            for (int i = 0; i < asked.length; i++) {
+                left[i] -= asked[i] * n;
+            }
+        } else {
+            left = null;
         }
-        freeGpus -= gpus * n;
+        freeGpus -= need.gpus() * n;
     }
 }

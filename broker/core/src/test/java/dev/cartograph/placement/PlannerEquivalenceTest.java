@@ -160,6 +160,9 @@ class PlannerEquivalenceTest {
         if (gpus > 0) {
             allocatable = allocatable.plus(Nodes.res("nvidia.com/gpu", "" + gpus));
         }
+        if (r.nextInt(3) == 0) { // a resource beyond the usual four: compared as exact decimals
+            allocatable = allocatable.plus(Nodes.res("example.com/fpga", "" + (1 + r.nextInt(3))));
+        }
         ResourceList allocated =
                 Nodes.res("cpu", r.nextInt(8) + "", "memory", r.nextInt(32) + "Gi", "pods", "" + r.nextInt(4));
         if (gpus > 0) {
@@ -174,7 +177,11 @@ class PlannerEquivalenceTest {
         int demands = 1 + r.nextInt(3);
         for (int i = 0; i < demands; i++) {
             int gpus = new int[] {0, 1, 2, 4, 8}[r.nextInt(5)];
-            ResourceList perPod = Nodes.res("cpu", "" + (1 + r.nextInt(6)), "memory", (1 + r.nextInt(24)) + "Gi");
+            ResourceList perPod =
+                    Nodes.res("cpu", (250 + 250 * r.nextInt(24)) + "m", "memory", (1 + r.nextInt(24)) + "Gi");
+            if (r.nextInt(6) == 0) {
+                perPod = perPod.plus(Nodes.res("example.com/fpga", "1"));
+            }
             if (gpus > 0) {
                 perPod = perPod.plus(Nodes.res("nvidia.com/gpu", "" + gpus));
             }
