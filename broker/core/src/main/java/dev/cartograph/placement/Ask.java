@@ -20,16 +20,14 @@ final class Ask {
     private final ClusterCapacity capacity;
     private final List<NodeGroup> groups = new ArrayList<>();
     /** Per index bucket, the last node a bin-packing scan for this demand passed over. */
-    private final Map<TreeSet<String>, String> resume = new IdentityHashMap<>();
+    private final Map<TreeSet<Slot>, Slot> resume = new IdentityHashMap<>();
 
     Ask(Need need, ClusterCapacity capacity) {
         this.need = need;
         this.demand = need.demand();
         this.capacity = capacity;
         for (NodeGroup g : capacity.groups()) {
-            if (need.namesNodes()
-                    || demand.constraints()
-                            .admits("", g.kind().labels(), g.kind().taints())) {
+            if (need.namesNodes() || need.admits(g.kind())) {
                 groups.add(g);
             }
         }
@@ -45,8 +43,7 @@ final class Ask {
     List<Slot> eligible() {
         List<Slot> out = new ArrayList<>();
         for (NodeGroup g : groups) {
-            for (String name : g.names()) {
-                Slot s = capacity.slot(name);
+            for (Slot s : g.slots()) {
                 if (!need.namesNodes() || admits(s)) {
                     out.add(s);
                 }
@@ -82,12 +79,32 @@ final class Ask {
             if (!g.byGpus().isEmpty()) {
                 largest = Math.max(largest, g.byGpus().lastKey());
             }
-            for (Entry<Long, TreeSet<String>> e : g.byGpus().entrySet()) {
+            for (Entry<Long, TreeSet<Slot>> e : g.byGpus().entrySet()) {
                 free += e.getKey() * e.getValue().size();
                 room += gpus > 0 ? e.getKey() / gpus * e.getValue().size() : 0;
             }
         }
         return new GpuFigures(nodes, largest, free, room);
+    }
+
+    /** Whether at least {@code count} pods fit by GPUs alone, each on one node (a necessary condition). */
+    boolean roomForByGpus(long count) {
+        long gpus = need.gpus();
+        if (need.namesNodes()) {
+            return gpuFigures().room() >= count;
+        }
+        long room = 0;
+        for (NodeGroup g : groups) {
+            for (Entry<Long, TreeSet<Slot>> e = g.byGpus().lastEntry();
+                    e != null && e.getKey() >= gpus;
+                    e = g.byGpus().lowerEntry(e.getKey())) {
+                room += e.getKey() / gpus * e.getValue().size();
+                if (room >= count) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -105,10 +122,11 @@ final class Ask {
         long gpus = need.gpus();
         long wanted = gpus > 0 ? gpus : need.cpu();
         for (NodeGroup g : groups) {
-            NavigableMap<Long, TreeSet<String>> index = gpus > 0 ? g.byGpus() : g.byCpu();
-            NavigableMap<Long, TreeSet<String>> order =
-                    pack ? index.tailMap(wanted, true) : index.descendingMap().headMap(wanted, true);
-            for (Entry<Long, TreeSet<String>> e : order.entrySet()) {
+            NavigableMap<Long, TreeSet<Slot>> index = gpus > 0 ? g.byGpus() : g.byCpu();
+            // buckets from the best key on, walked without views (this is the planner's innermost loop)
+            for (Entry<Long, TreeSet<Slot>> e = pack ? index.ceilingEntry(wanted) : index.lastEntry();
+                    e != null && e.getKey() >= wanted;
+                    e = pack ? index.higherEntry(e.getKey()) : index.lowerEntry(e.getKey())) {
                 long key = pack ? e.getKey() - wanted : wanted - e.getKey();
                 if (best != null && key > bestKey) {
                     break;
@@ -141,20 +159,17 @@ final class Ask {
      * untouched and fits. Under bin packing the scan resumes where the last one for this demand stopped:
      * the nodes passed were touched or do not fit, and untouched nodes do not change during an attempt.
      */
-    private String scan(TreeSet<String> names, boolean pack, Tentative t, String before) {
-        String from = pack ? resume.get(names) : null;
-        for (String name : from == null ? names : names.tailSet(from, false)) {
-            if (before != null && name.compareTo(before) > 0) {
+    private String scan(TreeSet<Slot> slots, boolean pack, Tentative t, String before) {
+        Slot from = pack ? resume.get(slots) : null;
+        for (Slot s = from == null ? slots.first() : slots.higher(from); s != null; s = slots.higher(s)) {
+            if (before != null && s.name().compareTo(before) > 0) {
                 return null;
             }
-            if (t.touched(name) == null) {
-                Slot s = capacity.slot(name);
-                if ((!need.namesNodes() || admits(s)) && s.fits(need)) {
-                    return name;
-                }
+            if (t.touched(s.name()) == null && (!need.namesNodes() || admits(s)) && s.fits(need)) {
+                return s.name();
             }
             if (pack) {
-                resume.put(names, name);
+                resume.put(slots, s);
             }
         }
         return null;

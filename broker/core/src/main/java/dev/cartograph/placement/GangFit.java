@@ -19,14 +19,18 @@ final class GangFit {
     /** {@code pods} consecutive pods of one demand on one node. */
     record Run(PodDemand demand, String node, long pods) {}
 
-    /** The outcome on one cluster: runs of pods per node (null when it does not fit), why, and a score (lower is better). */
-    record Attempt(List<Run> runs, String reason, long score) {
+    /**
+     * The outcome on one cluster: runs of pods per node (null when it does not fit), why, and a score
+     * (lower is better). {@code pruned}: not planned in full because even its best possible score
+     * ({@code score}, a lower bound) could not beat a cluster already planned.
+     */
+    record Attempt(List<Run> runs, String reason, long score, boolean pruned) {
         boolean fits() {
             return runs != null;
         }
 
         static Attempt no(String reason) {
-            return new Attempt(null, reason, Long.MAX_VALUE);
+            return new Attempt(null, reason, Long.MAX_VALUE, false);
         }
 
         /** Every pod's node, by component, instance and pod index. */
@@ -51,7 +55,39 @@ final class GangFit {
         }
     }
 
-    static Attempt attempt(List<Need> demand, Map<String, String> selector, PlanningCluster c, Planner.Policy policy) {
+    /**
+     * The lowest score the gang could get on the cluster. Bin packing: each node placed on changes
+     * whether it is left part-used at most once, pods without GPUs change no node's GPUs, and the gang's
+     * GPU pods touch at most as many nodes as there are of them, so at least (part-used nodes now − GPU
+     * pods) remain. Spread: the score is exactly minus the GPUs
+     * left free, whichever nodes take the pods.
+     */
+    static long lowerBound(List<Need> demand, ClusterCapacity capacity, Planner.Policy policy) {
+        long pods = 0;
+        long gpus = 0;
+        for (Need n : demand) {
+            if (n.gpus() > 0) {
+                pods += n.demand().count();
+                gpus += n.gpus() * n.demand().count();
+            }
+        }
+        return policy == Planner.Policy.BIN_PACK
+                ? Math.max(0, capacity.fragmented() - pods) * 1_000_000
+                : -(capacity.freeGpus() - gpus);
+    }
+
+    /**
+     * The gang on one cluster. When the cluster passes the quick checks but its {@link #lowerBound}
+     * cannot beat {@code beat} (the best score so far, of cluster {@code beatName}; ties go to the
+     * name first in order), it is not planned in full.
+     */
+    static Attempt attempt(
+            List<Need> demand,
+            Map<String, String> selector,
+            PlanningCluster c,
+            Planner.Policy policy,
+            long beat,
+            String beatName) {
         if (!c.ready()) {
             return Attempt.no("cluster is not ready (no recent heartbeat from its agent)");
         }
@@ -64,12 +100,15 @@ final class GangFit {
         for (Need need : demand) {
             Ask a = new Ask(need, capacity);
             PodDemand d = need.demand();
-            if (d.count() > 0
-                    && (a.noNode() || need.gpus() > 0 && a.gpuFigures().room() < d.count())) {
+            if (d.count() > 0 && (a.noNode() || need.gpus() > 0 && !a.roomForByGpus(d.count()))) {
                 return Attempt.no(Reasons.whyNot(a, capacity, null));
             }
             asks.add(a);
             pods += d.count();
+        }
+        long bound = lowerBound(demand, capacity, policy);
+        if (beatName != null && (bound > beat || bound == beat && c.name().compareTo(beatName) > 0)) {
+            return new Attempt(null, "", bound, true);
         }
         asks.sort(Comparator.comparing((Ask a) -> a.need, Need.ORDER));
         boolean pack = policy == Planner.Policy.BIN_PACK;
@@ -97,6 +136,6 @@ final class GangFit {
         }
         long score = pack ? t.fragmented() * 1_000_000 + t.leftOnTouched() : -t.freeGpus();
         return new Attempt(
-                runs, "fits: " + pods + " pods on " + t.touchedNames().size() + " nodes", score);
+                runs, "fits: " + pods + " pods on " + t.touchedNames().size() + " nodes", score, false);
     }
 }

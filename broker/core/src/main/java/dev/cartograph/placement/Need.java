@@ -9,10 +9,20 @@ import java.util.TreeMap;
 
 /**
  * One {@link PodDemand} worked out once per decision, whatever the cluster: what each pod takes (its
- * requests plus one pod slot; {@code exact} the same in {@link Units}, or null) and whether its
- * constraints name particular nodes. Immutable.
+ * requests plus one pod slot; {@code exact} the same in {@link Units}, or null), whether its
+ * constraints name particular nodes, how reasons name it ({@code what}) and say no node may run it
+ * ({@code noneOfThem}), and which kinds of node it may use (a cache filled as asked).
  */
-record Need(PodDemand demand, ResourceList request, long[] exact, long gpus, long cpu, boolean namesNodes) {
+record Need(
+        PodDemand demand,
+        ResourceList request,
+        long[] exact,
+        long gpus,
+        long cpu,
+        boolean namesNodes,
+        String what,
+        String noneOfThem,
+        Map<NodeGroup.Kind, Boolean> admitted) {
     private static final ResourceList ONE_POD =
             new ResourceList(new TreeMap<>(Map.of(ResourceList.PODS, BigDecimal.ONE)));
 
@@ -31,7 +41,18 @@ record Need(PodDemand demand, ResourceList request, long[] exact, long gpus, lon
                 Units.of(request, true),
                 request.gpus(),
                 request.cpuMillis(),
-                NodeFilter.namesNodes(d.constraints()));
+                NodeFilter.namesNodes(d.constraints()),
+                d.component() + (d.instance().equals(d.component()) ? "" : "/" + d.instance()),
+                (d.constraints().nodeSelector().isEmpty()
+                                ? ""
+                                : "has labels " + Reasons.format(d.constraints().nodeSelector()) + " or ")
+                        + "passes its node affinity and tolerations",
+                new java.util.HashMap<>());
+    }
+
+    /** Whether its pods may run on nodes of this kind (worked out once per kind and decision). */
+    boolean admits(NodeGroup.Kind kind) {
+        return admitted.computeIfAbsent(kind, k -> demand.constraints().admits("", k.labels(), k.taints()));
     }
 
     static List<Need> of(List<PodDemand> demand) {

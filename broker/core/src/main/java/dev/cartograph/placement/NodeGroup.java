@@ -11,21 +11,33 @@ import java.util.TreeSet;
 /**
  * The usable nodes of one cluster that a pod cannot tell apart by its selector, affinity or
  * tolerations: the same labels (other than the hostname) and the same taints. Within the group,
- * node names are kept by free GPUs and by free CPU (millicores), each set in name order, so the
+ * nodes are kept by free GPUs and by free CPU (millicores), each set in name order, so the
  * planner finds the best node for a pod without looking at the others. Mutable; one writer.
  */
 final class NodeGroup {
-    /** What makes nodes alike to a pod. Immutable. */
-    record Kind(Map<String, String> labels, List<Taint> taints) {
-        Kind {
-            labels = Map.copyOf(labels);
-            taints = List.copyOf(taints);
+    /** What makes nodes alike to a pod. Immutable; its hash is worked out once (kinds are looked up per decision). */
+    record Kind(Map<String, String> labels, List<Taint> taints, int hash) {
+        Kind(Map<String, String> labels, List<Taint> taints) {
+            this(Map.copyOf(labels), List.copyOf(taints), 31 * labels.hashCode() + taints.hashCode());
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Kind k && hash == k.hash && labels.equals(k.labels) && taints.equals(k.taints);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
         }
     }
 
+    /** Nodes within a bucket, by name. */
+    static final java.util.Comparator<Slot> BY_NAME = java.util.Comparator.comparing(Slot::name);
+
     private final Kind kind;
-    private final TreeMap<Long, TreeSet<String>> byGpus = new TreeMap<>();
-    private final TreeMap<Long, TreeSet<String>> byCpu = new TreeMap<>();
+    private final TreeMap<Long, TreeSet<Slot>> byGpus = new TreeMap<>();
+    private final TreeMap<Long, TreeSet<Slot>> byCpu = new TreeMap<>();
     private int size;
 
     NodeGroup(Kind kind) {
@@ -41,36 +53,36 @@ final class NodeGroup {
     }
 
     void add(Slot s) {
-        byGpus.computeIfAbsent(s.freeGpus(), k -> new TreeSet<>()).add(s.name());
-        byCpu.computeIfAbsent(s.freeCpu(), k -> new TreeSet<>()).add(s.name());
+        byGpus.computeIfAbsent(s.freeGpus(), k -> new TreeSet<>(BY_NAME)).add(s);
+        byCpu.computeIfAbsent(s.freeCpu(), k -> new TreeSet<>(BY_NAME)).add(s);
         size++;
     }
 
     void remove(Slot s) {
-        drop(byGpus, s.freeGpus(), s.name());
-        drop(byCpu, s.freeCpu(), s.name());
+        drop(byGpus, s.freeGpus(), s);
+        drop(byCpu, s.freeCpu(), s);
         size--;
     }
 
-    private static void drop(TreeMap<Long, TreeSet<String>> index, long key, String name) {
-        TreeSet<String> names = index.get(key);
-        if (names != null && names.remove(name) && names.isEmpty()) {
+    private static void drop(TreeMap<Long, TreeSet<Slot>> index, long key, Slot s) {
+        TreeSet<Slot> slots = index.get(key);
+        if (slots != null && slots.remove(s) && slots.isEmpty()) {
             index.remove(key);
         }
     }
 
-    /** Node names by free GPUs, ascending. */
-    NavigableMap<Long, TreeSet<String>> byGpus() {
+    /** Nodes by free GPUs, ascending. */
+    NavigableMap<Long, TreeSet<Slot>> byGpus() {
         return byGpus;
     }
 
-    /** Node names by free CPU in millicores, ascending. */
-    NavigableMap<Long, TreeSet<String>> byCpu() {
+    /** Nodes by free CPU in millicores, ascending. */
+    NavigableMap<Long, TreeSet<Slot>> byCpu() {
         return byCpu;
     }
 
-    /** Every node name in the group. */
-    Iterable<String> names() {
+    /** Every node in the group. */
+    Iterable<Slot> slots() {
         return () -> byGpus.values().stream().flatMap(Collection::stream).iterator();
     }
 }

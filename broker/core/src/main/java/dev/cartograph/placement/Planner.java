@@ -2,6 +2,9 @@ package dev.cartograph.placement;
 
 import dev.cartograph.protocol.ClusterState;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +14,8 @@ import java.util.Map;
  * two 4-GPU pods). Pods are placed largest first; each goes to the node that best fits the policy;
  * of the clusters where the gang fits, the best score wins (ties by name). Works on each cluster's
  * {@link ClusterCapacity} index, so a decision costs in proportion to clusters, kinds of node and
- * pods, not nodes; its answers are those of scanning every node (PlannerEquivalenceTest).
+ * pods, not nodes; its answers are those of scanning every node (PlannerEquivalenceTest), except
+ * that a cluster which cannot beat the chosen one is not planned in full.
  * Deterministic for equal inputs; planning against the fleet's own indexes belongs to its writer
  * thread.
  */
@@ -30,24 +34,55 @@ public final class Planner {
         return plan(demand, clusterSelector, PlanningFleet.of(fleet), policy);
     }
 
+    /**
+     * Plans against the clusters' capacity indexes. Clusters are planned in order of their lowest
+     * possible score; one that cannot beat the best found so far is not planned in full, and its
+     * verdict says so (it does not fit better, whether or not it fits at all).
+     */
     public static Decision plan(
             List<PodDemand> demand, Map<String, String> clusterSelector, PlanningFleet fleet, Policy policy) {
-        List<Decision.Verdict> verdicts = new ArrayList<>(fleet.clusters().size());
-        String best = null;
-        long bestScore = 0;
-        GangFit.Attempt chosen = null;
         List<Need> needs = Need.of(demand);
-        for (PlanningCluster c : fleet.clusters()) {
-            GangFit.Attempt a = GangFit.attempt(needs, clusterSelector, c, policy);
-            verdicts.add(new Decision.Verdict(c.name(), a.fits(), a.reason(), a.score()));
-            if (a.fits() && (best == null || a.score() < bestScore)) { // clusters come in name order
+        List<PlanningCluster> order = new ArrayList<>(fleet.clusters());
+        Map<PlanningCluster, Long> bounds = new IdentityHashMap<>();
+        for (PlanningCluster c : order) {
+            bounds.put(c, GangFit.lowerBound(needs, c.capacity(), policy));
+        }
+        order.sort(Comparator.comparing((PlanningCluster c) -> bounds.get(c)).thenComparing(PlanningCluster::name));
+        Map<String, GangFit.Attempt> attempts = new HashMap<>();
+        String best = null;
+        GangFit.Attempt chosen = null;
+        for (PlanningCluster c : order) {
+            GangFit.Attempt a = GangFit.attempt(
+                    needs, clusterSelector, c, policy, chosen == null ? Long.MAX_VALUE : chosen.score(), best);
+            attempts.put(c.name(), a);
+            if (a.fits()
+                    && (chosen == null
+                            || a.score() < chosen.score()
+                            || a.score() == chosen.score() && c.name().compareTo(best) < 0)) {
                 best = c.name();
-                bestScore = a.score();
                 chosen = a;
             }
+        }
+        List<Decision.Verdict> verdicts = new ArrayList<>(order.size());
+        for (PlanningCluster c : fleet.clusters()) {
+            GangFit.Attempt a = attempts.get(c.name());
+            verdicts.add(
+                    a.pruned()
+                            ? new Decision.Verdict(
+                                    c.name(), false, notBetter(a.score(), best, chosen.score(), policy), a.score())
+                            : new Decision.Verdict(c.name(), a.fits(), a.reason(), a.score()));
         }
         return best == null
                 ? new Decision.Unschedulable(verdicts)
                 : new Decision.Placed(best, chosen.assignments(), verdicts);
+    }
+
+    /** Why a cluster was not planned in full. */
+    static String notBetter(long bound, String best, long bestScore, Policy policy) {
+        String what = policy == Policy.BIN_PACK
+                ? "at least " + bound / 1_000_000 + " nodes would be left with part of their GPUs free"
+                : (-bound) + " GPUs would be left free";
+        return "not planned in full: " + what + " (score at least " + bound + "), no better than " + best + " (score "
+                + bestScore + ")";
     }
 }

@@ -16,14 +16,10 @@ final class Reasons {
      */
     static String whyNot(Ask a, ClusterCapacity capacity, Tentative t) {
         PodDemand d = a.demand;
-        String what = d.component() + (d.instance().equals(d.component()) ? "" : "/" + d.instance());
+        String what = a.need.what();
         if (a.noNode()) {
             return "no node can run " + what + ": " + capacity.usable() + " of " + capacity.size()
-                    + " nodes are ready and schedulable, none of them "
-                    + (d.constraints().nodeSelector().isEmpty()
-                            ? ""
-                            : "has labels " + format(d.constraints().nodeSelector()) + " or ")
-                    + "passes its node affinity and tolerations";
+                    + " nodes are ready and schedulable, none of them " + a.need.noneOfThem();
         }
         if (a.need.gpus() > 0) {
             Ask.GpuFigures f = a.gpuFigures();

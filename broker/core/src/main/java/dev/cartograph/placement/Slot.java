@@ -7,53 +7,128 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One node as the planner indexes it: the node as its agent reported it, what is free on it for
- * placement (allocatable minus the agent's allocation minus what the broker reserved there, never
- * below zero), its free GPUs and CPU as whole numbers for the index, and its {@link NodeGroup} (none
- * when the node is not ready or cordoned: nothing may be placed there). GPUs are whole devices, as
- * Kubernetes requires of extended resources. {@code exact} is {@code free} in {@link Units} (null when
- * it has no such form). Immutable (the array is never changed).
+ * One node as the planner indexes it: the node as its agent reported it, what the broker reserved
+ * there, its {@link NodeGroup} (none when the node is not ready or cordoned: nothing may be placed
+ * there), and what is free for placement — allocatable minus the agent's allocation minus the
+ * reservation, never below zero. The free GPUs, CPU, memory and pod slots are kept as {@link Units}
+ * in the object itself when they have that form (the planner reads them for every node it looks at);
+ * the free amounts as exact decimals are worked out when first asked for. GPUs are whole devices, as
+ * Kubernetes requires of extended resources. Immutable but for that cache; one writer.
  */
-record Slot(NodeState node, ResourceList free, long[] exact, long freeGpus, long freeCpu, NodeGroup group) {
+final class Slot {
+    private static final long[] NONE = new long[4];
+
+    private final NodeState node;
+    private final ResourceList reserved;
+    private final NodeGroup group;
+    private final boolean exact;
+    private final long gpuUnits;
+    private final long cpuUnits;
+    private final long memoryUnits;
+    private final long podUnits;
+    private final long freeGpus;
+    private final long freeCpu;
+    private final long allGpus;
+    private ResourceList free;
+
+    private Slot(NodeState node, ResourceList reserved, NodeGroup group, long[] units, ResourceList free) {
+        this.node = node;
+        this.reserved = reserved;
+        this.group = group;
+        this.exact = units != null;
+        this.free = free;
+        if (exact) {
+            gpuUnits = units[0];
+            cpuUnits = units[1];
+            memoryUnits = units[2];
+            podUnits = units[3];
+            freeGpus = units[0];
+            freeCpu = units[1];
+        } else {
+            gpuUnits = cpuUnits = memoryUnits = podUnits = 0;
+            freeGpus = Math.max(
+                    0, node.allocatable().gpus() - allocated(node, reserved).gpus());
+            freeCpu = free.cpuMillis();
+        }
+        allGpus = node.allocatable().gpus();
+    }
+
     static Slot of(NodeState node, ResourceList reserved, NodeGroup group) {
-        ResourceList allocated =
-                reserved.isEmpty() ? node.allocated() : node.allocated().plus(reserved);
-        ResourceList free = positive(node.allocatable().minus(allocated));
-        long freeGpus = Math.max(0, node.allocatable().gpus() - allocated.gpus());
-        return new Slot(node, free, Units.of(free, false), freeGpus, free.cpuMillis(), group);
+        long[] a = Units.of(node.allocatable(), false);
+        long[] b = Units.of(node.allocated(), false);
+        long[] c = reserved.isEmpty() ? NONE : Units.of(reserved, false);
+        if (a == null || b == null || c == null) {
+            return new Slot(
+                    node, reserved, group, null, positive(node.allocatable().minus(allocated(node, reserved))));
+        }
+        long[] u = new long[4];
+        for (int i = 0; i < u.length; i++) {
+            u[i] = Math.max(0, a[i] - b[i] - c[i]);
+        }
+        return new Slot(node, reserved, group, u, null);
+    }
+
+    private static ResourceList allocated(NodeState node, ResourceList reserved) {
+        return reserved.isEmpty() ? node.allocated() : node.allocated().plus(reserved);
+    }
+
+    NodeState node() {
+        return node;
+    }
+
+    NodeGroup group() {
+        return group;
     }
 
     String name() {
         return node.name();
     }
 
+    long freeGpus() {
+        return freeGpus;
+    }
+
+    /** Free CPU in millicores. */
+    long freeCpu() {
+        return freeCpu;
+    }
+
     long allGpus() {
-        return node.allocatable().gpus();
+        return allGpus;
+    }
+
+    /** What is free, as exact decimals. */
+    ResourceList free() {
+        if (free == null) {
+            free = positive(node.allocatable().minus(allocated(node, reserved)));
+        }
+        return free;
+    }
+
+    /** What is free in {@link Units}, or null. */
+    long[] units() {
+        return exact ? new long[] {gpuUnits, cpuUnits, memoryUnits, podUnits} : null;
     }
 
     /** Some but not all of its GPUs free: what bin packing avoids leaving behind. */
     boolean fragmented() {
-        return freeGpus > 0 && freeGpus < allGpus();
+        return freeGpus > 0 && freeGpus < allGpus;
     }
 
     /** Whether a pod of {@code need} fits in what is free here. */
     boolean fits(Need need) {
         long[] asked = need.exact();
-        if (asked == null || exact == null) {
+        if (asked == null || !exact) {
             return fits(need.request());
         }
-        for (int i = 0; i < asked.length; i++) {
-            if (asked[i] > exact[i]) {
-                return false;
-            }
-        }
-        return true;
+        return asked[0] <= gpuUnits && asked[1] <= cpuUnits && asked[2] <= memoryUnits && asked[3] <= podUnits;
     }
 
     /** Whether {@code request} fits in what is free here (every amount at most what is free). */
     boolean fits(ResourceList request) {
+        ResourceList room = free();
         for (Map.Entry<String, BigDecimal> e : request.amounts().entrySet()) {
-            if (e.getValue().compareTo(free.get(e.getKey())) > 0) {
+            if (e.getValue().compareTo(room.get(e.getKey())) > 0) {
                 return false;
             }
         }

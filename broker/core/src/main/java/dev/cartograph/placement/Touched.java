@@ -3,8 +3,6 @@ package dev.cartograph.placement;
 import dev.cartograph.interpreter.resources.Quantity;
 import dev.cartograph.interpreter.resources.ResourceList;
 import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,14 +12,15 @@ import java.util.Map;
  */
 final class Touched {
     final Slot base;
-    private final List<Need> needs = new ArrayList<>(2);
-    private final List<Long> counts = new ArrayList<>(2);
+    private Need[] needs = new Need[2];
+    private long[] counts = new long[2];
+    private int takes;
     private long[] left;
     private long freeGpus;
 
     Touched(Slot base) {
         this.base = base;
-        this.left = base.exact() == null ? null : base.exact().clone();
+        this.left = base.units();
         this.freeGpus = base.freeGpus();
     }
 
@@ -44,10 +43,10 @@ final class Touched {
     /** What is free of one resource after what was taken. */
     BigDecimal free(String resource) {
         BigDecimal f = base.free().get(resource);
-        for (int i = 0; i < needs.size(); i++) {
-            BigDecimal each = needs.get(i).request().get(resource);
+        for (int i = 0; i < takes; i++) {
+            BigDecimal each = needs[i].request().get(resource);
             if (each.signum() != 0) {
-                f = f.subtract(each.multiply(BigDecimal.valueOf(counts.get(i))));
+                f = f.subtract(each.multiply(BigDecimal.valueOf(counts[i])));
             }
         }
         return f;
@@ -95,8 +94,12 @@ final class Touched {
 
     /** Takes {@code n} pods of {@code need}. */
     void take(Need need, long n) {
-        needs.add(need);
-        counts.add(n);
+        if (takes == needs.length) {
+            needs = java.util.Arrays.copyOf(needs, takes * 2);
+            counts = java.util.Arrays.copyOf(counts, takes * 2);
+        }
+        needs[takes] = need;
+        counts[takes++] = n;
         long[] asked = need.exact();
         if (left != null && asked != null) {
             for (int i = 0; i < asked.length; i++) {
