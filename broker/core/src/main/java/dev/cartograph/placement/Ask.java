@@ -87,6 +87,46 @@ final class Ask {
         return new GpuFigures(nodes, largest, free, room);
     }
 
+    /**
+     * For a demand of more pods than there are nodes it may use (a huge gang or Deployment, which the
+     * node-by-node search would take long to refuse): the first of CPU, memory and pod slots of which
+     * those nodes have less free in all than {@code count} pods ask (a necessary condition), with how
+     * much that is. Empty otherwise, or when amounts are not all in {@link Units}.
+     */
+    java.util.Optional<String> shortInAll(long count) {
+        long[] asked = need.exact();
+        long nodes = groups.stream().mapToLong(NodeGroup::size).sum();
+        if (asked == null || need.namesNodes() || count <= nodes) {
+            return java.util.Optional.empty();
+        }
+        long[] all = new long[4];
+        for (NodeGroup g : groups) {
+            long[] f = g.free();
+            if (f == null) {
+                return java.util.Optional.empty();
+            }
+            for (int i = 0; i < all.length; i++) {
+                all[i] += f[i];
+            }
+        }
+        String[] names = {"", "cpu", "memory", "pods"};
+        for (int i = 1; i < all.length; i++) {
+            long want;
+            try {
+                want = Math.multiplyExact(asked[i], count);
+            } catch (ArithmeticException tooMuch) {
+                want = Long.MAX_VALUE;
+            }
+            if (want > all[i]) {
+                return java.util.Optional.of(
+                        "needs " + count + " pods (" + need.what() + ") each with " + names[i] + " "
+                                + Units.format(i, asked[i]) + ": " + Units.format(i, all[i]) + " free in all on the "
+                                + nodes + " ready nodes it may use");
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     /** Whether at least {@code count} pods fit by GPUs alone, each on one node (a necessary condition). */
     boolean roomForByGpus(long count) {
         long gpus = need.gpus();

@@ -103,6 +103,10 @@ final class GangFit {
             if (d.count() > 0 && (a.noNode() || need.gpus() > 0 && !a.roomForByGpus(d.count()))) {
                 return Attempt.no(Reasons.whyNot(a, capacity, null));
             }
+            java.util.Optional<String> short_ = d.count() > 0 ? a.shortInAll(d.count()) : java.util.Optional.empty();
+            if (short_.isPresent()) {
+                return Attempt.no(short_.get());
+            }
             asks.add(a);
             pods += d.count();
         }

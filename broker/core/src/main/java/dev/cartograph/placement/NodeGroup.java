@@ -39,6 +39,10 @@ final class NodeGroup {
     private final TreeMap<Long, TreeSet<Slot>> byGpus = new TreeMap<>();
     private final TreeMap<Long, TreeSet<Slot>> byCpu = new TreeMap<>();
     private int size;
+    /** Free amounts in {@link Units} summed over the group's nodes that have that form; how many do not. */
+    private final long[] free = new long[4];
+
+    private int inexact;
 
     NodeGroup(Kind kind) {
         this.kind = kind;
@@ -56,12 +60,30 @@ final class NodeGroup {
         byGpus.computeIfAbsent(s.freeGpus(), k -> new TreeSet<>(BY_NAME)).add(s);
         byCpu.computeIfAbsent(s.freeCpu(), k -> new TreeSet<>(BY_NAME)).add(s);
         size++;
+        count(s, 1);
+    }
+
+    private void count(Slot s, int sign) {
+        long[] u = s.units();
+        if (u == null) {
+            inexact += sign;
+            return;
+        }
+        for (int i = 0; i < u.length; i++) {
+            free[i] += sign * u[i];
+        }
+    }
+
+    /** Free amounts in {@link Units} over the whole group; null when some node's have no such form. */
+    long[] free() {
+        return inexact > 0 ? null : free;
     }
 
     void remove(Slot s) {
         drop(byGpus, s.freeGpus(), s);
         drop(byCpu, s.freeCpu(), s);
         size--;
+        count(s, -1);
     }
 
     private static void drop(TreeMap<Long, TreeSet<Slot>> index, long key, Slot s) {

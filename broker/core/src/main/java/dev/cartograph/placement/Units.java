@@ -14,6 +14,12 @@ final class Units {
 
     private Units() {}
 
+    /** Amount {@code i} (0 GPUs, 1 CPU millicores, 2 memory bytes, 3 pods) as a quantity. */
+    static String format(int i, long amount) {
+        BigDecimal v = i == 1 ? BigDecimal.valueOf(amount).movePointLeft(3) : BigDecimal.valueOf(amount);
+        return dev.cartograph.interpreter.resources.Quantity.format(v);
+    }
+
     /**
      * The four amounts of {@code r}, or null when one is not a whole number of its unit; with
      * {@code only}, null also when {@code r} names any other resource (a request that needs more than
