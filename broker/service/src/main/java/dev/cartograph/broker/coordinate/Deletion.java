@@ -61,7 +61,7 @@ final class Deletion {
             }
             fleet.release(p.uid());
             boolean durable = forwarding.delete(deleting, cluster);
-            if (durable && !fleet.snapshot().ready(cluster, clock.instant(), settings.heartbeatTimeout())) {
+            if (durable && !fleet.ready(cluster, clock.instant(), settings.heartbeatTimeout())) {
                 effects.event(
                         object,
                         EventReason.Deleting,
@@ -82,7 +82,7 @@ final class Deletion {
         for (PlacementRecord p : java.util.List.copyOf(book.inState(State.DELETING))) {
             String cluster = p.cluster().orElse("");
             if (!cluster.isEmpty()
-                    && !fleet.snapshot().ready(cluster, clock.instant(), settings.heartbeatTimeout())
+                    && !fleet.ready(cluster, clock.instant(), settings.heartbeatTimeout())
                     && forwarding.delete(p, cluster)) {
                 finish(p, book.object(p.uid()));
             }

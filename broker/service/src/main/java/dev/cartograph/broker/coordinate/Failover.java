@@ -71,8 +71,8 @@ final class Failover {
     boolean tick(Instant activeSince) {
         Instant now = clock.instant();
         boolean changed = false;
-        for (String cluster : fleet.snapshot().clusters().keySet()) {
-            boolean ready = fleet.snapshot().ready(cluster, now, settings.heartbeatTimeout());
+        for (String cluster : fleet.clusters()) {
+            boolean ready = fleet.ready(cluster, now, settings.heartbeatTimeout());
             Boolean before = readiness.put(cluster, ready);
             if (before == null || before != ready) {
                 changed = true;
@@ -84,18 +84,18 @@ final class Failover {
             return changed;
         }
         Map<String, Set<String>> listedNow = new HashMap<>();
-        fleet.snapshot()
-                .clusters()
-                .forEach((cluster, summary) -> listedNow.put(
-                        cluster,
-                        summary.placements().stream()
-                                .map(PlacementReport::placementId)
-                                .collect(java.util.stream.Collectors.toSet())));
+        for (String cluster : fleet.clusters()) {
+            listedNow.put(
+                    cluster,
+                    fleet.summary(cluster).orElseThrow().placements().stream()
+                            .map(PlacementReport::placementId)
+                            .collect(java.util.stream.Collectors.toSet()));
+        }
         for (PlacementRecord p : List.copyOf(book.placements())) {
             if ((p.state() == State.PLACED || p.state() == State.APPLIED)
                     && p.cluster().isPresent()) {
                 String cluster = p.cluster().get();
-                if (!fleet.snapshot().ready(cluster, now, settings.failoverTimeout())) {
+                if (!fleet.ready(cluster, now, settings.failoverTimeout())) {
                     changed |= lost(p, cluster, now);
                 } else if (p.state() == State.APPLIED) {
                     changed |= stuck(p, cluster, now) || gone(p, cluster, listedNow, now);
@@ -139,8 +139,7 @@ final class Failover {
         if (Duration.between(p.at(), now).compareTo(settings.limits().startTimeout()) <= 0) {
             return false;
         }
-        Optional<PlacementReport> report = Optional.ofNullable(
-                        fleet.snapshot().clusters().get(cluster))
+        Optional<PlacementReport> report = fleet.summary(cluster)
                 .flatMap(s -> s.placements().stream()
                         .filter(r -> r.placementId().equals(p.uid()) && r.epoch() == p.epoch())
                         .findFirst());
@@ -164,7 +163,7 @@ final class Failover {
      * placed again — unless it had finished there: a Completed or Failed gang is not run again.
      */
     private boolean gone(PlacementRecord p, String cluster, Map<String, Set<String>> listedNow, Instant now) {
-        Instant received = fleet.snapshot().received().get(cluster);
+        Instant received = fleet.received(cluster).orElse(null);
         Set<String> listing = listedNow.get(cluster);
         if (received == null || listing == null) {
             return false;
@@ -237,7 +236,7 @@ final class Failover {
             }
             String cluster = p.cluster().get();
             if (Duration.between(book.lastSent(p), now).compareTo(settings.heartbeatTimeout()) <= 0
-                    || !fleet.snapshot().ready(cluster, now, settings.heartbeatTimeout())) {
+                    || !fleet.ready(cluster, now, settings.heartbeatTimeout())) {
                 continue;
             }
             Optional<HubObject> object = book.object(p.uid());

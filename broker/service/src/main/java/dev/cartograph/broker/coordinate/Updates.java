@@ -8,7 +8,6 @@ import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.placement.PodDemand;
-import dev.cartograph.protocol.ClusterState;
 import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import java.time.Clock;
@@ -126,11 +125,11 @@ final class Updates {
         List<PodDemand> added = added(had, now);
         Optional<Decision.Placed> room = Optional.empty();
         if (!added.isEmpty()) {
-            List<ClusterState> here =
-                    fleet.snapshot().forPlanning(clock.instant(), settings.heartbeatTimeout()).stream()
-                            .filter(c -> c.name().equals(cluster))
-                            .toList();
-            Decision fit = Planner.plan(added, Map.of(), here, settings.policy());
+            Decision fit = Planner.plan(
+                    added,
+                    Map.of(),
+                    fleet.planning(clock.instant(), settings.heartbeatTimeout()).only(cluster),
+                    settings.policy());
             if (!(fit instanceof Decision.Placed placed)) {
                 String why = fit.clusters().stream()
                         .map(Decision.Verdict::reason)
@@ -150,9 +149,7 @@ final class Updates {
         // the record holds the extended reservation, so a broker that restarts before the member accounts for it holds
         // it too
         long epoch = p.epoch() + 1;
-        Optional<Reservation> held = fleet.snapshot().reservations().containsKey(p.uid())
-                ? Optional.of(fleet.snapshot().reservations().get(p.uid()))
-                : Optional.empty();
+        Optional<Reservation> held = fleet.reservation(p.uid());
         Map<String, ResourceList> reserved = room.map(placed ->
                         fleet.extend(p.uid(), cluster, epoch, placed, added).perNode())
                 .orElse(p.reserved());
