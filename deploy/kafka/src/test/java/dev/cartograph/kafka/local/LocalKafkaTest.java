@@ -115,6 +115,25 @@ class LocalKafkaTest {
         }
     }
 
+    /** A new topic's configuration, asked until the broker's metadata knows the topic (it may lag the create under load). */
+    private static Config describedOnceKnown(Admin admin, ConfigResource resource) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                return admin.describeConfigs(List.of(resource))
+                        .all()
+                        .get(10, TimeUnit.SECONDS)
+                        .get(resource);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+                        || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
     @Test
     void createsACompactedTopicWithTheAdminClient() throws Exception {
         try (Admin admin = admin(shared)) {
@@ -123,10 +142,7 @@ class LocalKafkaTest {
             admin.createTopics(List.of(topic)).all().get(10, TimeUnit.SECONDS);
 
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, "state");
-            Config config = admin.describeConfigs(List.of(resource))
-                    .all()
-                    .get(10, TimeUnit.SECONDS)
-                    .get(resource);
+            Config config = describedOnceKnown(admin, resource);
             assertThat(config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value()).isEqualTo("compact");
             assertThat(admin.describeTopics(List.of("state"))
                             .allTopicNames()
