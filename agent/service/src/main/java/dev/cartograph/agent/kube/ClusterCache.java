@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Informers on Nodes, Pods and every catalog kind the cluster serves (found by discovery at start
  * and again whenever a CRD appears). Handlers only signal what changed ({@code onChange}); readers
- * take snapshots of the caches as JSON trees. Thread-safe.
+ * take snapshots of the caches as JSON trees. The caches hold what the agent's readers use, as JSON
+ * bytes ({@link CompactStore}; what is kept and who reads it: {@link Kept}). Thread-safe.
  */
 public final class ClusterCache implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterCache.class);

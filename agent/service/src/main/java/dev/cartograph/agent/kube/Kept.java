@@ -34,7 +34,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *       (client-go informers commonly drop it too).
  * </ul>
  *
- * The tests in {@code KeptTest} and {@code ClusterCacheIT} fail if a field one of these readers uses is dropped.
+ * {@code KeptTest}, {@code CompactStoreTest} and {@code ClusterCacheIT} fail if a field one of these readers uses is
+ * dropped.
  * Pure; thread-safe.
  */
 final class Kept {
