@@ -10,10 +10,10 @@ import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Informers on Nodes, Pods and every catalog kind the cluster serves (found by discovery at start
  * and again whenever a CRD appears). Handlers only signal what changed ({@code onChange}); readers
- * take snapshots of the caches as JSON trees. Thread-safe.
+ * take snapshots of the caches as JSON trees. The caches hold what the agent's readers use, as JSON
+ * bytes ({@link CompactStore}; what is kept and who reads it: {@link Kept}). Thread-safe.
  */
 public final class ClusterCache implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterCache.class);
@@ -41,14 +42,21 @@ public final class ClusterCache implements AutoCloseable {
         record Workload(GroupVersionKind kind, String namespace, String name) implements Change {}
     }
 
+    /** core/v1 Pod: watched once, for capacity and (when the definitions name it) as a workload kind. */
+    private static final GroupVersionKind POD = new GroupVersionKind("", "v1", "Pod");
+
     private final KubernetesClient client;
     private volatile Definitions definitions;
     private final Consumer<Change> onChange;
-    private final Map<GroupVersionKind, SharedIndexInformer<GenericKubernetesResource>> workloads =
-            new ConcurrentHashMap<>();
+    private final Map<GroupVersionKind, Watched> workloads = new ConcurrentHashMap<>();
+    private final CompactStore<Node> nodeStore = new CompactStore<>(Node.class, Kept::node);
     private SharedIndexInformer<Node> nodes;
-    private SharedIndexInformer<Pod> pods;
+    private Watched pods;
     private SharedIndexInformer<CustomResourceDefinition> crds;
+
+    /** An informer and the store it fills. */
+    private record Watched(
+            SharedIndexInformer<GenericKubernetesResource> informer, CompactStore<GenericKubernetesResource> store) {}
 
     public ClusterCache(KubernetesClient client, Definitions definitions, Consumer<Change> onChange) {
         this.client = client;
@@ -56,10 +64,25 @@ public final class ClusterCache implements AutoCloseable {
         this.onChange = onChange;
     }
 
+    /**
+     * Starts the informers and waits for their first lists. Their stores keep what {@link Kept} says the agent's
+     * readers use (the list of readers and their fields is there); one pod informer serves capacity and, when
+     * the definitions name core/v1 Pod, Pods as workloads, so no pod is held twice.
+     */
     public void start() {
         Change capacity = new Change.Capacity();
-        nodes = client.nodes().inform(handler(o -> onChange.accept(capacity)), 0);
-        pods = client.pods().inAnyNamespace().inform(handler(o -> onChange.accept(capacity)), 0);
+        nodes = client.nodes()
+                .runnableInformer(0)
+                .itemStore(nodeStore)
+                .removeNamespaceIndex()
+                .addEventHandler(handler(o -> onChange.accept(capacity)))
+                .run();
+        pods = watch(client.genericKubernetesResources(context(POD, "pods")).inAnyNamespace(), o -> {
+            onChange.accept(capacity);
+            if (workloads.containsKey(POD)) {
+                onChange.accept(workloadChange(POD, o));
+            }
+        });
         discover();
         try {
             crds = client.apiextensions().v1().customResourceDefinitions().inform(handler(o -> discover()), 0);
@@ -68,13 +91,25 @@ public final class ClusterCache implements AutoCloseable {
         }
     }
 
-    /** Starts informers for catalog kinds that are served and not yet watched. */
+    private static Watched watch(
+            Informable<GenericKubernetesResource> what, Consumer<GenericKubernetesResource> signal) {
+        CompactStore<GenericKubernetesResource> store =
+                new CompactStore<>(GenericKubernetesResource.class, Kept::workload);
+        SharedIndexInformer<GenericKubernetesResource> informer = what.runnableInformer(0)
+                .itemStore(store)
+                .removeNamespaceIndex()
+                .addEventHandler(handler(signal))
+                .run();
+        return new Watched(informer, store);
+    }
+
     /** New definitions (Karta objects changed): kinds they add are watched from now on. */
     public void definitions(Definitions changed) {
         this.definitions = changed;
         discover();
     }
 
+    /** Starts informers for catalog kinds that are served and not yet watched. */
     public synchronized void discover() {
         for (WorkloadDefinition d : definitions.all()) {
             GroupVersionKind kind = d.kind();
@@ -82,30 +117,47 @@ public final class ClusterCache implements AutoCloseable {
                 continue;
             }
             served(kind).ifPresent(plural -> {
-                ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder()
-                        .withGroup(kind.group())
-                        .withVersion(kind.version())
-                        .withKind(kind.kind())
-                        .withPlural(plural)
-                        .withNamespaced(true)
-                        .build();
+                if (kind.equals(POD) && pods != null) {
+                    // the capacity informer's pods: announce each as a new informer's first list would
+                    workloads.put(POD, pods);
+                    pods.store().keySet().forEach(key -> onChange.accept(workloadChange(POD, key)));
+                    LOG.info("watching {} ({}, with the capacity informer)", kind.qualified(), plural);
+                    return;
+                }
                 try {
                     workloads.put(
                             kind,
-                            client.genericKubernetesResources(ctx)
-                                    .inAnyNamespace()
-                                    .inform(
-                                            handler(o -> onChange.accept(new Change.Workload(
-                                                    kind,
-                                                    o.getMetadata().getNamespace(),
-                                                    o.getMetadata().getName()))),
-                                            0));
+                            watch(
+                                    client.genericKubernetesResources(context(kind, plural))
+                                            .inAnyNamespace(),
+                                    o -> onChange.accept(workloadChange(kind, o))));
                     LOG.info("watching {} ({})", kind.qualified(), plural);
                 } catch (KubernetesClientException e) {
                     LOG.warn("cannot watch {}: {}", kind.qualified(), e.getMessage());
                 }
             });
         }
+    }
+
+    private static ResourceDefinitionContext context(GroupVersionKind kind, String plural) {
+        return new ResourceDefinitionContext.Builder()
+                .withGroup(kind.group())
+                .withVersion(kind.version())
+                .withKind(kind.kind())
+                .withPlural(plural)
+                .withNamespaced(true)
+                .build();
+    }
+
+    private static Change.Workload workloadChange(GroupVersionKind kind, HasMetadata o) {
+        return new Change.Workload(
+                kind, o.getMetadata().getNamespace(), o.getMetadata().getName());
+    }
+
+    /** @param key the store's key, {@code namespace/name} */
+    private static Change.Workload workloadChange(GroupVersionKind kind, String key) {
+        int slash = key.indexOf('/');
+        return new Change.Workload(kind, key.substring(0, slash), key.substring(slash + 1));
     }
 
     private Optional<String> served(GroupVersionKind kind) {
@@ -129,27 +181,23 @@ public final class ClusterCache implements AutoCloseable {
     }
 
     public List<JsonNode> nodes() {
-        return trees(nodes == null ? List.of() : nodes.getStore().list());
+        return nodeStore.trees();
     }
 
     public List<JsonNode> pods() {
-        return trees(pods == null ? List.of() : pods.getStore().list());
+        return pods == null ? List.of() : pods.store().trees();
     }
 
     /** Every cached object of every watched catalog kind. */
     public List<JsonNode> workloads() {
         List<JsonNode> out = new ArrayList<>();
-        workloads.values().forEach(i -> out.addAll(trees(i.getStore().list())));
+        workloads.values().forEach(w -> out.addAll(w.store().trees()));
         return out;
     }
 
     public Optional<JsonNode> workload(GroupVersionKind kind, String namespace, String name) {
-        SharedIndexInformer<GenericKubernetesResource> informer = workloads.get(kind);
-        if (informer == null) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(informer.getStore().getByKey(namespace + "/" + name))
-                .map(ClusterCache::tree);
+        Watched watched = workloads.get(kind);
+        return watched == null ? Optional.empty() : watched.store().tree(namespace + "/" + name);
     }
 
     /** The watched version of a group's kind (a Delete names its copy by group and kind); empty when not watched. */
@@ -165,14 +213,7 @@ public final class ClusterCache implements AutoCloseable {
     }
 
     public Optional<String> plural(GroupVersionKind kind) {
-        SharedIndexInformer<GenericKubernetesResource> informer = workloads.get(kind);
-        return informer == null ? Optional.empty() : served(kind);
-    }
-
-    private static List<JsonNode> trees(List<? extends HasMetadata> objects) {
-        List<JsonNode> out = new ArrayList<>(objects.size());
-        objects.forEach(o -> out.add(tree(o)));
-        return out;
+        return workloads.containsKey(kind) ? served(kind) : Optional.empty();
     }
 
     static JsonNode tree(HasMetadata o) {
@@ -200,12 +241,14 @@ public final class ClusterCache implements AutoCloseable {
 
     @Override
     public void close() {
-        workloads.values().forEach(SharedIndexInformer::close);
+        workloads.values().stream()
+                .filter(w -> w != pods)
+                .forEach(w -> w.informer().close());
         if (nodes != null) {
             nodes.close();
         }
         if (pods != null) {
-            pods.close();
+            pods.informer().close();
         }
         if (crds != null) {
             crds.close();
