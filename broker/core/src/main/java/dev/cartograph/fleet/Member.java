@@ -31,6 +31,10 @@ final class Member {
     private final Map<String, ResourceList> placed = new HashMap<>();
 
     private boolean displaced;
+    /** {@link #placed} as last handed out, until it changes. */
+    private Map<String, ResourceList> placedCopy = Map.of();
+
+    private boolean placedChanged;
 
     ClusterSummary summary() {
         return summary;
@@ -44,9 +48,13 @@ final class Member {
         return capacity;
     }
 
-    /** Where reservations count now, per node (a copy). */
+    /** Where reservations count now, per node (an immutable copy, made again only after a change). */
     Map<String, ResourceList> placed() {
-        return Map.copyOf(placed);
+        if (placedChanged) {
+            placedCopy = Map.copyOf(placed);
+            placedChanged = false;
+        }
+        return placedCopy;
     }
 
     /**
@@ -137,6 +145,7 @@ final class Member {
             placed.putAll(after);
             displaced = !after.equals(reserved);
         }
+        placedChanged |= !redo.isEmpty();
         for (String name : redo) {
             NodeState n = capacity.node(name);
             if (n != null) {
