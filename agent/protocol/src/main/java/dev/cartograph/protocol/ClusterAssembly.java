@@ -16,10 +16,13 @@ import java.util.TreeMap;
 /**
  * One cluster's {@link ClusterSummary}, put together from its cluster topic's records read in order (one
  * partition): node and placement records are held as they come; each {@link Header} completes a summary of
- * everything held, with the names of the nodes that changed since the previous one. A header with a new
+ * everything held, which {@link #take()} gives with the names of the nodes that changed since the summary taken
+ * before (a reader may take only the newest of several headers read together). A header with a new
  * {@link Stamp} (the agent restarted, or re-sent everything after losing records) drops what was not written
- * again under that stamp — nodes deleted while the agent was away — and says every node may have changed.
- * The records must already be this cluster's (the reader checks the topic). Holds at most
+ * again under that stamp — nodes deleted while the agent was away — and says every node may have changed. A
+ * header older than the newest one completed (by the rule the fleet applies: within an incarnation by
+ * sequence, across incarnations by heartbeat) completes nothing, so changes are never lost to a summary the
+ * fleet would ignore. The records must already be this cluster's (the reader checks the topic). Holds at most
  * {@value #MAX_NODES} nodes and as many placements. Not thread-safe: one reader.
  */
 public final class ClusterAssembly {
@@ -30,22 +33,25 @@ public final class ClusterAssembly {
 
     /** What one record did. */
     public sealed interface Step {
-        /** Held until the next header. */
+        /** Held until the next header (or a header older than the newest completed one: ignored). */
         record Held() implements Step {}
 
-        /**
-         * A header completed {@code summary}; {@code changedNodes} names the nodes added, changed or removed
-         * since the previous summary, empty when any may have (the first summary, a new stamp).
-         * {@code doubt} says when the header's counts differ from what is held (records lost or refused).
-         */
-        record Summary(ClusterSummary summary, Optional<Set<String>> changedNodes, Optional<String> doubt)
-                implements Step {}
+        /** A header completed a summary: {@link #take()} it. */
+        record Completed() implements Step {}
 
         /** Refused, for {@code reason}; nothing held changed. */
         record Refused(String reason) implements Step {}
     }
 
+    /**
+     * A completed summary; {@code changedNodes} names the nodes added, changed or removed since the summary
+     * taken before, empty when any may have (the first summary, a new stamp). {@code doubt} says when the
+     * header's counts differ from what was held (records lost or refused).
+     */
+    public record Summary(ClusterSummary summary, Optional<Set<String>> changedNodes, Optional<String> doubt) {}
+
     private static final Step HELD = new Step.Held();
+    private static final Step COMPLETED = new Step.Completed();
 
     private final String cluster;
     private final NodeParts parts;
@@ -55,6 +61,11 @@ public final class ClusterAssembly {
     private boolean everything = true;
     private Stamp stamp;
     private Stamp lastStamp;
+    /** The newest header that completed a summary, and whether that summary is still to be taken. */
+    private Header completed;
+
+    private boolean untaken;
+    private Optional<String> doubt = Optional.empty();
 
     /** @param parts shared with the reader's other clusters (same thread) */
     public ClusterAssembly(String cluster, NodeParts parts) {
@@ -132,6 +143,32 @@ public final class ClusterAssembly {
             placements.values().removeIf(held -> !held.stamp().equals(stamp));
             everything = true;
         }
+        if (completed != null
+                && (completed.stamp().incarnation().equals(h.stamp().incarnation())
+                        ? h.sequence() <= completed.sequence()
+                        : !h.heartbeat().isAfter(completed.heartbeat()))) {
+            return HELD;
+        }
+        completed = h;
+        untaken = true;
+        doubt = h.nodes() == nodes.size() && h.placements() == placements.size()
+                ? Optional.empty()
+                : Optional.of("cluster " + cluster + " says it has " + h.nodes() + " nodes and " + h.placements()
+                        + " placements; " + nodes.size() + " and " + placements.size()
+                        + " were read (records lost or refused)");
+        return COMPLETED;
+    }
+
+    /**
+     * The summary the newest header completed, if not taken yet: that header with everything held now, and the
+     * nodes changed since the summary taken before.
+     */
+    public Optional<Summary> take() {
+        if (!untaken) {
+            return Optional.empty();
+        }
+        untaken = false;
+        Header h = completed;
         ClusterSummary s = new ClusterSummary(
                 cluster,
                 h.labels(),
@@ -144,11 +181,6 @@ public final class ClusterAssembly {
         Optional<Set<String>> changedNodes = everything ? Optional.empty() : Optional.of(Set.copyOf(changed));
         changed.clear();
         everything = false;
-        Optional<String> doubt = h.nodes() == nodes.size() && h.placements() == placements.size()
-                ? Optional.empty()
-                : Optional.of("cluster " + cluster + " says it has " + h.nodes() + " nodes and " + h.placements()
-                        + " placements; " + nodes.size() + " and " + placements.size()
-                        + " were read (records lost or refused)");
-        return new Step.Summary(s, changedNodes, doubt);
+        return Optional.of(new Summary(s, changedNodes, doubt));
     }
 }

@@ -635,16 +635,14 @@ class AgentIT {
                                         .orElseThrow();
                                 if (kind == AgentTopic.CLUSTER
                                         && Wire.decodeCluster(r.key(), r.value())
-                                                instanceof Decoded.Ok<ClusterRecord> ok
-                                        && assemblies
-                                                        .computeIfAbsent(
-                                                                topics.owner(r.topic())
-                                                                        .orElseThrow()
-                                                                        .cluster(),
-                                                                name -> new ClusterAssembly(name, parts))
-                                                        .apply(ok.value())
-                                                instanceof ClusterAssembly.Step.Summary s) {
-                                    clusters.add(s.summary());
+                                                instanceof Decoded.Ok<ClusterRecord> ok) {
+                                    ClusterAssembly assembly = assemblies.computeIfAbsent(
+                                            topics.owner(r.topic())
+                                                    .orElseThrow()
+                                                    .cluster(),
+                                            name -> new ClusterAssembly(name, parts));
+                                    assembly.apply(ok.value());
+                                    assembly.take().ifPresent(s -> clusters.add(s.summary()));
                                 } else if (kind == AgentTopic.WORKLOADS
                                         && Wire.decodeWorkload(r.value()) instanceof Decoded.Ok<WorkloadSummary> ok) {
                                     workloads.add(ok.value());

@@ -162,10 +162,12 @@ class AgentScaleBenchmark {
                             break;
                         }
                         size += r.value() == null ? 0 : r.value().length;
-                        if (Wire.decodeCluster(r.key(), r.value()) instanceof Decoded.Ok<ClusterRecord> ok
-                                && assembly.apply(ok.value()) instanceof ClusterAssembly.Step.Summary s
-                                && s.summary().nodes().size() == NODES) {
-                            full = s.summary();
+                        if (Wire.decodeCluster(r.key(), r.value()) instanceof Decoded.Ok<ClusterRecord> ok) {
+                            assembly.apply(ok.value());
+                            full = assembly.take()
+                                    .map(ClusterAssembly.Summary::summary)
+                                    .filter(s -> s.nodes().size() == NODES)
+                                    .orElse(null);
                         }
                     }
                 }
