@@ -54,7 +54,6 @@ public final class ClusterAssembly {
     private static final Step COMPLETED = new Step.Completed();
 
     private final String cluster;
-    private final NodeParts parts;
     private final TreeMap<String, Held<NodeState>> nodes = new TreeMap<>();
     private final TreeMap<String, Held<PlacementReport>> placements = new TreeMap<>();
     private final Set<String> changed = new HashSet<>();
@@ -67,10 +66,8 @@ public final class ClusterAssembly {
     private boolean untaken;
     private Optional<String> doubt = Optional.empty();
 
-    /** @param parts shared with the reader's other clusters (same thread) */
-    public ClusterAssembly(String cluster, NodeParts parts) {
+    public ClusterAssembly(String cluster) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
-        this.parts = Objects.requireNonNull(parts, "parts");
     }
 
     public Step apply(ClusterRecord r) {
@@ -110,7 +107,7 @@ public final class ClusterAssembly {
             return new Step.Refused(
                     "cluster " + cluster + " already holds " + MAX_NODES + " nodes, the most one cluster may report");
         }
-        NodeState node = parts.share(r.node());
+        NodeState node = r.node();
         Held<NodeState> before = nodes.put(name, new Held<>(node, stamp(r.stamp())));
         if (before == null || !before.value().equals(node)) {
             changed.add(name);

@@ -38,6 +38,11 @@ final class ClusterRecordCodec {
     }
 
     static Decoded<ClusterRecord> decode(String kafkaKey, byte[] value) {
+        return decode(kafkaKey, value, new NodeParts());
+    }
+
+    /** Decodes, sharing node parts with the nodes decoded before through {@code parts}. */
+    static Decoded<ClusterRecord> decode(String kafkaKey, byte[] value, NodeParts parts) {
         var key = Key.parse(kafkaKey);
         if (key.isEmpty()) {
             return new Decoded.Failed<>(
@@ -51,7 +56,7 @@ final class ClusterRecordCodec {
         }
         return switch (k.kind()) {
             case HEADER -> Envelope.decode(value, "cluster", ClusterRecordCodec::header);
-            case NODE -> Envelope.decode(value, "cluster.node", o -> node(o, k));
+            case NODE -> Envelope.decode(value, "cluster.node", o -> node(o, k, parts));
             case PLACEMENT -> Envelope.decode(value, "cluster.placement", o -> placed(o, k));
         };
     }
@@ -137,25 +142,24 @@ final class ClusterRecordCodec {
         return o;
     }
 
-    private static ClusterRecord node(JsonNode o, Key key) {
+    private static ClusterRecord node(JsonNode o, Key key, NodeParts parts) {
         String name = Fields.text(o, "name");
         if (!name.equals(key.name())) {
             throw new Fields.Bad("node '" + name + "' under key '" + key.kafkaKey() + "'");
         }
-        Map<String, String> labels = new LinkedHashMap<>(Fields.strings(o, "labels"));
-        labels.put(HOSTNAME, Fields.textOr(o, "hostname", name));
         String where = "node '" + name + "'";
+        Map<String, String> labels = parts.labels(o.get("labels"), l -> Fields.strings(o, "labels"));
         return new Node(
                 Fields.text(o, "cluster"),
                 stamp(o),
                 new NodeState(
                         name,
-                        labels,
-                        Fields.taints(o),
+                        NodeParts.withHostname(labels, Fields.textOr(o, "hostname", name)),
+                        parts.taints(o.get("taints"), t -> Fields.taints(o)),
                         o.path("ready").asBoolean(true),
                         o.path("schedulable").asBoolean(true),
-                        Fields.boundedResources(o, "allocatable", where),
-                        Fields.boundedResources(o, "allocated", where)));
+                        parts.resources(o.get("allocatable"), a -> Fields.boundedResources(o, "allocatable", where)),
+                        parts.resources(o.get("allocated"), a -> Fields.boundedResources(o, "allocated", where))));
     }
 
     // ---- placement

@@ -30,6 +30,14 @@ public final class Wire {
         return ClusterRecordCodec.decode(key, value);
     }
 
+    /**
+     * As {@link #decodeCluster(String, byte[])}, sharing what nodes have in common with the nodes decoded before
+     * through {@code parts} (a long-lived reader's memory, and its decoding time).
+     */
+    public static Decoded<ClusterRecord> decodeCluster(String key, byte[] value, NodeParts parts) {
+        return ClusterRecordCodec.decode(key, value, parts);
+    }
+
     // ---- fleet snapshots (the expanded form: what carto plan reads)
 
     public static byte[] encodeFleet(List<ClusterState> clusters) {

@@ -51,8 +51,9 @@ class ClusterDeltasTest {
 
     /** Reads records as the broker does: encoded, decoded under their key, applied in order; the summary completed. */
     static Optional<ClusterAssembly.Summary> read(ClusterAssembly a, List<ClusterRecord> records) {
+        NodeParts parts = new NodeParts();
         for (ClusterRecord r : records) {
-            Decoded<ClusterRecord> d = Wire.decodeCluster(r.key().kafkaKey(), Wire.encode(r));
+            Decoded<ClusterRecord> d = Wire.decodeCluster(r.key().kafkaKey(), Wire.encode(r), parts);
             assertThat(a.apply(((Decoded.Ok<ClusterRecord>) d).value())).isNotInstanceOf(Step.Refused.class);
         }
         return a.take();
@@ -121,7 +122,7 @@ class ClusterDeltasTest {
 
     @Test
     void aRestartedAgentsFirstHeaderDropsNodesDeletedWhileItWasAway() {
-        ClusterAssembly broker = new ClusterAssembly("gpu-east", new NodeParts());
+        ClusterAssembly broker = new ClusterAssembly("gpu-east");
         List<NodeState> three =
                 List.of(h100("n1", 0, true, true, "a"), h100("n2", 0, true, true, "a"), h100("n3", 2, true, true, "b"));
         read(broker, new ClusterDeltas().next(summary("before", 9, T, three, List.of(placement("p-1", 1)))));
@@ -140,7 +141,7 @@ class ClusterDeltasTest {
 
     @Test
     void aSummaryNamesTheNodesChangedSinceThePreviousOne() {
-        ClusterAssembly broker = new ClusterAssembly("gpu-east", new NodeParts());
+        ClusterAssembly broker = new ClusterAssembly("gpu-east");
         ClusterDeltas agent = new ClusterDeltas();
         List<NodeState> nodes =
                 List.of(h100("n1", 0, true, true, "a"), h100("n2", 0, true, true, "a"), h100("n3", 0, true, true, "a"));
@@ -158,7 +159,7 @@ class ClusterDeltasTest {
 
     @Test
     void anUnreadableNodeRecordDropsTheNodeAndTheHeaderSaysTheCountsDiffer() {
-        ClusterAssembly broker = new ClusterAssembly("gpu-east", new NodeParts());
+        ClusterAssembly broker = new ClusterAssembly("gpu-east");
         ClusterDeltas agent = new ClusterDeltas();
         List<NodeState> nodes = List.of(h100("n1", 0, true, true, "a"), h100("n2", 0, true, true, "a"));
         read(broker, agent.next(summary("inc", 1, nodes, List.of())));
@@ -175,7 +176,7 @@ class ClusterDeltasTest {
 
     @Test
     void aHeaderOlderThanTheNewestCompletesNothingAndItsChangesGoToTheNextSummary() {
-        ClusterAssembly broker = new ClusterAssembly("gpu-east", new NodeParts());
+        ClusterAssembly broker = new ClusterAssembly("gpu-east");
         List<NodeState> nodes = List.of(h100("n1", 0, true, true, "a"));
         read(broker, new ClusterDeltas().next(summary("old", 5, T, nodes, List.of())));
         // a restarted agent whose clock is behind the old one's last heartbeat: its header is older
@@ -201,7 +202,7 @@ class ClusterDeltasTest {
 
     @Test
     void nodesOfOneShapeShareTheirTaintsAndAllocatable() {
-        ClusterAssembly broker = new ClusterAssembly("gpu-east", new NodeParts());
+        ClusterAssembly broker = new ClusterAssembly("gpu-east");
         List<NodeState> nodes = List.of(h100("n1", 2, true, true, "a"), h100("n2", 2, true, true, "a"));
         ClusterAssembly.Summary s = read(broker, new ClusterDeltas().next(summary("inc", 1, nodes, List.of())))
                 .orElseThrow();
@@ -232,7 +233,7 @@ class ClusterDeltasTest {
     /** One random history; how many summaries were checked. */
     private static int history(Random random, long seed) {
         int checked = 0;
-        ClusterAssembly broker = new ClusterAssembly("gpu-east", new NodeParts());
+        ClusterAssembly broker = new ClusterAssembly("gpu-east");
         ClusterDeltas agent = new ClusterDeltas();
         String incarnation = "inc-0";
         long sequence = 0;
@@ -315,7 +316,7 @@ class ClusterDeltasTest {
 
     @Test
     void theBrokerHoldsAtMostTheCeilingOfNodesPerCluster() {
-        ClusterAssembly broker = new ClusterAssembly("gpu-east", new NodeParts());
+        ClusterAssembly broker = new ClusterAssembly("gpu-east");
         Stamp stamp = new Stamp("inc", 0);
         NodeState shape = h100("x", 0, true, true, "a");
         for (int i = 0; i < ClusterAssembly.MAX_NODES; i++) {

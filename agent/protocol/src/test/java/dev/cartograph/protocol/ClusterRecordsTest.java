@@ -85,6 +85,13 @@ class ClusterRecordsTest {
                                 "node 'n1' allocatable.nvidia.com/gpu = 1000000000000000000000000000000 is larger than the ceiling of 1048576 per pod"));
         assertThat(Wire.decodeCluster("node/n1", json.replace("\"2\"", "\"-2\"").getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(Decoded.Failed.class);
+        // a reader sharing parts refuses it every time: a refused part is never kept for the next node
+        NodeParts parts = new NodeParts();
+        byte[] absurd = json.replace("\"8\"", "\"1e30\"").getBytes(StandardCharsets.UTF_8);
+        assertThat(Wire.decodeCluster("node/n1", absurd, parts)).isInstanceOf(Decoded.Failed.class);
+        assertThat(Wire.decodeCluster("node/n1", absurd, parts)).isInstanceOf(Decoded.Failed.class);
+        assertThat(Wire.decodeCluster("node/n1", json.getBytes(StandardCharsets.UTF_8), parts))
+                .isInstanceOf(Decoded.Ok.class);
         String placed = json(new Placed("gpu-east", STAMP, new PlacementReport("p-1", 1, 0, res())));
         assertThat(Wire.decodeCluster(
                         "placement/p-1",

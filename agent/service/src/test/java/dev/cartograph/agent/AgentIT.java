@@ -634,13 +634,13 @@ class AgentIT {
                                         .map(Topics.Owned::topic)
                                         .orElseThrow();
                                 if (kind == AgentTopic.CLUSTER
-                                        && Wire.decodeCluster(r.key(), r.value())
+                                        && Wire.decodeCluster(r.key(), r.value(), parts)
                                                 instanceof Decoded.Ok<ClusterRecord> ok) {
                                     ClusterAssembly assembly = assemblies.computeIfAbsent(
                                             topics.owner(r.topic())
                                                     .orElseThrow()
                                                     .cluster(),
-                                            name -> new ClusterAssembly(name, parts));
+                                            ClusterAssembly::new);
                                     assembly.apply(ok.value());
                                     assembly.take().ifPresent(s -> clusters.add(s.summary()));
                                 } else if (kind == AgentTopic.WORKLOADS

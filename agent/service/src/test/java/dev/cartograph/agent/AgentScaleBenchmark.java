@@ -7,7 +7,6 @@ import dev.cartograph.protocol.ClusterAssembly;
 import dev.cartograph.protocol.ClusterRecord;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.Decoded;
-import dev.cartograph.protocol.NodeParts;
 import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Wire;
@@ -155,7 +154,7 @@ class AgentScaleBenchmark {
                 consumer.subscribe(List.of(topics.of("bench", Topics.AgentTopic.CLUSTER)));
                 ClusterSummary full = null;
                 long size = 0; // every record up to the first header of a full summary
-                ClusterAssembly assembly = new ClusterAssembly("bench", new NodeParts());
+                ClusterAssembly assembly = new ClusterAssembly("bench");
                 while (full == null && System.nanoTime() - start < TimeUnit.MINUTES.toNanos(5)) {
                     for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                         if (full != null) {

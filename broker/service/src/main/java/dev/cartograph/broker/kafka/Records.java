@@ -4,6 +4,7 @@ import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.protocol.ClusterRecord;
 import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.Decoded;
+import dev.cartograph.protocol.NodeParts;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Topics.Owned;
@@ -19,12 +20,14 @@ import java.util.function.Function;
  * which only that cluster's agent may write: one that claims another cluster — a cluster header's key or
  * {@code cluster}, a node or placement record's {@code cluster}, a workload key's cluster part, a command
  * result's {@code cluster} — is poison, as is one that cannot be decoded. A cluster topic's records are
- * parts of a summary ({@link Read.Part}) that the reader puts together. Pure and stateless; thread-safe.
+ * parts of a summary ({@link Read.Part}) that the reader puts together. Stateless but for the node parts it
+ * shares among the nodes it decodes ({@link NodeParts}): one reader's thread only.
  */
 final class Records {
     private static final Read SKIP = new Read.Skip();
 
     private final Topics topics;
+    private final NodeParts parts = new NodeParts();
 
     Records(Topics topics) {
         this.topics = topics;
@@ -79,7 +82,7 @@ final class Records {
                 && !parsed.get().name().equals(cluster)) {
             return claims(topic, parsed.get().name());
         }
-        Decoded<ClusterRecord> decoded = Wire.decodeCluster(key, value);
+        Decoded<ClusterRecord> decoded = Wire.decodeCluster(key, value, parts);
         if (decoded instanceof Decoded.Failed<ClusterRecord> f) {
             String what = parsed.map(k -> "cluster " + cluster + ", " + k.describe() + ": ")
                     .orElse("cluster " + cluster + ": ");

@@ -3,7 +3,6 @@ package dev.cartograph.broker.kafka;
 import dev.cartograph.broker.coordinate.Coordinator;
 import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.protocol.ClusterAssembly;
-import dev.cartograph.protocol.NodeParts;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -11,9 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Per cluster, its summary put together from its cluster topic's records ({@link ClusterAssembly}; the nodes of
- * every cluster share their common parts, {@link NodeParts}), handed to the coordinator as {@link Input.Cluster}
- * with the nodes that changed — at the newest header of each poll, so older headers read in the same poll cost
+ * Per cluster, its summary put together from its cluster topic's records ({@link ClusterAssembly}), handed to
+ * the coordinator as {@link Input.Cluster} with the nodes that changed — at the newest header of each poll, so older headers read in the same poll cost
  * nothing. When a header's counts differ from what was read, that is logged (again only when it changes). Ingest
  * thread only.
  */
@@ -23,7 +21,6 @@ final class Summaries {
     private final Coordinator coordinator;
     private final Topology topology;
     private final Map<String, ClusterAssembly> assemblies = new HashMap<>();
-    private final NodeParts parts = new NodeParts();
     private final Map<String, String> doubts = new HashMap<>();
 
     Summaries(Coordinator coordinator, Topology topology) {
@@ -36,8 +33,7 @@ final class Summaries {
      * the summary completed. The reason it was refused, if it was.
      */
     Optional<String> part(Records.Read.Part p, boolean lastHeader) {
-        ClusterAssembly assembly =
-                assemblies.computeIfAbsent(p.cluster(), cluster -> new ClusterAssembly(cluster, parts));
+        ClusterAssembly assembly = assemblies.computeIfAbsent(p.cluster(), cluster -> new ClusterAssembly(cluster));
         Optional<String> refused = assembly.apply(p.record()) instanceof ClusterAssembly.Step.Refused r
                 ? Optional.of(r.reason())
                 : Optional.empty();
