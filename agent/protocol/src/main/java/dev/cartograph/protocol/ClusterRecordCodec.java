@@ -38,10 +38,14 @@ final class ClusterRecordCodec {
     }
 
     static Decoded<ClusterRecord> decode(String kafkaKey, byte[] value) {
-        return decode(kafkaKey, value, new NodeParts());
+        return decode(kafkaKey, value, null);
     }
 
-    /** Decodes, sharing node parts with the nodes decoded before through {@code parts}. */
+    /**
+     * Decodes, sharing node parts with the nodes decoded before through {@code parts} (if not null): a node
+     * record as this build writes it is then read in one pass ({@link NodeRecordReader}); any other, here, which
+     * says what is wrong.
+     */
     static Decoded<ClusterRecord> decode(String kafkaKey, byte[] value, NodeParts parts) {
         var key = Key.parse(kafkaKey);
         if (key.isEmpty()) {
@@ -56,7 +60,10 @@ final class ClusterRecordCodec {
         }
         return switch (k.kind()) {
             case HEADER -> Envelope.decode(value, "cluster", ClusterRecordCodec::header);
-            case NODE -> Envelope.decode(value, "cluster.node", o -> node(o, k, parts));
+            case NODE ->
+                NodeRecordReader.read(value, k, parts)
+                        .<Decoded<ClusterRecord>>map(Decoded.Ok::new)
+                        .orElseGet(() -> Envelope.decode(value, "cluster.node", o -> node(o, k)));
             case PLACEMENT -> Envelope.decode(value, "cluster.placement", o -> placed(o, k));
         };
     }
@@ -142,24 +149,25 @@ final class ClusterRecordCodec {
         return o;
     }
 
-    private static ClusterRecord node(JsonNode o, Key key, NodeParts parts) {
+    private static ClusterRecord node(JsonNode o, Key key) {
         String name = Fields.text(o, "name");
         if (!name.equals(key.name())) {
             throw new Fields.Bad("node '" + name + "' under key '" + key.kafkaKey() + "'");
         }
+        Map<String, String> labels = new LinkedHashMap<>(Fields.strings(o, "labels"));
+        labels.put(HOSTNAME, Fields.textOr(o, "hostname", name));
         String where = "node '" + name + "'";
-        Map<String, String> labels = parts.labels(o.get("labels"), l -> Fields.strings(o, "labels"));
         return new Node(
                 Fields.text(o, "cluster"),
                 stamp(o),
                 new NodeState(
                         name,
-                        NodeParts.withHostname(labels, Fields.textOr(o, "hostname", name)),
-                        parts.taints(o.get("taints"), t -> Fields.taints(o)),
+                        labels,
+                        Fields.taints(o),
                         o.path("ready").asBoolean(true),
                         o.path("schedulable").asBoolean(true),
-                        parts.resources(o.get("allocatable"), a -> Fields.boundedResources(o, "allocatable", where)),
-                        parts.resources(o.get("allocated"), a -> Fields.boundedResources(o, "allocated", where))));
+                        Fields.boundedResources(o, "allocatable", where),
+                        Fields.boundedResources(o, "allocated", where)));
     }
 
     // ---- placement

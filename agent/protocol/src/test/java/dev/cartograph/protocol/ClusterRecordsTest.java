@@ -5,6 +5,7 @@ import static dev.cartograph.protocol.WireTest.h100;
 import static dev.cartograph.protocol.WireTest.res;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.protocol.ClusterRecord.Gone;
 import dev.cartograph.protocol.ClusterRecord.Header;
 import dev.cartograph.protocol.ClusterRecord.Key;
@@ -56,6 +57,44 @@ class ClusterRecordsTest {
         assertThat(records.stream().map(r -> r.key().kafkaKey()))
                 .containsExactly("gpu-east", "node/n1", "node/n3", "placement/p-1", "node/n2", "placement/p-0");
         assertThat(Wire.encode(records.get(4))).isNull();
+    }
+
+    @Test
+    void aNodeRecordAsWrittenIsReadInOnePassToTheSameNode() {
+        NodeState odd = new NodeState(
+                "n3",
+                Map.of("kubernetes.io/hostname", "host-3", "zone", "b"),
+                List.of(),
+                false,
+                false,
+                res("nvidia.com/gpu", "8"),
+                ResourceList.EMPTY);
+        NodeParts parts = new NodeParts();
+        for (NodeState n : List.of(h100("n1", 8, true, true, "a"), h100("n2", 8, true, true, "a"), odd)) {
+            Node r = new Node("gpu-east", new Stamp("inc-1", 3), n);
+            byte[] value = Wire.encode(r);
+            assertThat(NodeRecordReader.read(value, r.key(), parts))
+                    .as(n.name())
+                    .contains(r);
+            String later = json(r).replace("{\"schema\":1,", "{\"schema\":1,\"addedLater\":{\"x\":[1,{}]},");
+            assertThat(NodeRecordReader.read(later.getBytes(StandardCharsets.UTF_8), r.key(), parts))
+                    .as("unknown fields are ignored")
+                    .contains(r);
+        }
+        // not as written here: left to the full decoding, which says why
+        byte[] n1 = Wire.encode(new Node("gpu-east", STAMP, h100("n1", 8, true, true, "a")));
+        assertThat(NodeRecordReader.read(n1, new Key(Kind.NODE, "n2"), parts)).isEmpty();
+        String json = new String(n1, StandardCharsets.UTF_8);
+        for (String broken : List.of(
+                json.replace("\"schema\":1", "\"schema\":2"),
+                json.replace("cluster.node", "cluster"),
+                json.replace("\"name\":\"n1\",", ""),
+                json.replace("\"8\"", "\"1e30\""),
+                json + "{}")) {
+            assertThat(NodeRecordReader.read(broken.getBytes(StandardCharsets.UTF_8), new Key(Kind.NODE, "n1"), parts))
+                    .as(broken)
+                    .isEmpty();
+        }
     }
 
     @Test
