@@ -11,6 +11,8 @@ import dev.cartograph.protocol.Topics.Owned;
 import dev.cartograph.protocol.Wire;
 import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.WorkloadSummary;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -28,6 +30,8 @@ final class Records {
 
     private final Topics topics;
     private final NodeParts parts = new NodeParts();
+    /** Each topic's owner, parsed once (the topics read are few). */
+    private final Map<String, Optional<Owned>> owners = new HashMap<>();
 
     Records(Topics topics) {
         this.topics = topics;
@@ -63,7 +67,7 @@ final class Records {
         if (topic.equals(topics.placements())) {
             return placement(key, value);
         }
-        Optional<Owned> owner = topics.owner(topic);
+        Optional<Owned> owner = owners.computeIfAbsent(topic, topics::owner);
         if (owner.isEmpty()) {
             return SKIP;
         }

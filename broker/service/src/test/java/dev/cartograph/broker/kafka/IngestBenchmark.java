@@ -71,7 +71,6 @@ class IngestBenchmark {
                 clusterTopics.add(topics.of(SummaryVolumeBenchmark.name(c), Topics.AgentTopic.CLUSTER));
             }
             kafka.createTopics(clusterTopics.toArray(String[]::new));
-            kafka.createTopics(topics.placements());
             for (int c = 0; c < CLUSTERS; c++) { // a restarted broker finds them made
                 kafka.createTopics(topics.commands(SummaryVolumeBenchmark.name(c)));
             }
@@ -152,6 +151,7 @@ class IngestBenchmark {
             List<TopicPartition> partitions =
                     clusterTopics.stream().map(t -> new TopicPartition(t, 0)).toList();
             long start = System.nanoTime();
+            long cpu0 = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long read = 0;
@@ -165,7 +165,11 @@ class IngestBenchmark {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             assertThat(checksum).isPositive();
-            System.out.printf("raw consumer: %,d records in %.2f s%n", read, seconds);
+            System.out.printf(
+                    "raw consumer: %,d records in %.2f s (CPU: reading thread %.2f s)%n",
+                    read,
+                    seconds,
+                    (java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0) / 1e9);
             return read / seconds;
         }
     }
@@ -197,7 +201,13 @@ class IngestBenchmark {
                 Thread.sleep(2);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            System.out.printf("broker ingest: every cluster's newest summary in the fleet after %.2f s%n", seconds);
+            var cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+            System.out.printf(
+                    "broker ingest: every cluster's newest summary in the fleet after %.2f s (CPU: ingest thread %.2f s,"
+                            + " coordinator thread %.2f s)%n",
+                    seconds,
+                    cpu.getThreadCpuTime(reading.getId()) / 1e9,
+                    cpu.getThreadCpuTime(coordinating.getId()) / 1e9);
             ingest.close();
             reading.join(10_000);
             return records / seconds;
