@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * only closing ends the loop. A cluster topic's records are put together per cluster ({@link ClusterAssembly}):
  * the coordinator gets the cluster's whole summary, with the nodes that changed, once per poll at the newest
  * header read (older headers in the same poll are superseded: catching up on a long topic costs one summary
- * per cluster and poll, not one per header). Runs on its own thread.
+ * per cluster and poll, not one per header). Runs on its own thread, and decodes on another ({@link Decoding}):
+ * fetching the next records overlaps decoding the last ones.
  */
 public final class Ingest implements Runnable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ingest.class);
@@ -60,6 +61,8 @@ public final class Ingest implements Runnable, AutoCloseable {
     private final Set<TopicPartition> assigned = new LinkedHashSet<>();
 
     private final Summaries summaries;
+    /** Decodes and hands on what the polling thread read, in order, on a thread of its own. */
+    private final Decoding decoding = new Decoding();
 
     private long discovered;
 
@@ -111,13 +114,17 @@ public final class Ingest implements Runnable, AutoCloseable {
                         // taken only now: a request is not lost when the calls above fail (a newer one stays)
                         markRequested.compareAndSet(asked, -1);
                     }
-                    deliver(consumer.poll(Duration.ofMillis(200)));
+                    ConsumerRecords<String, byte[]> batch = consumer.poll(Duration.ofMillis(200));
+                    if (!batch.isEmpty()) {
+                        decoding.then(() -> deliver(batch));
+                    }
                     if (!caughtUp && reached(end)) {
                         caughtUp = true;
-                        coordinator.post(new Input.CaughtUp());
+                        decoding.then(() -> coordinator.post(new Input.CaughtUp()));
                     }
                     if (marking >= 0 && reached(markEnd)) {
-                        coordinator.post(new Input.Marked(marking));
+                        long marked = marking;
+                        decoding.then(() -> coordinator.post(new Input.Marked(marked)));
                         marking = -1;
                     }
                     backoff = 250;
@@ -134,6 +141,7 @@ public final class Ingest implements Runnable, AutoCloseable {
                 LOG.error("ingest woken up while running", e);
             }
         } finally {
+            decoding.close();
             consumer.close(Duration.ofSeconds(2));
         }
     }
@@ -210,7 +218,7 @@ public final class Ingest implements Runnable, AutoCloseable {
             gone.forEach(assigned::remove);
             gone.forEach(tp -> topics.owner(tp.topic())
                     .filter(o -> o.topic() == AgentTopic.CLUSTER)
-                    .ifPresent(o -> summaries.forget(o.cluster())));
+                    .ifPresent(o -> decoding.then(() -> summaries.forget(o.cluster()))));
             consumer.assign(assigned);
             LOG.info("no longer reading {}: the topics are gone", gone);
         }
@@ -299,6 +307,7 @@ public final class Ingest implements Runnable, AutoCloseable {
     @Override
     public void close() {
         running.set(false);
+        decoding.close();
         consumer.wakeup();
     }
 }
