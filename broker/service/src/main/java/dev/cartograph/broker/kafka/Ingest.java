@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -63,6 +65,15 @@ public final class Ingest implements Runnable, AutoCloseable {
     private final Summaries summaries;
     /** Decodes and hands on what the polling thread read, in order, on a thread of its own. */
     private final Decoding decoding = new Decoding();
+    /**
+     * Makes a newly heard-of cluster's command topic, off the reading threads (the outbox makes sure of it again
+     * before it sends a command there).
+     */
+    private final ExecutorService commandTopics = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "ingest-command-topics");
+        t.setDaemon(true);
+        return t;
+    });
 
     private long discovered;
 
@@ -78,7 +89,8 @@ public final class Ingest implements Runnable, AutoCloseable {
         this.records = new Records(topics);
         this.coordinator = coordinator;
         this.topology = topology;
-        this.summaries = new Summaries(coordinator, topology);
+        this.summaries = new Summaries(
+                coordinator, cluster -> commandTopics.execute(() -> topology.ensureCommandTopicOrLog(cluster)));
     }
 
     /**
@@ -142,6 +154,7 @@ public final class Ingest implements Runnable, AutoCloseable {
             }
         } finally {
             decoding.close();
+            commandTopics.shutdownNow();
             consumer.close(Duration.ofSeconds(2));
         }
     }

@@ -4,8 +4,11 @@ import dev.cartograph.broker.coordinate.Coordinator;
 import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.protocol.ClusterAssembly;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,13 +22,18 @@ final class Summaries {
     private static final Logger LOG = LoggerFactory.getLogger(Summaries.class);
 
     private final Coordinator coordinator;
-    private final Topology topology;
+    private final Consumer<String> heardOf;
+    private final Set<String> known = new HashSet<>();
     private final Map<String, ClusterAssembly> assemblies = new HashMap<>();
     private final Map<String, String> doubts = new HashMap<>();
 
-    Summaries(Coordinator coordinator, Topology topology) {
+    /**
+     * @param heardOf told once of each cluster whose summary is handed on (its command topic is made then, off this
+     *                thread: one Kafka round trip per cluster would otherwise hold up catching up on every cluster)
+     */
+    Summaries(Coordinator coordinator, Consumer<String> heardOf) {
         this.coordinator = coordinator;
-        this.topology = topology;
+        this.heardOf = heardOf;
     }
 
     /**
@@ -63,11 +71,14 @@ final class Summaries {
     void forget(String cluster) {
         assemblies.remove(cluster);
         doubts.remove(cluster);
+        known.remove(cluster);
     }
 
     private void post(ClusterAssembly.Summary s) {
         String cluster = s.summary().cluster();
-        topology.ensureCommandTopicOrLog(cluster);
+        if (known.add(cluster)) {
+            heardOf.accept(cluster);
+        }
         String doubt = s.doubt().orElse(null);
         if (doubt != null && !doubt.equals(doubts.get(cluster))) {
             LOG.warn("{}", doubt);

@@ -197,16 +197,26 @@ class IngestBenchmark {
             long start = System.nanoTime();
             Thread reading = new Thread(ingest, "bench-ingest");
             reading.start();
+            double first = -1;
             while (!complete(coordinator.view().fleet())) {
+                if (first < 0 && !coordinator.view().fleet().clusters().isEmpty()) {
+                    first = (System.nanoTime() - start) / 1e9;
+                }
                 Thread.sleep(2);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             var cpu = java.lang.management.ManagementFactory.getThreadMXBean();
             System.out.printf(
-                    "broker ingest: every cluster's newest summary in the fleet after %.2f s (CPU: ingest thread %.2f s,"
-                            + " coordinator thread %.2f s)%n",
+                    "broker ingest: every cluster's newest summary in the fleet after %.2f s, the first after %.2f s"
+                            + " (CPU: polling thread %.2f s, decoding thread %.2f s, coordinator thread %.2f s)%n",
                     seconds,
+                    first,
                     cpu.getThreadCpuTime(reading.getId()) / 1e9,
+                    java.util.Arrays.stream(cpu.getThreadInfo(cpu.getAllThreadIds()))
+                                    .filter(i -> i != null && i.getThreadName().equals("ingest-decode"))
+                                    .mapToLong(i -> cpu.getThreadCpuTime(i.getThreadId()))
+                                    .sum()
+                            / 1e9,
                     cpu.getThreadCpuTime(coordinating.getId()) / 1e9);
             ingest.close();
             reading.join(10_000);
