@@ -6,10 +6,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The record an agent publishes about its cluster (compacted topic, key = cluster): identity,
- * heartbeat, every node, and the placements it has applied. {@code incarnation} is new on every
- * agent start and {@code sequence} rises with every record of that incarnation, so the broker can
- * drop stale records. Immutable.
+ * What an agent says about its cluster: identity, heartbeat, every node, and the placements it has
+ * applied. It is written to the cluster topic as the records that changed ({@link ClusterDeltas}) and
+ * put together again by readers ({@link ClusterAssembly}). {@code incarnation} is new on every agent
+ * start and {@code sequence} rises with every header of that incarnation, so the broker can drop stale
+ * summaries. Immutable.
  */
 public record ClusterSummary(
         String cluster,

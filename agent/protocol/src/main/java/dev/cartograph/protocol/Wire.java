@@ -9,23 +9,33 @@ import java.util.List;
  * {@code "type"}; unknown fields are ignored, so newer writers stay readable. Decoding never throws: a
  * record that cannot be read comes back as {@link Decoded.Failed} with the reason. Thread-safe.
  *
- * <p>A cluster summary lists each distinct node shape (labels other than the hostname, taints,
- * allocatable) once, and each node as its name, shape index, readiness and allocation: a
- * 5,000-node cluster of a few node types stays far under Kafka's 1 MiB record limit.
+ * <p>A cluster is written as records proportional to what changed ({@link ClusterRecord}): a header, one
+ * record per node and per applied placement, a tombstone for one that is gone. {@link ClusterDeltas} makes
+ * them from the agent's whole {@link ClusterSummary}; {@link ClusterAssembly} puts the summary together again.
  */
 public final class Wire {
     public static final int SCHEMA = 1;
 
     private Wire() {}
 
-    // ---- cluster summaries
+    // ---- cluster topics: header, nodes, placements
 
-    public static byte[] encode(ClusterSummary s) {
-        return ClusterSummaryCodec.encode(s);
+    /** The value of {@code r} under {@code r.key().kafkaKey()}; null for a tombstone. */
+    public static byte[] encode(ClusterRecord r) {
+        return ClusterRecordCodec.encode(r);
     }
 
-    public static Decoded<ClusterSummary> decodeCluster(byte[] value) {
-        return ClusterSummaryCodec.decode(value);
+    /** The record with Kafka key {@code key} and {@code value} (null: a tombstone) on a cluster topic. */
+    public static Decoded<ClusterRecord> decodeCluster(String key, byte[] value) {
+        return ClusterRecordCodec.decode(key, value);
+    }
+
+    /**
+     * As {@link #decodeCluster(String, byte[])}, sharing what nodes have in common with the nodes decoded before
+     * through {@code parts} (a long-lived reader's memory, and its decoding time).
+     */
+    public static Decoded<ClusterRecord> decodeCluster(String key, byte[] value, NodeParts parts) {
+        return ClusterRecordCodec.decode(key, value, parts);
     }
 
     // ---- fleet snapshots (the expanded form: what carto plan reads)

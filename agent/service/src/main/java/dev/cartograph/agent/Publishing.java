@@ -9,6 +9,7 @@ import dev.cartograph.agent.report.Owners;
 import dev.cartograph.agent.report.Reporter;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.protocol.ClusterDeltas;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,9 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One publishing round, run at a fixed delay on the agent's publishing thread: a cluster summary when
- * capacity changed or a heartbeat is due, a record per changed workload (a tombstone for one that is gone),
- * then a flush. Kafka's acknowledgements feed the self-fence. A round that fails is logged and the next one
+ * One publishing round, run at a fixed delay on the agent's publishing thread: when capacity changed or a
+ * heartbeat is due, the cluster records that changed and the cluster header ({@link ClusterDeltas}: only
+ * changed nodes and placements, everything again after a record may have been lost), a record per changed
+ * workload (a tombstone for one that is gone), then a flush. Kafka's acknowledgements feed the self-fence. A round that fails is logged and the next one
  * tries again. Runs on one thread at a time.
  */
 final class Publishing implements Runnable {
@@ -37,6 +39,7 @@ final class Publishing implements Runnable {
     private final BooleanSupplier serving;
     private final Duration heartbeat;
     private final Clock clock;
+    private final ClusterDeltas deltas = new ClusterDeltas();
     private Instant lastClusterRecord = Instant.EPOCH;
 
     /**
@@ -77,7 +80,11 @@ final class Publishing implements Runnable {
     private void publish() {
         Instant now = clock.instant();
         boolean heartbeatDue = Duration.between(lastClusterRecord, now).compareTo(heartbeat) >= 0;
-        if (serving.getAsBoolean() && (changes.takeCapacity() || heartbeatDue)) {
+        boolean lost = publisher.takeClusterLost();
+        if (lost) {
+            deltas.lost();
+        }
+        if (serving.getAsBoolean() && (changes.takeCapacity() | heartbeatDue | lost)) {
             List<JsonNode> workloads = cache.workloads();
             List<JsonNode> pods = cache.pods();
             List<JsonNode> placed = workloads.stream()
@@ -85,7 +92,7 @@ final class Publishing implements Runnable {
                     .toList();
             Owners owners = Owners.of(workloads, pods);
             publisher.cluster(
-                    reporter.cluster(interpreter.get(), cache.nodes(), pods, placed, owners::podsOf, now),
+                    deltas.next(reporter.cluster(interpreter.get(), cache.nodes(), pods, placed, owners::podsOf, now)),
                     () -> fence.delivered(now));
             lastClusterRecord = now;
         }

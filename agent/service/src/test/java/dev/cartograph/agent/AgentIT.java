@@ -9,10 +9,13 @@ import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.testing.Eventually;
 import dev.cartograph.kafka.local.LocalKafka;
+import dev.cartograph.protocol.ClusterAssembly;
+import dev.cartograph.protocol.ClusterRecord;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.Decoded;
+import dev.cartograph.protocol.NodeParts;
 import dev.cartograph.protocol.NodeState;
 import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.protocol.Topics;
@@ -34,6 +37,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -607,6 +611,8 @@ class AgentIT {
 
     void readAll() {
         reading = true;
+        Map<String, ClusterAssembly> assemblies = new HashMap<>(); // the reader thread's own
+        NodeParts parts = new NodeParts();
         reader = new Thread(
                 () -> {
                     try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(
@@ -624,15 +630,19 @@ class AgentIT {
                         c.subscribe(Pattern.compile(Pattern.quote(topics.agentsPrefix()) + ".*"));
                         while (reading) {
                             for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
-                                if (r.value() == null) {
-                                    continue;
-                                }
                                 AgentTopic kind = topics.owner(r.topic())
                                         .map(Topics.Owned::topic)
                                         .orElseThrow();
                                 if (kind == AgentTopic.CLUSTER
-                                        && Wire.decodeCluster(r.value()) instanceof Decoded.Ok<ClusterSummary> ok) {
-                                    clusters.add(ok.value());
+                                        && Wire.decodeCluster(r.key(), r.value(), parts)
+                                                instanceof Decoded.Ok<ClusterRecord> ok) {
+                                    ClusterAssembly assembly = assemblies.computeIfAbsent(
+                                            topics.owner(r.topic())
+                                                    .orElseThrow()
+                                                    .cluster(),
+                                            ClusterAssembly::new);
+                                    assembly.apply(ok.value());
+                                    assembly.take().ifPresent(s -> clusters.add(s.summary()));
                                 } else if (kind == AgentTopic.WORKLOADS
                                         && Wire.decodeWorkload(r.value()) instanceof Decoded.Ok<WorkloadSummary> ok) {
                                     workloads.add(ok.value());

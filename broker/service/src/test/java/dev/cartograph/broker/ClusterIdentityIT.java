@@ -70,9 +70,7 @@ class ClusterIdentityIT {
             producer.send(new ProducerRecord<>(topics.of("a", AgentTopic.CLUSTER), "b", bytes("""
                             {"schema":1,"type":"cluster","cluster":"b","labels":{},"agentVersion":"0.1.0",
                              "incarnation":"forged","sequence":1,"heartbeat":"2026-12-03T08:00:00Z",
-                             "nodes":[{"name":"n1","shape":0}],
-                             "shapes":[{"labels":{},"taints":[],"allocatable":{"nvidia.com/gpu":"8","pods":"110"}}],
-                             "placements":[]}
+                             "nodes":0,"placements":0}
                             """)))
                     .get();
             producer.send(new ProducerRecord<>(topics.of("a", AgentTopic.WORKLOADS), "b/ml/batch/Job/x", null))

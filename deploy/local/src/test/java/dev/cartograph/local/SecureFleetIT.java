@@ -13,7 +13,7 @@ import dev.cartograph.kafka.local.LocalKafka;
 import dev.cartograph.kafka.local.SecureClients;
 import dev.cartograph.local.kube.MockClusters;
 import dev.cartograph.mock.server.MockApiServer;
-import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.ClusterRecord;
 import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.protocol.Topics;
@@ -28,7 +28,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -108,10 +107,19 @@ class SecureFleetIT {
                     // and on its own topic, a summary claiming gpu-west is refused by the broker
                     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
                             new HashMap<>(agentKafka), new StringSerializer(), new ByteArraySerializer())) {
-                        ClusterSummary forged = new ClusterSummary(
-                                IMPOSTOR, Map.of(), "forged", "i-1", 1, Instant.now(), List.of(), List.of());
+                        ClusterRecord.Header forged = new ClusterRecord.Header(
+                                IMPOSTOR,
+                                Map.of(),
+                                "forged",
+                                new ClusterRecord.Stamp("i-1", 0),
+                                1,
+                                Instant.now(),
+                                0,
+                                0);
                         producer.send(new ProducerRecord<>(
-                                        topics.of(CLUSTER, Topics.AgentTopic.CLUSTER), IMPOSTOR, Wire.encode(forged)))
+                                        topics.of(CLUSTER, Topics.AgentTopic.CLUSTER),
+                                        forged.key().kafkaKey(),
+                                        Wire.encode(forged)))
                                 .get(30, TimeUnit.SECONDS);
                     }
                     Eventually.until(

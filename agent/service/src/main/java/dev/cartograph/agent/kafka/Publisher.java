@@ -1,6 +1,6 @@
 package dev.cartograph.agent.kafka;
 
-import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.ClusterRecord;
 import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Topics.AgentTopic;
@@ -8,10 +8,12 @@ import dev.cartograph.protocol.Wire;
 import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.WorkloadSummary;
 import dev.cartograph.protocol.kafka.Producers;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -23,7 +25,8 @@ import org.apache.kafka.common.errors.InterruptException;
  * The agent's only producer: idempotent, acks=all, compressed; it writes only to its cluster's own
  * topics ({@code P.from.CLUSTER.*}, which {@link OwnTopics} makes exist first). After a failed durable send the command
  * loop {@linkplain #reset() resets} it: a new producer replaces one that may be stuck (records still
- * buffered in the old one are dropped; summaries go out again on the next interval). Thread-safe.
+ * buffered in the old one are dropped; summaries go out again on the next interval, and the cluster topic's
+ * records are all written again, as {@link #takeClusterLost()} tells the publishing round). Thread-safe.
  */
 public final class Publisher implements CommandLoop.Results, AutoCloseable {
     private final Map<String, Object> config;
@@ -31,6 +34,8 @@ public final class Publisher implements CommandLoop.Results, AutoCloseable {
     private final String workloadsTopic;
     private final String eventsTopic;
     private volatile KafkaProducer<String, byte[]> producer;
+    /** Some cluster-topic record may not have reached Kafka since the last {@link #takeClusterLost()}. */
+    private final AtomicBoolean clusterLost = new AtomicBoolean();
 
     /** Writes to {@code cluster}'s own topics only ({@code P.from.CLUSTER.*}). */
     public Publisher(Map<String, String> kafka, Topics topics, String cluster) {
@@ -47,11 +52,35 @@ public final class Publisher implements CommandLoop.Results, AutoCloseable {
         return Producers.create(config);
     }
 
-    /** Sends a cluster summary; {@code acknowledged} runs (on the producer's thread) once Kafka has it. */
-    public void cluster(ClusterSummary summary, Runnable acknowledged) {
-        producer.send(
-                new ProducerRecord<>(clusterTopic, summary.cluster(), Wire.encode(summary)),
-                whenAcknowledged(acknowledged));
+    /**
+     * Sends one round of cluster-topic records ({@code ClusterDeltas}), in order, header last;
+     * {@code acknowledged} runs (on the producer's thread) once Kafka has the header. A record that fails,
+     * here or later, is noted for {@link #takeClusterLost()}.
+     */
+    public void cluster(List<ClusterRecord> records, Runnable acknowledged) {
+        Callback noteLoss = (metadata, error) -> {
+            if (error != null) {
+                clusterLost.set(true);
+            }
+        };
+        try {
+            for (ClusterRecord r : records) {
+                Callback callback = r instanceof ClusterRecord.Header ? whenAcknowledged(acknowledged) : noteLoss;
+                producer.send(
+                        new ProducerRecord<>(clusterTopic, r.key().kafkaKey(), Wire.encode(r)), (metadata, error) -> {
+                            noteLoss.onCompletion(metadata, error);
+                            callback.onCompletion(metadata, error);
+                        });
+            }
+        } catch (RuntimeException e) {
+            clusterLost.set(true);
+            throw e;
+        }
+    }
+
+    /** Whether a cluster-topic record may have been lost since the last call (then everything must be written again). */
+    public boolean takeClusterLost() {
+        return clusterLost.getAndSet(false);
     }
 
     /** Sends a workload summary; {@code acknowledged} runs (on the producer's thread) once Kafka has it. */
@@ -99,6 +128,7 @@ public final class Publisher implements CommandLoop.Results, AutoCloseable {
     public synchronized void reset() {
         KafkaProducer<String, byte[]> old = producer;
         producer = create();
+        clusterLost.set(true);
         old.close(java.time.Duration.ZERO);
     }
 

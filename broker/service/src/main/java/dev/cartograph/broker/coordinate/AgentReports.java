@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,13 +64,14 @@ final class AgentReports {
      * clock, so skew between an agent's clock and the broker's never fails a healthy cluster over. A
      * summary read back from history (before {@code live}) counts from the agent's own heartbeat time,
      * never later than now: skew can then only shorten the window until that agent is heard live again.
+     * {@code changedNodes} (empty: any may have changed) tells the fleet which nodes to look at again.
      */
-    boolean cluster(ClusterSummary s, boolean live) {
+    boolean cluster(ClusterSummary s, Optional<Set<String>> changedNodes, boolean live) {
         int reservationsBefore = fleet.snapshot().reservations().size();
         Instant now = clock.instant();
         boolean wasReady = fleet.snapshot().ready(s.cluster(), now, settings.heartbeatTimeout());
         Instant received = live || s.heartbeat().isAfter(now) ? now : s.heartbeat();
-        if (fleet.accept(s, received) == Fleet.Outcome.STALE) {
+        if (fleet.accept(s, received, changedNodes.orElse(null)) == Fleet.Outcome.STALE) {
             return false;
         }
         List<NodeState> before = lastNodes.put(s.cluster(), s.nodes());

@@ -183,7 +183,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
 
     private void handle(Input input) {
         if (input instanceof Input.Cluster c) {
-            capacityChanged |= reports.cluster(c.summary(), leadership.caughtUp());
+            capacityChanged |= reports.cluster(c.summary(), c.changedNodes(), leadership.caughtUp());
         } else if (input instanceof Input.Workload w) {
             reports.workload(w.key(), w.summary());
         } else if (input instanceof Input.Result r) {

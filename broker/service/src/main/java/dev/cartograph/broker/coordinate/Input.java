@@ -7,10 +7,24 @@ import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.WorkloadSummary;
 import java.util.Optional;
+import java.util.Set;
 
 /** Everything that reaches the coordinator's one thread, from Kafka, the hub, the lease and the clock. Immutable. */
 public sealed interface Input {
-    record Cluster(ClusterSummary summary) implements Input {}
+    /**
+     * A cluster's summary, with the names of the nodes added, changed or removed since the previous summary
+     * of that cluster ({@code changedNodes}); empty when any may have (the first one read, an agent restart).
+     */
+    record Cluster(ClusterSummary summary, Optional<Set<String>> changedNodes) implements Input {
+        public Cluster {
+            changedNodes = changedNodes.map(Set::copyOf);
+        }
+
+        /** A summary whose every node may have changed. */
+        public Cluster(ClusterSummary summary) {
+            this(summary, Optional.empty());
+        }
+    }
 
     /** A member workload's summary; empty when the agent wrote a tombstone (it is gone). */
     record Workload(WorkloadKey key, Optional<WorkloadSummary> summary) implements Input {}

@@ -3,6 +3,7 @@ package dev.cartograph.broker.kafka;
 import dev.cartograph.broker.coordinate.Coordinator;
 import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.protocol.Topics;
+import dev.cartograph.protocol.Topics.AgentTopic;
 import dev.cartograph.protocol.Topics.Owned;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,10 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -37,7 +41,11 @@ import org.slf4j.LoggerFactory;
  * only, so a fenced leader's aborted writes are never seen. No consumer group: every broker instance
  * reads everything. A record Records refuses (undecodable, or claiming a cluster other than its
  * topic's) is counted, logged with its offset and skipped; a failing poll is retried with backoff —
- * only closing ends the loop. Runs on its own thread.
+ * only closing ends the loop. A cluster topic's records are put together per cluster ({@link ClusterAssembly}):
+ * the coordinator gets the cluster's whole summary, with the nodes that changed, once per poll at the newest
+ * header read (older headers in the same poll are superseded: catching up on a long topic costs one summary
+ * per cluster and poll, not one per header). Runs on its own thread, and decodes on another ({@link Decoding}):
+ * fetching the next records overlaps decoding the last ones.
  */
 public final class Ingest implements Runnable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ingest.class);
@@ -54,6 +62,19 @@ public final class Ingest implements Runnable, AutoCloseable {
     /** What this consumer is assigned; only the ingest thread touches it. */
     private final Set<TopicPartition> assigned = new LinkedHashSet<>();
 
+    private final Summaries summaries;
+    /** Decodes and hands on what the polling thread read, in order, on a thread of its own. */
+    private final Decoding decoding = new Decoding();
+    /**
+     * Makes a newly heard-of cluster's command topic, off the reading threads (the outbox makes sure of it again
+     * before it sends a command there).
+     */
+    private final ExecutorService commandTopics = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "ingest-command-topics");
+        t.setDaemon(true);
+        return t;
+    });
+
     private long discovered;
 
     public Ingest(Map<String, String> kafka, Topics topics, Topology topology, Coordinator coordinator) {
@@ -68,6 +89,8 @@ public final class Ingest implements Runnable, AutoCloseable {
         this.records = new Records(topics);
         this.coordinator = coordinator;
         this.topology = topology;
+        this.summaries = new Summaries(
+                coordinator, cluster -> commandTopics.execute(() -> topology.ensureCommandTopicOrLog(cluster)));
     }
 
     /**
@@ -103,15 +126,17 @@ public final class Ingest implements Runnable, AutoCloseable {
                         // taken only now: a request is not lost when the calls above fail (a newer one stays)
                         markRequested.compareAndSet(asked, -1);
                     }
-                    for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                        deliver(r);
+                    ConsumerRecords<String, byte[]> batch = consumer.poll(Duration.ofMillis(200));
+                    if (!batch.isEmpty()) {
+                        decoding.then(() -> deliver(batch));
                     }
                     if (!caughtUp && reached(end)) {
                         caughtUp = true;
-                        coordinator.post(new Input.CaughtUp());
+                        decoding.then(() -> coordinator.post(new Input.CaughtUp()));
                     }
                     if (marking >= 0 && reached(markEnd)) {
-                        coordinator.post(new Input.Marked(marking));
+                        long marked = marking;
+                        decoding.then(() -> coordinator.post(new Input.Marked(marked)));
                         marking = -1;
                     }
                     backoff = 250;
@@ -128,6 +153,8 @@ public final class Ingest implements Runnable, AutoCloseable {
                 LOG.error("ingest woken up while running", e);
             }
         } finally {
+            decoding.close();
+            commandTopics.shutdownNow();
             consumer.close(Duration.ofSeconds(2));
         }
     }
@@ -202,6 +229,9 @@ public final class Ingest implements Runnable, AutoCloseable {
                 .toList();
         if (!gone.isEmpty()) {
             gone.forEach(assigned::remove);
+            gone.forEach(tp -> topics.owner(tp.topic())
+                    .filter(o -> o.topic() == AgentTopic.CLUSTER)
+                    .ifPresent(o -> decoding.then(() -> summaries.forget(o.cluster()))));
             consumer.assign(assigned);
             LOG.info("no longer reading {}: the topics are gone", gone);
         }
@@ -241,20 +271,56 @@ public final class Ingest implements Runnable, AutoCloseable {
         }
     }
 
-    private void deliver(ConsumerRecord<String, byte[]> r) {
+    /** One poll's records, partition by partition, in order. */
+    private void deliver(ConsumerRecords<String, byte[]> batch) {
+        for (TopicPartition tp : batch.partitions()) {
+            List<ConsumerRecord<String, byte[]>> records = batch.records(tp);
+            int lastHeader = topics.owner(tp.topic())
+                            .filter(o -> o.topic() == AgentTopic.CLUSTER)
+                            .isPresent()
+                    ? lastHeader(records)
+                    : -1;
+            for (int i = 0; i < records.size(); i++) {
+                deliver(records.get(i), i == lastHeader);
+            }
+        }
+    }
+
+    /** The index of the last cluster header (key without '/') in one cluster topic's records; -1 if none. */
+    private static int lastHeader(List<ConsumerRecord<String, byte[]>> records) {
+        for (int i = records.size() - 1; i >= 0; i--) {
+            String key = records.get(i).key();
+            if (key != null && key.indexOf('/') < 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void deliver(ConsumerRecord<String, byte[]> r, boolean lastHeader) {
         Records.Read read = records.read(r.topic(), r.key(), r.value());
         if (read instanceof Records.Read.Deliver d) {
-            d.member().ifPresent(topology::ensureCommandTopicOrLog);
             coordinator.post(d.input());
+        } else if (read instanceof Records.Read.Part p) {
+            summaries.part(p, lastHeader).ifPresent(reason -> poison(r, reason));
         } else if (read instanceof Records.Read.Poison p) {
-            coordinator.poisonRecord();
-            LOG.warn("skipping record at {}-{} offset {}: {}", r.topic(), r.partition(), r.offset(), p.reason());
+            p.unreadable().ifPresent(summaries::unreadable);
+            poison(r, p.reason());
+            if (lastHeader) { // a refused header: what was completed before it is still handed on
+                topics.owner(r.topic()).map(Owned::cluster).ifPresent(summaries::take);
+            }
         }
+    }
+
+    private void poison(ConsumerRecord<String, byte[]> r, String reason) {
+        coordinator.poisonRecord();
+        LOG.warn("skipping record at {}-{} offset {}: {}", r.topic(), r.partition(), r.offset(), reason);
     }
 
     @Override
     public void close() {
         running.set(false);
+        decoding.close();
         consumer.wakeup();
     }
 }

@@ -1,29 +1,37 @@
 package dev.cartograph.broker.kafka;
 
 import dev.cartograph.broker.coordinate.Input;
-import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.ClusterRecord;
 import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.Decoded;
+import dev.cartograph.protocol.NodeParts;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Topics.Owned;
 import dev.cartograph.protocol.Wire;
 import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.WorkloadSummary;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
 /**
  * What one record read from Kafka means for the coordinator, decided from its topic, key and value
  * alone. A record on an agent's topic speaks for the cluster named by the TOPIC ({@link Topics#owner}),
- * which only that cluster's agent may write: one that claims another cluster — a cluster summary's
- * {@code cluster}, a workload key's cluster part, a command result's {@code cluster} — is poison, as is
- * one that cannot be decoded. Pure and stateless; thread-safe.
+ * which only that cluster's agent may write: one that claims another cluster — a cluster header's key or
+ * {@code cluster}, a node or placement record's {@code cluster}, a workload key's cluster part, a command
+ * result's {@code cluster} — is poison, as is one that cannot be decoded. A cluster topic's records are
+ * parts of a summary ({@link Read.Part}) that the reader puts together. Stateless but for the node parts it
+ * shares among the nodes it decodes ({@link NodeParts}): one reader's thread only.
  */
 final class Records {
     private static final Read SKIP = new Read.Skip();
 
     private final Topics topics;
+    private final NodeParts parts = new NodeParts();
+    /** Each topic's owner, parsed once (the topics read are few). */
+    private final Map<String, Optional<Owned>> owners = new HashMap<>();
 
     Records(Topics topics) {
         this.topics = topics;
@@ -31,17 +39,26 @@ final class Records {
 
     /** The meaning of one record. */
     sealed interface Read {
+        /** Hand {@code input} to the coordinator. */
+        record Deliver(Input input) implements Read {}
+
+        /** A record of {@code cluster}'s cluster topic: part of its next summary (a header completes one). */
+        record Part(String cluster, ClusterRecord record) implements Read {}
+
         /**
-         * Hand {@code input} to the coordinator.
-         *
-         * @param member a cluster that spoke (its summary): its command topic must exist before it is sent a command
+         * Refuse it: counted, logged once with its offset and {@code reason}, skipped. {@code unreadable}: the
+         * node or placement of a cluster whose record this was, no longer known (what was held for it is dropped).
          */
-        record Deliver(Input input, Optional<String> member) implements Read {}
+        record Poison(String reason, Optional<Unreadable> unreadable) implements Read {
+            Poison(String reason) {
+                this(reason, Optional.empty());
+            }
+        }
 
-        /** Refuse it: counted, logged once with its offset and {@code reason}, skipped. */
-        record Poison(String reason) implements Read {}
+        /** The key of a cluster topic's record that could not be read. */
+        record Unreadable(String cluster, ClusterRecord.Key key) {}
 
-        /** Nothing to act on: a cluster summary's tombstone, a topic that is not Cartograph's. */
+        /** Nothing to act on: a topic that is not Cartograph's. */
         record Skip() implements Read {}
     }
 
@@ -50,27 +67,48 @@ final class Records {
         if (topic.equals(topics.placements())) {
             return placement(key, value);
         }
-        Optional<Owned> owner = topics.owner(topic);
+        Optional<Owned> owner = owners.computeIfAbsent(topic, topics::owner);
         if (owner.isEmpty()) {
             return SKIP;
         }
         String cluster = owner.get().cluster();
         return switch (owner.get().topic()) {
-            case CLUSTER -> cluster(topic, cluster, value);
+            case CLUSTER -> cluster(topic, cluster, key, value);
             case WORKLOADS -> workload(topic, cluster, key, value);
             case EVENTS -> result(topic, cluster, value);
         };
     }
 
-    private Read cluster(String topic, String cluster, byte[] value) {
-        if (value == null) {
-            return SKIP;
+    private Read cluster(String topic, String cluster, String key, byte[] value) {
+        Optional<ClusterRecord.Key> parsed = ClusterRecord.Key.parse(key);
+        if (parsed.isPresent()
+                && parsed.get().kind() == ClusterRecord.Kind.HEADER
+                && !parsed.get().name().equals(cluster)) {
+            return claims(topic, parsed.get().name());
         }
-        return decoded(
-                Wire.decodeCluster(value),
-                (ClusterSummary s) -> s.cluster().equals(cluster)
-                        ? new Read.Deliver(new Input.Cluster(s), Optional.of(cluster))
-                        : claims(topic, s.cluster()));
+        Decoded<ClusterRecord> decoded = Wire.decodeCluster(key, value, parts);
+        if (decoded instanceof Decoded.Failed<ClusterRecord> f) {
+            String what = parsed.map(k -> "cluster " + cluster + ", " + k.describe() + ": ")
+                    .orElse("cluster " + cluster + ": ");
+            return new Read.Poison(
+                    what + f.reason(),
+                    parsed.filter(k -> k.kind() != ClusterRecord.Kind.HEADER)
+                            .map(k -> new Read.Unreadable(cluster, k)));
+        }
+        ClusterRecord r = ((Decoded.Ok<ClusterRecord>) decoded).value();
+        String claimed = claimedCluster(r).orElse(cluster);
+        return claimed.equals(cluster) ? new Read.Part(cluster, r) : claims(topic, claimed);
+    }
+
+    private static Optional<String> claimedCluster(ClusterRecord r) {
+        if (r instanceof ClusterRecord.Header h) {
+            return Optional.of(h.cluster());
+        } else if (r instanceof ClusterRecord.Node n) {
+            return Optional.of(n.cluster());
+        } else if (r instanceof ClusterRecord.Placed p) {
+            return Optional.of(p.cluster());
+        }
+        return Optional.empty(); // a tombstone: its cluster is its topic's
     }
 
     private Read workload(String topic, String cluster, String key, byte[] value) {
@@ -113,7 +151,7 @@ final class Records {
     }
 
     private static Read deliver(Input input) {
-        return new Read.Deliver(input, Optional.empty());
+        return new Read.Deliver(input);
     }
 
     private static <T> Read decoded(Decoded<T> decoded, Function<T, Read> ok) {

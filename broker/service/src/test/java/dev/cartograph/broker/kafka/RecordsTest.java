@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.broker.kafka.Records.Read;
 import dev.cartograph.interpreter.resources.ResourceList;
+import dev.cartograph.protocol.ClusterRecord;
 import dev.cartograph.protocol.Topics;
 import dev.cartograph.protocol.Wire;
 import dev.cartograph.protocol.WorkloadKey;
@@ -35,7 +36,22 @@ class RecordsTest {
         return json.getBytes(StandardCharsets.UTF_8);
     }
 
-    static String summary(String cluster) {
+    static String header(String cluster) {
+        return """
+                {"schema":1,"type":"cluster","cluster":"%s","labels":{},"agentVersion":"0.1.0",
+                 "incarnation":"i-1","sequence":7,"heartbeat":"2026-12-03T08:00:00Z","nodes":1,"placements":0}
+                """.formatted(cluster);
+    }
+
+    static String node(String cluster, String name, String gpus) {
+        return """
+                {"schema":1,"type":"cluster.node","cluster":"%s","incarnation":"i-1","name":"%s","labels":{},
+                 "taints":[],"allocatable":{"nvidia.com/gpu":"%s","pods":"110"}}
+                """.formatted(cluster, name, gpus);
+    }
+
+    /** The whole-cluster record agents wrote before per-node records. */
+    static String oldSummary(String cluster) {
         return """
                 {"schema":1,"type":"cluster","cluster":"%s","labels":{},"agentVersion":"0.1.0",
                  "incarnation":"i-1","sequence":7,"heartbeat":"2026-12-03T08:00:00Z","nodes":[],"shapes":[],"placements":[]}
@@ -50,19 +66,54 @@ class RecordsTest {
     }
 
     @Test
-    void aClusterSummaryOnAnotherClustersTopicIsRefusedNamingBoth() {
-        assertThat(records.read(A_CLUSTER, "gpu-b", bytes(summary("gpu-b"))))
+    void aClusterHeaderOrNodeOnAnotherClustersTopicIsRefusedNamingBoth() {
+        assertThat(records.read(A_CLUSTER, "gpu-b", bytes(header("gpu-b"))))
+                .isEqualTo(new Read.Poison("record on cartograph.from.gpu-a.cluster claims cluster gpu-b"));
+        // under its own key, claiming another cluster inside
+        assertThat(records.read(A_CLUSTER, "gpu-a", bytes(header("gpu-b"))))
+                .isEqualTo(new Read.Poison("record on cartograph.from.gpu-a.cluster claims cluster gpu-b"));
+        assertThat(records.read(A_CLUSTER, "node/n1", bytes(node("gpu-b", "n1", "8"))))
                 .isEqualTo(new Read.Poison("record on cartograph.from.gpu-a.cluster claims cluster gpu-b"));
     }
 
     @Test
-    void aClusterSummaryOnItsOwnTopicIsDeliveredAndItsCommandTopicAskedFor() {
-        Read read = records.read(A_CLUSTER, "gpu-a", bytes(summary("gpu-a")));
-        assertThat(read).isInstanceOfSatisfying(Read.Deliver.class, d -> {
-            assertThat(d.member()).contains("gpu-a");
-            assertThat(((Input.Cluster) d.input()).summary().cluster()).isEqualTo("gpu-a");
-            assertThat(((Input.Cluster) d.input()).summary().sequence()).isEqualTo(7);
+    void aClusterTopicsRecordsOnTheirOwnTopicArePartsOfItsSummary() {
+        Read header = records.read(A_CLUSTER, "gpu-a", bytes(header("gpu-a")));
+        assertThat(header).isInstanceOfSatisfying(Read.Part.class, p -> {
+            assertThat(p.cluster()).isEqualTo("gpu-a");
+            assertThat(((ClusterRecord.Header) p.record()).sequence()).isEqualTo(7);
         });
+        assertThat(records.read(A_CLUSTER, "node/n1", bytes(node("gpu-a", "n1", "8"))))
+                .isInstanceOfSatisfying(
+                        Read.Part.class,
+                        p -> assertThat(((ClusterRecord.Node) p.record())
+                                        .node()
+                                        .allocatable()
+                                        .gpus())
+                                .isEqualTo(8));
+        assertThat(records.read(A_CLUSTER, "node/n1", null))
+                .isEqualTo(new Read.Part(
+                        "gpu-a", new ClusterRecord.Gone(new ClusterRecord.Key(ClusterRecord.Kind.NODE, "n1"))));
+    }
+
+    @Test
+    void aBadNodeRecordIsPoisonNamingTheClusterNodeAndFieldAndTheNodeIsNoLongerKnown() {
+        assertThat(records.read(A_CLUSTER, "node/n1", bytes(node("gpu-a", "n1", "1e30"))))
+                .isEqualTo(new Read.Poison(
+                        "cluster gpu-a, node n1: node 'n1' allocatable.nvidia.com/gpu = 1000000000000000000000000000000"
+                                + " is larger than the ceiling of 1048576 per pod",
+                        Optional.of(
+                                new Read.Unreadable("gpu-a", new ClusterRecord.Key(ClusterRecord.Kind.NODE, "n1")))));
+    }
+
+    @Test
+    void theOldWholeClusterRecordIsPoisonSayingToUpgradeTheAgent() {
+        assertThat(records.read(A_CLUSTER, "gpu-a", bytes(oldSummary("gpu-a"))))
+                .isInstanceOfSatisfying(Read.Poison.class, p -> {
+                    assertThat(p.reason()).startsWith("cluster gpu-a, header: a whole-cluster summary");
+                    assertThat(p.reason()).endsWith("upgrade this cluster's agent");
+                    assertThat(p.unreadable()).isEmpty();
+                });
     }
 
     @Test
@@ -72,8 +123,7 @@ class RecordsTest {
                 .isEqualTo(new Read.Poison("record on cartograph.from.gpu-a.workloads claims cluster gpu-b"));
         assertThat(records.read(A_WORKLOADS, "gpu-a/ml/batch/Job/train", null))
                 .isEqualTo(new Read.Deliver(
-                        new Input.Workload(new WorkloadKey("gpu-a", "ml", "batch", "Job", "train"), Optional.empty()),
-                        Optional.empty()));
+                        new Input.Workload(new WorkloadKey("gpu-a", "ml", "batch", "Job", "train"), Optional.empty())));
     }
 
     @Test
@@ -91,10 +141,10 @@ class RecordsTest {
         assertThat(records.read(A_EVENTS, "p-1", bytes(result("gpu-b"))))
                 .isEqualTo(new Read.Poison("record on cartograph.from.gpu-a.events claims cluster gpu-b"));
         assertThat(records.read(A_EVENTS, "p-1", bytes(result("gpu-a"))))
-                .isInstanceOfSatisfying(Read.Deliver.class, d -> {
-                    assertThat(((Input.Result) d.input()).result().cluster()).isEqualTo("gpu-a");
-                    assertThat(d.member()).isEmpty();
-                });
+                .isInstanceOfSatisfying(
+                        Read.Deliver.class,
+                        d -> assertThat(((Input.Result) d.input()).result().cluster())
+                                .isEqualTo("gpu-a"));
     }
 
     @Test
@@ -107,12 +157,12 @@ class RecordsTest {
     }
 
     @Test
-    void tombstonesOfSummariesAndTopicsNoAgentOwnsAreSkipped() {
-        assertThat(records.read(A_CLUSTER, "gpu-a", null)).isEqualTo(new Read.Skip());
+    void aHeaderTombstoneIsPoisonAndTopicsNoAgentOwnsAreSkipped() {
+        assertThat(records.read(A_CLUSTER, "gpu-a", null)).isInstanceOf(Read.Poison.class);
         // the old shared topic is nobody's: what is written there is not read as anyone's
-        assertThat(records.read("cartograph.clusters", "gpu-b", bytes(summary("gpu-b"))))
+        assertThat(records.read("cartograph.clusters", "gpu-b", bytes(header("gpu-b"))))
                 .isEqualTo(new Read.Skip());
-        assertThat(records.read("cartograph.from.gpu.a.cluster", "gpu", bytes(summary("gpu"))))
+        assertThat(records.read("cartograph.from.gpu.a.cluster", "gpu", bytes(header("gpu"))))
                 .isEqualTo(new Read.Skip());
     }
 

@@ -1,0 +1,271 @@
+package dev.cartograph.broker.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.broker.coordinate.Coordinator;
+import dev.cartograph.broker.coordinate.Hub;
+import dev.cartograph.broker.coordinate.Outbox;
+import dev.cartograph.broker.settings.BrokerSettings;
+import dev.cartograph.catalog.Catalog;
+import dev.cartograph.fleet.FleetSnapshot;
+import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.kafka.local.LocalKafka;
+import dev.cartograph.placement.Planner;
+import dev.cartograph.protocol.ClusterRecord;
+import dev.cartograph.protocol.ClusterSummary;
+import dev.cartograph.protocol.Command;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.TopicSettings;
+import dev.cartograph.protocol.Topics;
+import dev.cartograph.protocol.Wire;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The broker's consumption of cluster summaries against a raw {@link KafkaConsumer} reading the same topics in
+ * the same run, on a real in-process Kafka ({@link LocalKafka}). The topics hold what agents write: 100 clusters
+ * of 2,000 nodes, each published whole once and then 40 rounds of 2 % of its nodes changing (the header after
+ * each round). The raw consumer reads every record (same consumer settings as the ingest); the broker — {@link
+ * Ingest} and a running {@link Coordinator} with a no-op outbox and hub — is done when every cluster's newest
+ * summary is in its fleet. Both are timed from start to the last record (raw) or the last summary taken (broker).
+ *
+ * <p>Run: {@code mvn -B -q -ntp -pl broker/service -am test -Dtest=IngestBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
+ */
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
+class IngestBenchmark {
+    static final int CLUSTERS = 100;
+    static final int NODES = 2000;
+    static final int ROUNDS = 40;
+    static final Instant T0 = Instant.parse("2026-12-03T12:00:00Z");
+
+    @Test
+    void ingestReadsClusterTopicsAtLeastHalfAsFastAsARawConsumer() throws Exception {
+        Path dir = Files.createTempDirectory("ingest-bench");
+        try (LocalKafka kafka = LocalKafka.start(dir.resolve("kafka"))) {
+            Topics topics = new Topics("bench");
+            List<String> clusterTopics = new ArrayList<>();
+            for (int c = 0; c < CLUSTERS; c++) {
+                clusterTopics.add(topics.of(SummaryVolumeBenchmark.name(c), Topics.AgentTopic.CLUSTER));
+            }
+            kafka.createTopics(clusterTopics.toArray(String[]::new));
+            for (int c = 0; c < CLUSTERS; c++) { // a restarted broker finds them made
+                kafka.createTopics(topics.commands(SummaryVolumeBenchmark.name(c)));
+            }
+            long[] written = produce(kafka, topics);
+            System.out.printf(
+                    "ingest benchmark: %d clusters x %d nodes, %d rounds of 2%% change: %,d records, %,d bytes%n",
+                    CLUSTERS, NODES, ROUNDS, written[0], written[1]);
+
+            double raw1 = raw(kafka, clusterTopics, written[0]);
+            double broker1 = broker(kafka, topics, written[0]);
+            double raw2 = raw(kafka, clusterTopics, written[0]);
+            double broker2 = broker(kafka, topics, written[0]);
+            double raw = (raw1 + raw2) / 2;
+            double broker = (broker1 + broker2) / 2;
+            System.out.printf(
+                    "ingest: raw KafkaConsumer %,.0f records/s (%,.0f, %,.0f); broker ingest to fleet %,.0f records/s"
+                            + " (%,.0f, %,.0f); ratio %.2f%n",
+                    raw, raw1, raw2, broker, broker1, broker2, broker / raw);
+        }
+    }
+
+    /** Writes every cluster's history as its agent would; returns records and bytes written. */
+    private static long[] produce(LocalKafka kafka, Topics topics) {
+        Map<String, Object> config = new HashMap<>(kafka.clientSettings());
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+        long records = 0;
+        long bytes = 0;
+        Random random = new Random(7);
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+            for (int c = 0; c < CLUSTERS; c++) {
+                String cluster = SummaryVolumeBenchmark.name(c);
+                String topic = topics.of(cluster, Topics.AgentTopic.CLUSTER);
+                ClusterRecord.Stamp stamp = new ClusterRecord.Stamp("inc-" + c, 0);
+                int[] used = new int[NODES];
+                for (int round = 0; round <= ROUNDS; round++) {
+                    List<ClusterRecord> out = new ArrayList<>();
+                    for (int i = 0; i < NODES; i++) {
+                        boolean change = round > 0 && random.nextInt(50) == 0;
+                        if (change) {
+                            used[i] = (used[i] + 1 + random.nextInt(8)) % 9;
+                        }
+                        if (round == 0 || change) {
+                            out.add(new ClusterRecord.Node(cluster, stamp, SummaryVolumeBenchmark.node(c, i, used[i])));
+                        }
+                    }
+                    out.add(new ClusterRecord.Header(
+                            cluster, Map.of(), "0.1.0", stamp, round + 1, T0.plusSeconds(2L * round), NODES, 0));
+                    for (ClusterRecord r : out) {
+                        byte[] value = Wire.encode(r);
+                        producer.send(new ProducerRecord<>(topic, r.key().kafkaKey(), value));
+                        records++;
+                        bytes += value.length;
+                    }
+                }
+            }
+            producer.flush();
+        }
+        return new long[] {records, bytes};
+    }
+
+    /** The consumer settings the ingest uses. */
+    private static Map<String, Object> consumerConfig(LocalKafka kafka) {
+        Map<String, Object> config = new HashMap<>(kafka.clientSettings());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        return config;
+    }
+
+    /** Records per second a consumer that only touches each value reads the cluster topics at. */
+    private static double raw(LocalKafka kafka, List<String> clusterTopics, long expected) {
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(consumerConfig(kafka), new StringDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions =
+                    clusterTopics.stream().map(t -> new TopicPartition(t, 0)).toList();
+            long start = System.nanoTime();
+            long cpu0 = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long read = 0;
+            long checksum = 0;
+            while (read < expected) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    read++;
+                    checksum +=
+                            r.value() == null ? 0 : r.value().length + r.key().length();
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertThat(checksum).isPositive();
+            System.out.printf(
+                    "raw consumer: %,d records in %.2f s (CPU: reading thread %.2f s)%n",
+                    read,
+                    seconds,
+                    (java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0) / 1e9);
+            return read / seconds;
+        }
+    }
+
+    /** Records per second the broker reads the cluster topics at, until every newest summary is in the fleet. */
+    private static double broker(LocalKafka kafka, Topics topics, long records) throws Exception {
+        BrokerSettings settings = new BrokerSettings(
+                "bench",
+                "bench",
+                kafka.clientSettings(),
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(60),
+                "cartograph.dev/federate=true",
+                Planner.Policy.BIN_PACK,
+                false,
+                "",
+                "",
+                Duration.ofSeconds(1));
+        Coordinator coordinator = new Coordinator(
+                settings, Interpreter.of(Catalog.load().definitions()), NO_OUTBOX, NO_HUB, Clock.systemUTC());
+        Thread coordinating = new Thread(coordinator, "bench-coordinator");
+        coordinating.start();
+        try (Topology topology = new Topology(kafka.clientSettings(), topics, TopicSettings.SINGLE_BROKER);
+                Ingest ingest = new Ingest(kafka.clientSettings(), topics, topology, coordinator)) {
+            long start = System.nanoTime();
+            Thread reading = new Thread(ingest, "bench-ingest");
+            reading.start();
+            double first = -1;
+            while (!complete(coordinator.view().fleet())) {
+                if (first < 0 && !coordinator.view().fleet().clusters().isEmpty()) {
+                    first = (System.nanoTime() - start) / 1e9;
+                }
+                Thread.sleep(2);
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            var cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+            System.out.printf(
+                    "broker ingest: every cluster's newest summary in the fleet after %.2f s, the first after %.2f s"
+                            + " (CPU: polling thread %.2f s, decoding thread %.2f s, coordinator thread %.2f s)%n",
+                    seconds,
+                    first,
+                    cpu.getThreadCpuTime(reading.getId()) / 1e9,
+                    java.util.Arrays.stream(cpu.getThreadInfo(cpu.getAllThreadIds()))
+                                    .filter(i -> i != null && i.getThreadName().equals("ingest-decode"))
+                                    .mapToLong(i -> cpu.getThreadCpuTime(i.getThreadId()))
+                                    .sum()
+                            / 1e9,
+                    cpu.getThreadCpuTime(coordinating.getId()) / 1e9);
+            ingest.close();
+            reading.join(10_000);
+            return records / seconds;
+        } finally {
+            coordinator.close();
+            coordinating.join(10_000);
+        }
+    }
+
+    private static boolean complete(FleetSnapshot fleet) {
+        if (fleet.clusters().size() < CLUSTERS) {
+            return false;
+        }
+        for (ClusterSummary s : fleet.clusters().values()) {
+            if (s.sequence() < ROUNDS + 1 || s.nodes().size() != NODES) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static final Outbox NO_OUTBOX = new Outbox() {
+        @Override
+        public void placement(PlacementRecord record) {}
+
+        @Override
+        public void forget(String uid) {}
+
+        @Override
+        public boolean command(String cluster, Command command) {
+            return true;
+        }
+    };
+
+    static final Hub NO_HUB = new Hub() {
+        @Override
+        public void addFinalizer(JsonNode object) {}
+
+        @Override
+        public void removeFinalizer(JsonNode object) {}
+
+        @Override
+        public void mark(JsonNode object, Map<String, String> labels, Map<String, String> annotations) {}
+
+        @Override
+        public void status(JsonNode object, JsonNode status) {}
+
+        @Override
+        public void event(JsonNode object, String type, String reason, String message) {}
+    };
+}
