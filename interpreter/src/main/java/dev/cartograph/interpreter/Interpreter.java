@@ -58,7 +58,7 @@ public final class Interpreter {
                             .map(d -> d.kind().apiVersion())
                             .toList());
         }
-        return resolve(object, definition.get());
+        return resolveChecked(object, definition.get());
     }
 
     /** Resolves with a given definition, whatever the object's kind says. */
@@ -67,6 +67,10 @@ public final class Interpreter {
         if (invalid.isPresent()) {
             return invalid.get();
         }
+        return resolveChecked(object, definition);
+    }
+
+    private static Resolution resolveChecked(JsonNode object, WorkloadDefinition definition) {
         try {
             Resolver.Outcome outcome = Resolver.resolve(definition, object);
             return outcome.rejected()
@@ -120,23 +124,29 @@ public final class Interpreter {
     }
 
     private static Optional<Resolution.Invalid> checkObject(JsonNode object) {
-        List<Problem> problems = new ArrayList<>();
         if (object == null || !object.isObject()) {
-            problems.add(Problem.error(
-                    "input", "", "is not a Kubernetes object (expected a mapping with apiVersion and kind)"));
-            return Optional.of(new Resolution.Invalid(problems));
+            return Optional.of(new Resolution.Invalid(List.of(Problem.error(
+                    "input", "", "is not a Kubernetes object (expected a mapping with apiVersion and kind)"))));
+        }
+        boolean noApiVersion = !object.path("apiVersion").isTextual()
+                || object.path("apiVersion").asText().isEmpty();
+        boolean noKind =
+                !object.path("kind").isTextual() || object.path("kind").asText().isEmpty();
+        boolean badMetadata = object.has("metadata") && !object.get("metadata").isObject();
+        if (!noApiVersion && !noKind && !badMetadata) {
+            return Optional.empty(); // the common case: no need to name the object
         }
         String subject = Resolver.identity(object).describe();
-        if (!object.path("apiVersion").isTextual()
-                || object.path("apiVersion").asText().isEmpty()) {
+        List<Problem> problems = new ArrayList<>();
+        if (noApiVersion) {
             problems.add(Problem.error(subject, "apiVersion", "is required"));
         }
-        if (!object.path("kind").isTextual() || object.path("kind").asText().isEmpty()) {
+        if (noKind) {
             problems.add(Problem.error(subject, "kind", "is required"));
         }
-        if (object.has("metadata") && !object.get("metadata").isObject()) {
+        if (badMetadata) {
             problems.add(Problem.error(subject, "metadata", "must be a mapping"));
         }
-        return problems.isEmpty() ? Optional.empty() : Optional.of(new Resolution.Invalid(problems));
+        return Optional.of(new Resolution.Invalid(problems));
     }
 }

@@ -125,11 +125,15 @@ final class GangCalculator {
 
     private List<String> withDescendants(String componentName) {
         List<String> out = new ArrayList<>();
+        addWithDescendants(componentName, out);
+        return out;
+    }
+
+    private void addWithDescendants(String componentName, List<String> out) {
         out.add(componentName);
         for (ComponentDefinition child : definition.children(componentName)) {
-            out.addAll(withDescendants(child.name()));
+            addWithDescendants(child.name(), out);
         }
-        return out;
     }
 
     private boolean passes(PodGroupDefinition.Member m, InstanceView i, String componentName) {
@@ -159,7 +163,18 @@ final class GangCalculator {
         return true;
     }
 
-    private static String normalize(String source) {
-        return source.replaceAll("\\s+", "");
+    /** The source without whitespace ({@code \\s}: space, tab, line feed, vertical tab, form feed, return). */
+    static String normalize(String source) {
+        StringBuilder out = null;
+        for (int i = 0; i < source.length(); i++) {
+            char ch = source.charAt(i);
+            boolean space = ch == ' ' || ch == '\t' || ch == '\n' || ch == 0x0B || ch == '\f' || ch == '\r';
+            if (space && out == null) {
+                out = new StringBuilder(source.length()).append(source, 0, i);
+            } else if (!space && out != null) {
+                out.append(ch);
+            }
+        }
+        return out == null ? source : out.toString(); // most sources have no whitespace: no copy
     }
 }

@@ -56,11 +56,14 @@ public record ResourceList(Map<String, BigDecimal> amounts) {
     }
 
     public ResourceList plus(ResourceList other) {
+        if (other.isEmpty() || isEmpty()) {
+            return isEmpty() ? other : this; // amounts are already normalized: x + 0 is x
+        }
         return combine(other, BigDecimal::add);
     }
 
     public ResourceList minus(ResourceList other) {
-        return combine(other, BigDecimal::subtract);
+        return other.isEmpty() ? this : combine(other, BigDecimal::subtract);
     }
 
     /** Per resource, the larger of the two. */
