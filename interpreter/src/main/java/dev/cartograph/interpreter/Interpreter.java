@@ -44,6 +44,19 @@ public final class Interpreter {
     }
 
     public Resolution resolve(JsonNode object) {
+        return resolve(object, true);
+    }
+
+    /**
+     * As {@link #resolve(JsonNode)}, for an object the caller hands over, such as one it has just
+     * parsed: the caller must neither use nor modify it afterwards. The view is the same, but keeps
+     * the object's pod templates instead of copying them.
+     */
+    public Resolution resolveOwned(JsonNode object) {
+        return resolve(object, false);
+    }
+
+    private Resolution resolve(JsonNode object, boolean copy) {
         Optional<Resolution.Invalid> invalid = checkObject(object);
         if (invalid.isPresent()) {
             return invalid.get();
@@ -58,7 +71,7 @@ public final class Interpreter {
                             .map(d -> d.kind().apiVersion())
                             .toList());
         }
-        return resolveChecked(object, definition.get());
+        return resolveChecked(object, definition.get(), copy);
     }
 
     /** Resolves with a given definition, whatever the object's kind says. */
@@ -67,12 +80,12 @@ public final class Interpreter {
         if (invalid.isPresent()) {
             return invalid.get();
         }
-        return resolveChecked(object, definition);
+        return resolveChecked(object, definition, true);
     }
 
-    private static Resolution resolveChecked(JsonNode object, WorkloadDefinition definition) {
+    private static Resolution resolveChecked(JsonNode object, WorkloadDefinition definition, boolean copy) {
         try {
-            Resolver.Outcome outcome = Resolver.resolve(definition, object);
+            Resolver.Outcome outcome = Resolver.resolve(definition, object, copy);
             return outcome.rejected()
                     ? new Resolution.Invalid(outcome.problems())
                     : new Resolution.Resolved(outcome.view(), outcome.problems());

@@ -73,9 +73,10 @@ final class BenchCommand implements Callable<Integer> {
         for (JsonNode o : all) {
             texts.add(Documents.json().writeValueAsString(o));
         }
+        // the parsed object is the interpreter's alone, as an object read from Kafka or a file is
         double parseAndDescribe = rate(() -> texts.forEach(t -> {
             try {
-                interpreter.resolve(Documents.json().readTree(t));
+                interpreter.resolveOwned(Documents.json().readTree(t));
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }

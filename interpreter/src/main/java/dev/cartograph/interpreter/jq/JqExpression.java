@@ -17,12 +17,14 @@ public final class JqExpression {
     private final String source;
     private final Expression root;
     private final Jq engine;
+    private final Shortcut shortcut;
     private volatile JqExpression pathQuery;
 
     JqExpression(String source, Expression root, Jq engine) {
         this.source = source;
         this.root = root;
         this.engine = engine;
+        this.shortcut = Shortcut.of(source);
     }
 
     public String source() {
@@ -34,6 +36,18 @@ public final class JqExpression {
      * a bound of {@link JqLimits} exceeded, comes back as the result's error, and the thread can go on.
      */
     public JqResult evaluate(JsonNode input) {
+        JsonNode in = input == null || input instanceof MissingNode ? NullNode.getInstance() : input;
+        JqResult quick = shortcut == null ? null : shortcut.evaluate(in, engine.limits());
+        return quick != null ? quick : evaluateByEngine(in);
+    }
+
+    /** True when the simplest inputs of this expression are read without the engine (see {@link Shortcut}). */
+    boolean hasShortcut() {
+        return shortcut != null;
+    }
+
+    /** {@link #evaluate} by jackson-jq alone, never the {@link Shortcut}. */
+    JqResult evaluateByEngine(JsonNode input) {
         JsonNode in = input == null || input instanceof MissingNode ? NullNode.getInstance() : input;
         JqLimits limits = engine.limits();
         List<JsonNode> out = new ArrayList<>();

@@ -56,10 +56,18 @@ public final class Resolver {
     }
 
     public static Outcome resolve(WorkloadDefinition definition, JsonNode input) {
+        return resolve(definition, input, true);
+    }
+
+    /**
+     * As {@link #resolve(WorkloadDefinition, JsonNode)}; with {@code copy} false the view keeps the
+     * object's own pod template nodes, for an object nobody else holds (the caller hands it over).
+     */
+    public static Outcome resolve(WorkloadDefinition definition, JsonNode input, boolean copy) {
         JsonNode object = input; // read only: jq never writes, and views copy what they keep
         Identity identity = identity(object);
         Findings findings = new Findings(identity.describe(), definition.name());
-        InstanceResolver instances = new InstanceResolver(new Evaluations(object, findings), findings);
+        InstanceResolver instances = new InstanceResolver(new Evaluations(object, findings), findings, copy);
         Map<String, List<InstanceView>> byComponent = new HashMap<>();
         for (ComponentDefinition c : definition.components()) {
             InstanceResolver.Multiplier owner = c.ownerRef()
