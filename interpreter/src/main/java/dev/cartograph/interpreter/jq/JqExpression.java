@@ -18,6 +18,7 @@ public final class JqExpression {
     private final Expression root;
     private final Jq engine;
     private final Shortcut shortcut;
+    private final String compactSource;
     private volatile JqExpression pathQuery;
 
     JqExpression(String source, Expression root, Jq engine) {
@@ -25,10 +26,16 @@ public final class JqExpression {
         this.root = root;
         this.engine = engine;
         this.shortcut = Shortcut.of(source);
+        this.compactSource = source.replaceAll("\\s+", ""); // once per expression, not per object
     }
 
     public String source() {
         return source;
+    }
+
+    /** The source without whitespace, to compare two expressions' text ({@code .a | .b} and {@code .a|.b}). */
+    public String compactSource() {
+        return compactSource;
     }
 
     /**

@@ -104,17 +104,17 @@ final class GangCalculator {
     /** The nearest component (the member or an owner) whose replica or instance key is a group key. */
     private Split split(PodGroupDefinition.Member m) {
         Set<String> keys =
-                m.groupByKeyPaths().stream().map(e -> normalize(e.source())).collect(Collectors.toSet());
+                m.groupByKeyPaths().stream().map(JqExpression::compactSource).collect(Collectors.toSet());
         Optional<ComponentDefinition> c = definition.component(m.componentName());
         while (c.isPresent()) {
             Optional<PodSelectorDefinition> selector = c.get().podSelector();
             if (selector.flatMap(PodSelectorDefinition::replicaKeyPath)
-                    .map(e -> keys.contains(normalize(e.source())))
+                    .map(e -> keys.contains(e.compactSource()))
                     .orElse(false)) {
                 return new Split(SplitKind.REPLICA, c.get().name());
             }
             if (selector.flatMap(PodSelectorDefinition::instanceIdPath)
-                    .map(e -> keys.contains(normalize(e.source())))
+                    .map(e -> keys.contains(e.compactSource()))
                     .orElse(false)) {
                 return new Split(SplitKind.INSTANCE, c.get().name());
             }
@@ -161,20 +161,5 @@ final class GangCalculator {
             }
         }
         return true;
-    }
-
-    /** The source without whitespace ({@code \\s}: space, tab, line feed, vertical tab, form feed, return). */
-    static String normalize(String source) {
-        StringBuilder out = null;
-        for (int i = 0; i < source.length(); i++) {
-            char ch = source.charAt(i);
-            boolean space = ch == ' ' || ch == '\t' || ch == '\n' || ch == 0x0B || ch == '\f' || ch == '\r';
-            if (space && out == null) {
-                out = new StringBuilder(source.length()).append(source, 0, i);
-            } else if (!space && out != null) {
-                out.append(ch);
-            }
-        }
-        return out == null ? source : out.toString(); // most sources have no whitespace: no copy
     }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Resolving reads timestamps, definition sources and path steps with small hand-written readers
+ * Resolving reads timestamps and path steps with small hand-written readers
  * instead of the JDK's general ones (which were a large share of its time); each must give exactly
  * what the general one gives, which these compare on generated text.
  */
@@ -47,21 +47,6 @@ class HandWrittenReadersTest {
             "+2024-01-01T00:00:00Z"
         }) {
             assertThat(Resolver.instant(text)).as(text).isEqualTo(byInstantParse(text));
-        }
-    }
-
-    @Test
-    void definitionSourcesLoseWhitespaceAsTheRegularExpressionMakesThem() {
-        assertThat(GangCalculator.normalize(".metadata.labels[\"x\"]")).isEqualTo(".metadata.labels[\"x\"]");
-        assertThat(GangCalculator.normalize(" .a |\t.b\n")).isEqualTo(".a|.b");
-        char[] alphabet = {' ', '\t', '\n', 0x0B, '\f', '\r', '\u00A0', '\u2003', 'a', '.', '|', '"'};
-        for (int i = 0; i < 10_000; i++) {
-            StringBuilder text = new StringBuilder();
-            for (int k = RANDOM.nextInt(12); k > 0; k--) {
-                text.append(alphabet[RANDOM.nextInt(alphabet.length)]);
-            }
-            String source = text.toString();
-            assertThat(GangCalculator.normalize(source)).as(source).isEqualTo(source.replaceAll("\\s+", ""));
         }
     }
 
