@@ -44,6 +44,19 @@ public final class Interpreter {
     }
 
     public Resolution resolve(JsonNode object) {
+        return resolve(object, true);
+    }
+
+    /**
+     * As {@link #resolve(JsonNode)}, for an object the caller hands over, such as one it has just
+     * parsed: the caller must neither use nor modify it afterwards. The view is the same, but keeps
+     * the object's pod templates instead of copying them.
+     */
+    public Resolution resolveOwned(JsonNode object) {
+        return resolve(object, false);
+    }
+
+    private Resolution resolve(JsonNode object, boolean copy) {
         Optional<Resolution.Invalid> invalid = checkObject(object);
         if (invalid.isPresent()) {
             return invalid.get();
@@ -58,7 +71,7 @@ public final class Interpreter {
                             .map(d -> d.kind().apiVersion())
                             .toList());
         }
-        return resolve(object, definition.get());
+        return resolveChecked(object, definition.get(), copy);
     }
 
     /** Resolves with a given definition, whatever the object's kind says. */
@@ -67,8 +80,12 @@ public final class Interpreter {
         if (invalid.isPresent()) {
             return invalid.get();
         }
+        return resolveChecked(object, definition, true);
+    }
+
+    private static Resolution resolveChecked(JsonNode object, WorkloadDefinition definition, boolean copy) {
         try {
-            Resolver.Outcome outcome = Resolver.resolve(definition, object);
+            Resolver.Outcome outcome = Resolver.resolve(definition, object, copy);
             return outcome.rejected()
                     ? new Resolution.Invalid(outcome.problems())
                     : new Resolution.Resolved(outcome.view(), outcome.problems());
@@ -120,23 +137,29 @@ public final class Interpreter {
     }
 
     private static Optional<Resolution.Invalid> checkObject(JsonNode object) {
-        List<Problem> problems = new ArrayList<>();
         if (object == null || !object.isObject()) {
-            problems.add(Problem.error(
-                    "input", "", "is not a Kubernetes object (expected a mapping with apiVersion and kind)"));
-            return Optional.of(new Resolution.Invalid(problems));
+            return Optional.of(new Resolution.Invalid(List.of(Problem.error(
+                    "input", "", "is not a Kubernetes object (expected a mapping with apiVersion and kind)"))));
+        }
+        boolean noApiVersion = !object.path("apiVersion").isTextual()
+                || object.path("apiVersion").asText().isEmpty();
+        boolean noKind =
+                !object.path("kind").isTextual() || object.path("kind").asText().isEmpty();
+        boolean badMetadata = object.has("metadata") && !object.get("metadata").isObject();
+        if (!noApiVersion && !noKind && !badMetadata) {
+            return Optional.empty(); // the common case: no need to name the object
         }
         String subject = Resolver.identity(object).describe();
-        if (!object.path("apiVersion").isTextual()
-                || object.path("apiVersion").asText().isEmpty()) {
+        List<Problem> problems = new ArrayList<>();
+        if (noApiVersion) {
             problems.add(Problem.error(subject, "apiVersion", "is required"));
         }
-        if (!object.path("kind").isTextual() || object.path("kind").asText().isEmpty()) {
+        if (noKind) {
             problems.add(Problem.error(subject, "kind", "is required"));
         }
-        if (object.has("metadata") && !object.get("metadata").isObject()) {
+        if (badMetadata) {
             problems.add(Problem.error(subject, "metadata", "must be a mapping"));
         }
-        return problems.isEmpty() ? Optional.empty() : Optional.of(new Resolution.Invalid(problems));
+        return Optional.of(new Resolution.Invalid(problems));
     }
 }

@@ -50,13 +50,26 @@ public record WorkloadDefinition(
     }
 
     public Optional<ComponentDefinition> component(String componentName) {
-        return components.stream().filter(c -> c.name().equals(componentName)).findFirst();
+        for (ComponentDefinition c : components) {
+            if (c.name().equals(componentName)) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
     }
 
+    /** The components {@code componentName} owns, in definition order (resolving asks often: plain loops). */
     public List<ComponentDefinition> children(String componentName) {
-        return components.stream()
-                .filter(c -> c.ownerRef().filter(componentName::equals).isPresent())
-                .toList();
+        List<ComponentDefinition> out = null;
+        for (ComponentDefinition c : components) {
+            if (c.ownerRef().isPresent() && c.ownerRef().get().equals(componentName)) {
+                if (out == null) {
+                    out = new java.util.ArrayList<>(2);
+                }
+                out.add(c);
+            }
+        }
+        return out == null ? List.of() : java.util.Collections.unmodifiableList(out);
     }
 
     public WorkloadDefinition withOrigin(String newOrigin) {

@@ -17,16 +17,25 @@ public final class JqExpression {
     private final String source;
     private final Expression root;
     private final Jq engine;
+    private final Shortcut shortcut;
+    private final String compactSource;
     private volatile JqExpression pathQuery;
 
     JqExpression(String source, Expression root, Jq engine) {
         this.source = source;
         this.root = root;
         this.engine = engine;
+        this.shortcut = Shortcut.of(source);
+        this.compactSource = source.replaceAll("\\s+", ""); // once per expression, not per object
     }
 
     public String source() {
         return source;
+    }
+
+    /** The source without whitespace, to compare two expressions' text ({@code .a | .b} and {@code .a|.b}). */
+    public String compactSource() {
+        return compactSource;
     }
 
     /**
@@ -34,6 +43,18 @@ public final class JqExpression {
      * a bound of {@link JqLimits} exceeded, comes back as the result's error, and the thread can go on.
      */
     public JqResult evaluate(JsonNode input) {
+        JsonNode in = input == null || input instanceof MissingNode ? NullNode.getInstance() : input;
+        JqResult quick = shortcut == null ? null : shortcut.evaluate(in, engine.limits());
+        return quick != null ? quick : evaluateByEngine(in);
+    }
+
+    /** True when the simplest inputs of this expression are read without the engine (see {@link Shortcut}). */
+    boolean hasShortcut() {
+        return shortcut != null;
+    }
+
+    /** {@link #evaluate} by jackson-jq alone, never the {@link Shortcut}. */
+    JqResult evaluateByEngine(JsonNode input) {
         JsonNode in = input == null || input instanceof MissingNode ? NullNode.getInstance() : input;
         JqLimits limits = engine.limits();
         List<JsonNode> out = new ArrayList<>();

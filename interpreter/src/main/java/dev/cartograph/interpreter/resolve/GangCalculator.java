@@ -104,17 +104,17 @@ final class GangCalculator {
     /** The nearest component (the member or an owner) whose replica or instance key is a group key. */
     private Split split(PodGroupDefinition.Member m) {
         Set<String> keys =
-                m.groupByKeyPaths().stream().map(e -> normalize(e.source())).collect(Collectors.toSet());
+                m.groupByKeyPaths().stream().map(JqExpression::compactSource).collect(Collectors.toSet());
         Optional<ComponentDefinition> c = definition.component(m.componentName());
         while (c.isPresent()) {
             Optional<PodSelectorDefinition> selector = c.get().podSelector();
             if (selector.flatMap(PodSelectorDefinition::replicaKeyPath)
-                    .map(e -> keys.contains(normalize(e.source())))
+                    .map(e -> keys.contains(e.compactSource()))
                     .orElse(false)) {
                 return new Split(SplitKind.REPLICA, c.get().name());
             }
             if (selector.flatMap(PodSelectorDefinition::instanceIdPath)
-                    .map(e -> keys.contains(normalize(e.source())))
+                    .map(e -> keys.contains(e.compactSource()))
                     .orElse(false)) {
                 return new Split(SplitKind.INSTANCE, c.get().name());
             }
@@ -125,11 +125,15 @@ final class GangCalculator {
 
     private List<String> withDescendants(String componentName) {
         List<String> out = new ArrayList<>();
+        addWithDescendants(componentName, out);
+        return out;
+    }
+
+    private void addWithDescendants(String componentName, List<String> out) {
         out.add(componentName);
         for (ComponentDefinition child : definition.children(componentName)) {
-            out.addAll(withDescendants(child.name()));
+            addWithDescendants(child.name(), out);
         }
-        return out;
     }
 
     private boolean passes(PodGroupDefinition.Member m, InstanceView i, String componentName) {
@@ -157,9 +161,5 @@ final class GangCalculator {
             }
         }
         return true;
-    }
-
-    private static String normalize(String source) {
-        return source.replaceAll("\\s+", "");
     }
 }

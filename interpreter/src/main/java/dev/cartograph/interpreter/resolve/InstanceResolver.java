@@ -27,11 +27,14 @@ final class InstanceResolver {
     private final Evaluations eval;
     private final Findings findings;
     private final ReplicaCounts counts;
+    private final boolean copyTemplates;
 
-    InstanceResolver(Evaluations eval, Findings findings) {
+    /** {@code copyTemplates}: false only for an object nobody else holds, whose nodes views may then keep. */
+    InstanceResolver(Evaluations eval, Findings findings, boolean copyTemplates) {
         this.eval = eval;
         this.findings = findings;
         this.counts = new ReplicaCounts(eval, findings);
+        this.copyTemplates = copyTemplates;
     }
 
     /** How an owner scales its children: its desired, minimum and maximum pods per unit. */
@@ -178,7 +181,7 @@ final class InstanceResolver {
                     Optional.empty());
         }
         // the view keeps only its own copy of the template, never a node of the caller's object
-        JsonNode own = template.get().deepCopy();
+        JsonNode own = copyTemplates ? template.get().deepCopy() : template.get();
         template = Optional.of(own);
         JsonNode spec = own.path("spec");
         PodRequests.Result requests = PodRequests.of(spec);

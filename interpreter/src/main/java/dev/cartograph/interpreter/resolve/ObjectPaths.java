@@ -1,12 +1,9 @@
 package dev.cartograph.interpreter.resolve;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.regex.Pattern;
 
 /** Formats jq paths ({@code ["spec", "replicas", 0]}) as fields: {@code spec.replicas[0]}. Pure. */
 final class ObjectPaths {
-    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-
     private ObjectPaths() {}
 
     static String format(JsonNode path) {
@@ -14,7 +11,7 @@ final class ObjectPaths {
         for (JsonNode step : path) {
             if (step.isNumber()) {
                 out.append('[').append(step.asText()).append(']');
-            } else if (IDENTIFIER.matcher(step.asText()).matches()) {
+            } else if (isIdentifier(step.asText())) {
                 out.append(out.length() == 0 ? "" : ".").append(step.asText());
             } else {
                 out.append("[\"")
@@ -23,5 +20,20 @@ final class ObjectPaths {
             }
         }
         return out.toString();
+    }
+
+    /** {@code [A-Za-z_][A-Za-z0-9_]*}: a key jq can write as {@code .key}. */
+    static boolean isIdentifier(String key) {
+        if (key.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char ch = key.charAt(i);
+            boolean letter = ch >= 'A' && ch <= 'Z' || ch >= 'a' && ch <= 'z' || ch == '_';
+            if (!letter && (i == 0 || ch < '0' || ch > '9')) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -56,10 +56,18 @@ public final class Resolver {
     }
 
     public static Outcome resolve(WorkloadDefinition definition, JsonNode input) {
+        return resolve(definition, input, true);
+    }
+
+    /**
+     * As {@link #resolve(WorkloadDefinition, JsonNode)}; with {@code copy} false the view keeps the
+     * object's own pod template nodes, for an object nobody else holds (the caller hands it over).
+     */
+    public static Outcome resolve(WorkloadDefinition definition, JsonNode input, boolean copy) {
         JsonNode object = input; // read only: jq never writes, and views copy what they keep
         Identity identity = identity(object);
         Findings findings = new Findings(identity.describe(), definition.name());
-        InstanceResolver instances = new InstanceResolver(new Evaluations(object, findings), findings);
+        InstanceResolver instances = new InstanceResolver(new Evaluations(object, findings), findings, copy);
         Map<String, List<InstanceView>> byComponent = new HashMap<>();
         for (ComponentDefinition c : definition.components()) {
             InstanceResolver.Multiplier owner = c.ownerRef()
@@ -117,12 +125,58 @@ public final class Resolver {
         return new ComponentView(c.name(), c.kind(), byComponent.getOrDefault(c.name(), List.of()), children);
     }
 
-    private static Optional<java.time.Instant> instant(String text) {
+    /**
+     * A timestamp as {@link java.time.Instant#parse} reads it. Kubernetes writes them as
+     * {@code 2024-05-01T12:34:56Z}, which is read here without the general parser (a large share of
+     * resolving an object otherwise); any other form, or a field out of range, goes to it.
+     */
+    static Optional<java.time.Instant> instant(String text) {
+        if (text.length() == 20
+                && text.charAt(4) == '-'
+                && text.charAt(7) == '-'
+                && text.charAt(10) == 'T'
+                && text.charAt(13) == ':'
+                && text.charAt(16) == ':'
+                && text.charAt(19) == 'Z') {
+            int year = digits(text, 0, 4);
+            int month = digits(text, 5, 2);
+            int day = digits(text, 8, 2);
+            int hour = digits(text, 11, 2);
+            int minute = digits(text, 14, 2);
+            int second = digits(text, 17, 2);
+            if (year >= 0
+                    && month >= 1
+                    && month <= 12
+                    && day >= 1
+                    && day <= java.time.YearMonth.of(year, month).lengthOfMonth()
+                    && hour >= 0
+                    && hour <= 23
+                    && minute >= 0
+                    && minute <= 59
+                    && second >= 0
+                    && second <= 59) {
+                return Optional.of(java.time.LocalDateTime.of(year, month, day, hour, minute, second)
+                        .toInstant(java.time.ZoneOffset.UTC));
+            }
+        }
         try {
             return Optional.of(java.time.Instant.parse(text));
         } catch (java.time.format.DateTimeParseException e) {
             return Optional.empty();
         }
+    }
+
+    /** The decimal number of {@code length} ASCII digits at {@code from}; -1 when one is not a digit. */
+    private static int digits(String text, int from, int length) {
+        int value = 0;
+        for (int i = from; i < from + length; i++) {
+            char ch = text.charAt(i);
+            if (ch < '0' || ch > '9') {
+                return -1;
+            }
+            value = value * 10 + (ch - '0');
+        }
+        return value;
     }
 
     private static Optional<String> text(JsonNode node, String key) {

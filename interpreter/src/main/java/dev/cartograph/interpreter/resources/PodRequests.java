@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -25,15 +26,18 @@ public final class PodRequests {
     public static Result of(JsonNode podSpec) {
         List<Issue> issues = new ArrayList<>();
         ResourceList apps = ResourceList.EMPTY;
-        int index = 0;
-        for (JsonNode container : iterate(podSpec.path("containers"))) {
-            apps = apps.plus(request(container, "containers[" + index++ + "]", issues));
+        JsonNode containers = podSpec.path("containers");
+        for (int i = 0; containers.isArray() && i < containers.size(); i++) {
+            int index = i;
+            apps = apps.plus(request(containers.get(i), () -> "containers[" + index + "]", issues));
         }
         ResourceList sidecars = ResourceList.EMPTY;
         ResourceList initPeak = ResourceList.EMPTY;
-        index = 0;
-        for (JsonNode init : iterate(podSpec.path("initContainers"))) {
-            ResourceList request = request(init, "initContainers[" + index++ + "]", issues);
+        JsonNode inits = podSpec.path("initContainers");
+        for (int i = 0; inits.isArray() && i < inits.size(); i++) {
+            int index = i;
+            JsonNode init = inits.get(i);
+            ResourceList request = request(init, () -> "initContainers[" + index + "]", issues);
             if ("Always".equals(init.path("restartPolicy").asText())) {
                 sidecars = sidecars.plus(request);
             } else {
@@ -41,7 +45,7 @@ public final class PodRequests {
             }
         }
         ResourceList effective = apps.plus(sidecars).max(initPeak);
-        ResourceList total = effective.plus(read(podSpec.path("overhead"), "overhead", issues));
+        ResourceList total = effective.plus(read(podSpec.path("overhead"), () -> "overhead", issues));
         total.amounts()
                 .forEach((name, amount) -> Ceilings.checkPerPod(name, amount)
                         .ifPresent(why -> issues.add(new Issue(
@@ -57,7 +61,7 @@ public final class PodRequests {
      */
     public static ResourceList containerRequest(JsonNode container, String where, List<String> problems) {
         List<Issue> issues = new ArrayList<>();
-        ResourceList request = request(container, where, issues);
+        ResourceList request = request(container, () -> where, issues);
         issues.forEach(i -> problems.add(i.toString()));
         return request;
     }
@@ -68,22 +72,26 @@ public final class PodRequests {
      */
     public static ResourceList parseList(JsonNode map, String where, List<String> problems) {
         List<Issue> issues = new ArrayList<>();
-        ResourceList amounts = read(map, where, issues);
+        ResourceList amounts = read(map, () -> where, issues);
         issues.forEach(i -> problems.add(i.toString()));
         return amounts;
     }
 
-    private static ResourceList request(JsonNode container, String where, List<Issue> issues) {
+    /** {@code where} names the container for issues; it is only built when there is one. */
+    private static ResourceList request(JsonNode container, Supplier<String> where, List<Issue> issues) {
         JsonNode resources = container.path("resources");
-        ResourceList limits = read(resources.path("limits"), where + ".resources.limits", issues);
-        ResourceList requests = read(resources.path("requests"), where + ".resources.requests", issues);
+        ResourceList limits = read(resources.path("limits"), () -> where.get() + ".resources.limits", issues);
+        ResourceList requests = read(resources.path("requests"), () -> where.get() + ".resources.requests", issues);
+        if (limits.isEmpty() || requests.isEmpty()) {
+            return limits.isEmpty() ? requests : limits;
+        }
         TreeMap<String, BigDecimal> merged = new TreeMap<>(limits.amounts());
         merged.putAll(requests.amounts());
         return new ResourceList(merged);
     }
 
-    private static ResourceList read(JsonNode map, String where, List<Issue> issues) {
-        if (!map.isObject()) {
+    private static ResourceList read(JsonNode map, Supplier<String> where, List<Issue> issues) {
+        if (!map.isObject() || map.isEmpty()) {
             return ResourceList.EMPTY;
         }
         TreeMap<String, BigDecimal> amounts = new TreeMap<>();
@@ -99,7 +107,7 @@ public final class PodRequests {
                     : Ceilings.checkPerPod(e.getKey(), amount.get())
                             .map(why -> "quantity " + value.asText() + " " + why);
             if (unusable.isPresent()) {
-                issues.add(new Issue(where + key(e.getKey()), unusable.get()));
+                issues.add(new Issue(where.get() + key(e.getKey()), unusable.get()));
             } else {
                 amounts.put(e.getKey(), amount.get());
             }
@@ -126,10 +134,6 @@ public final class PodRequests {
 
     private static String shorten(String text) {
         return text.length() <= Quantity.MAX_TEXT ? text : text.substring(0, Quantity.MAX_TEXT) + "…";
-    }
-
-    private static Iterable<JsonNode> iterate(JsonNode array) {
-        return array.isArray() ? array : List.of();
     }
 
     /**

@@ -54,7 +54,14 @@ public final class Quantity {
         if (text == null || text.length() > MAX_TEXT) {
             return Optional.empty();
         }
-        Matcher m = FORMAT.matcher(text.strip());
+        String stripped = text.strip();
+        BigDecimal simple = simple(stripped);
+        return simple != null ? plausible(simple) : byPattern(stripped);
+    }
+
+    /** {@link #parse} of stripped text by the general pattern alone (tests compare the two). */
+    static Optional<BigDecimal> byPattern(String stripped) {
+        Matcher m = FORMAT.matcher(stripped);
         if (!m.matches()) {
             return Optional.empty();
         }
@@ -68,6 +75,31 @@ public final class Quantity {
         } else if (m.group(3) != null) {
             number = number.multiply(SUFFIXES.get(m.group(3)));
         }
+        return plausible(number);
+    }
+
+    /**
+     * The common forms, read without the regular expression: up to 18 digits with an optional
+     * suffix ({@code 8}, {@code 500m}, {@code 32Gi}). The same value as {@link #FORMAT} gives;
+     * null for any other text, which then goes through it.
+     */
+    private static BigDecimal simple(String text) {
+        int digits = 0;
+        while (digits < text.length() && text.charAt(digits) >= '0' && text.charAt(digits) <= '9') {
+            digits++;
+        }
+        if (digits == 0 || digits > 18) {
+            return null;
+        }
+        BigDecimal number = BigDecimal.valueOf(Long.parseLong(text, 0, digits, 10));
+        if (digits == text.length()) {
+            return number;
+        }
+        BigDecimal multiplier = text.length() - digits <= 2 ? SUFFIXES.get(text.substring(digits)) : null;
+        return multiplier == null ? null : number.multiply(multiplier);
+    }
+
+    private static Optional<BigDecimal> plausible(BigDecimal number) {
         if (number.signum() == 0) {
             return Optional.of(BigDecimal.ZERO);
         }

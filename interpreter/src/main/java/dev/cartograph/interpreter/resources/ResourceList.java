@@ -56,11 +56,14 @@ public record ResourceList(Map<String, BigDecimal> amounts) {
     }
 
     public ResourceList plus(ResourceList other) {
+        if (other.isEmpty() || isEmpty()) {
+            return isEmpty() ? other : this; // amounts are already normalized: x + 0 is x
+        }
         return combine(other, BigDecimal::add);
     }
 
     public ResourceList minus(ResourceList other) {
-        return combine(other, BigDecimal::subtract);
+        return other.isEmpty() ? this : combine(other, BigDecimal::subtract);
     }
 
     /** Per resource, the larger of the two. */
@@ -82,11 +85,12 @@ public record ResourceList(Map<String, BigDecimal> amounts) {
 
     private ResourceList combine(ResourceList other, BinaryOperator<BigDecimal> op) {
         TreeMap<String, BigDecimal> result = new TreeMap<>();
-        java.util.Set<String> names = new java.util.TreeSet<>(amounts.keySet());
-        names.addAll(other.amounts.keySet());
-        for (String name : names) {
-            result.put(name, op.apply(get(name), other.get(name)));
-        }
+        amounts.forEach((name, amount) -> result.put(name, op.apply(amount, other.get(name))));
+        other.amounts.forEach((name, amount) -> {
+            if (!amounts.containsKey(name)) {
+                result.put(name, op.apply(BigDecimal.ZERO, amount));
+            }
+        });
         return new ResourceList(result);
     }
 }
