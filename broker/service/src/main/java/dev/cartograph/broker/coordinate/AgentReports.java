@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What agents report, taken in: cluster summaries into the fleet (releasing reservations the agent
  * now accounts for), placed copies (mirrored to their hub object, or fenced when stale), and command
- * results (applied, refused, deleted). Each method says whether capacity changed, so the queue is
- * tried again. Coordinator thread only.
+ * results (applied, refused, deleted). Each method says whether capacity changed, and where, so the
+ * gangs that could fit there are tried again. Coordinator thread only.
  */
 final class AgentReports {
     private static final Logger LOG = LoggerFactory.getLogger(AgentReports.class);
@@ -63,19 +63,23 @@ final class AgentReports {
      * clock, so skew between an agent's clock and the broker's never fails a healthy cluster over. A
      * summary read back from history (before {@code live}) counts from the agent's own heartbeat time,
      * never later than now: skew can then only shorten the window until that agent is heard live again.
+     *
+     * @return the cluster, when what it can take changed: its nodes changed, a reservation on it was
+     *     released (its agent now accounts for it), or its readiness flipped; empty otherwise
      */
-    boolean cluster(ClusterSummary s, boolean live) {
+    Optional<String> cluster(ClusterSummary s, boolean live) {
         int reservationsBefore = fleet.snapshot().reservations().size();
         Instant now = clock.instant();
         boolean wasReady = fleet.snapshot().ready(s.cluster(), now, settings.heartbeatTimeout());
         Instant received = live || s.heartbeat().isAfter(now) ? now : s.heartbeat();
         if (fleet.accept(s, received) == Fleet.Outcome.STALE) {
-            return false;
+            return Optional.empty();
         }
         List<NodeState> before = lastNodes.put(s.cluster(), s.nodes());
-        return !s.nodes().equals(before)
+        boolean changed = !s.nodes().equals(before)
                 || fleet.snapshot().reservations().size() != reservationsBefore
                 || wasReady != fleet.snapshot().ready(s.cluster(), now, settings.heartbeatTimeout());
+        return changed ? Optional.of(s.cluster()) : Optional.empty();
     }
 
     /** A member workload's summary, or its tombstone (empty). */
@@ -124,7 +128,10 @@ final class AgentReports {
         }
     }
 
-    /** What an agent answered to a command at the placement's current epoch and cluster; anything else is ignored. */
+    /**
+     * What an agent answered to a command at the placement's current epoch and cluster; anything else is
+     * ignored. True when the answer freed capacity on {@code r.cluster()} (it refused the gang).
+     */
     boolean result(CommandResult r) {
         Optional<PlacementRecord> found = book.placement(r.placementId());
         if (!effects.active()

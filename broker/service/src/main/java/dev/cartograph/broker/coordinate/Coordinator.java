@@ -9,9 +9,7 @@ import dev.cartograph.protocol.PlacementRecord.State;
 import dev.cartograph.protocol.WorkloadSummary;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -66,7 +64,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final Quarantine quarantine;
     private long poison;
     private final Leadership leadership;
-    private boolean capacityChanged;
+    private final QueueRetry retry;
 
     public Coordinator(BrokerSettings settings, Interpreter interpreter, Outbox outbox, Hub hub, Clock clock) {
         this(settings, interpreter, outbox, hub, clock, PriorityClasses.NONE);
@@ -100,6 +98,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.hubObjects = new HubObjects(book, this::active, placing, deletion, updates, effects);
         this.reports = new AgentReports(settings, fleet, book, fencing, mirror, placing, deletion, effects, clock);
         this.quarantine = new Quarantine(book, placing, effects);
+        this.retry = new QueueRetry(book, placing, clock);
     }
 
     /** Queues an input; blocks while the inbox is full (back-pressure on the reader that produced it). */
@@ -169,25 +168,34 @@ public final class Coordinator implements Runnable, AutoCloseable {
         }
     }
 
-    /** Handles one batch in order, retries the queue if capacity changed, publishes the view (the loop's body; tests call it directly). */
+    /**
+     * Handles one batch in order, tries again the queued gangs that could fit where capacity changed,
+     * publishes the view (the loop's body; tests call it directly).
+     */
     void step(List<Input> batch) {
         for (Input input : batch) {
             quarantine.guard(input, () -> handle(input));
         }
-        if (capacityChanged && active()) {
-            capacityChanged = false;
-            placing.retryQueue();
+        if (active() && retry.due()) {
+            retry.run();
         }
         publish();
     }
 
+    /** What the last retry of the queue did. */
+    QueueRetry.Stats lastRetry() {
+        return retry.last();
+    }
+
     private void handle(Input input) {
         if (input instanceof Input.Cluster c) {
-            capacityChanged |= reports.cluster(c.summary(), leadership.caughtUp());
+            reports.cluster(c.summary(), leadership.caughtUp()).ifPresent(retry::changed);
         } else if (input instanceof Input.Workload w) {
             reports.workload(w.key(), w.summary());
         } else if (input instanceof Input.Result r) {
-            capacityChanged |= reports.result(r.result());
+            if (reports.result(r.result())) {
+                retry.changed(r.result().cluster());
+            }
         } else if (input instanceof Input.Placement p) {
             if (!active()) {
                 book.replayed(
@@ -203,21 +211,24 @@ public final class Coordinator implements Runnable, AutoCloseable {
             leadership.marked(m.id());
         } else if (input instanceof Input.HubChanged h) {
             HubObject.parse(h.object(), priorityClasses, clock.instant())
-                    .ifPresent(o -> capacityChanged |= hubObjects.changed(o));
+                    .flatMap(hubObjects::changed)
+                    .ifPresent(retry::changed);
         } else if (input instanceof Input.HubDeleted h) {
             HubObject.parse(h.object(), priorityClasses, clock.instant())
-                    .ifPresent(o -> capacityChanged |= hubObjects.deleted(o));
+                    .flatMap(hubObjects::deleted)
+                    .ifPresent(retry::changed);
         } else if (input instanceof Input.Leading l) {
             leadership.changed(l.leading(), l.term());
         } else if (input instanceof Input.Definitions d) {
             interpreter = Interpreter.of(d.definitions());
             LOG.info("definitions changed: {} kinds", d.definitions().size());
-            capacityChanged = true; // queued gangs are interpreted again at their next attempt
+            retry.changedEverywhere(); // queued gangs are interpreted again, and tried on every cluster
         } else if (input instanceof Input.Tick) {
             if (active()) {
-                capacityChanged |= failover.tick(leadership.activeSince());
+                failover.tick(leadership.activeSince()).forEach(retry::changed);
                 deletion.retryWhereNotReady();
                 reports.fenceStale();
+                retry.tick();
             } else {
                 leadership.tryActivate();
             }
@@ -248,9 +259,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
             reports.copy(s, Optional.empty()); // summaries replayed before their placement records: match them up now
         }
         for (HubObject object : List.copyOf(book.objects())) {
-            capacityChanged |= hubObjects.changed(object);
+            hubObjects.changed(object);
         }
-        capacityChanged = true;
+        retry.changedEverywhere();
     }
 
     /** Forgets everything about a placement, in every part (its hub object is gone, or is about to be). */
@@ -262,25 +273,16 @@ public final class Coordinator implements Runnable, AutoCloseable {
         placing.forget(uid);
         failover.forget(uid);
         updates.forget(uid);
-        fleet.release(uid);
-        capacityChanged = true;
+        fleet.release(uid).ifPresent(r -> retry.changed(r.cluster()));
     }
 
     private void publish() {
-        List<String> queue = book.inState(State.QUEUED).stream()
-                .sorted(Placing.QUEUE_ORDER)
-                .map(PlacementRecord::uid)
-                .toList();
-        Map<String, WorkloadSummary> members = new HashMap<>();
-        for (PlacementRecord p : book.placements()) {
-            book.member(p).ifPresent(m -> members.put(p.uid(), m));
-        }
         view.set(new BrokerView(
                 fleet.snapshot(),
                 book.placementsView(),
-                queue,
+                book.queued().uids(),
                 book.decisionsView(),
-                members,
+                book.membersView(),
                 leadership.leading(),
                 leadership.caughtUp(),
                 poison,

@@ -54,6 +54,10 @@ final class Placing {
 
     private record Marked(String reason, Instant at) {}
 
+    private record Rendered(Decision decision, String reason) {}
+
+    private Rendered lastRendered = new Rendered(null, "");
+
     Placing(
             BrokerSettings settings,
             Book book,
@@ -99,54 +103,40 @@ final class Placing {
         attempt(queued, object, planningView());
     }
 
-    /** Every queued placement in order, placed where it now fits; one that fails to plan is failed alone. */
-    void retryQueue() {
-        List<PlacementRecord> queued =
-                book.inState(State.QUEUED).stream().sorted(QUEUE_ORDER).toList();
-        List<ClusterState> planning = null;
-        for (PlacementRecord p : queued) {
-            Optional<HubObject> object = book.object(p.uid());
-            if (object.isEmpty() || object.get().deleting()) {
-                continue;
-            }
-            if (planning == null) {
-                planning = planningView();
-            }
-            try {
-                if (attempt(p, object.get(), planning)) {
-                    planning = null; // it booked nodes: the next one plans on what is left
-                }
-            } catch (RuntimeException | StackOverflowError e) {
-                LOG.error("{}: could not be planned", p.target(), e);
-                planning = null;
-                try {
-                    fail(p, object.get(), "could not be planned: " + e, EventReason.Invalid);
-                } catch (RuntimeException | StackOverflowError again) {
-                    LOG.error("{}: could not record why it failed", p.target(), again);
-                }
-            }
+    /**
+     * The hub object of a queued placement changed: when it now asks for something else than what it
+     * waits with, it is attempted again at the next retry, against the whole fleet.
+     */
+    void queuedChanged(PlacementRecord p, HubObject object) {
+        Optional<DemandCache.Asked.Gang> waitsWith = book.queued().askOf(p.uid());
+        if (waitsWith.isPresent() && !waitsWith.get().equals(demands.demand(object, interpreter.get()))) {
+            book.queued().enter(p.uid());
         }
+    }
+
+    /** What the object asks for, or why it cannot be placed (interpreted once per spec, selector and definitions). */
+    DemandCache.Asked ask(HubObject object) {
+        return demands.demand(object, interpreter.get());
     }
 
     /** Plans one queued placement; places it (durably, then forwards) or records why it waits. */
     boolean attempt(PlacementRecord p, HubObject object, List<ClusterState> planning) {
         Instant now = clock.instant();
+        book.queued().attempted(p.uid());
         DemandCache.Asked asked = demands.demand(object, interpreter.get());
         if (asked instanceof DemandCache.Asked.Invalid invalid) {
             fail(p, object, invalid.reason(), invalid.why());
             return false;
         }
         DemandCache.Asked.Gang gang = (DemandCache.Asked.Gang) asked;
-        Decision decision = Planner.plan(gang.pods(), gang.clusterSelector(), planning, settings.policy());
+        Decision decision = plan(gang, planning);
         Optional<String> avoided = book.avoided(p.uid());
         if (avoided.isPresent() && decision.chosen().equals(avoided)) { // it could not start there: anywhere else first
-            Decision elsewhere = Planner.plan(
-                    gang.pods(),
-                    gang.clusterSelector(),
+            Decision elsewhere = plan(
+                    gang,
                     planning.stream()
                             .filter(c -> !c.name().equals(avoided.get()))
-                            .toList(),
-                    settings.policy());
+                            .toList());
             decision = elsewhere instanceof Decision.Placed ? elsewhere : decision;
         }
         book.decided(p.uid(), decision);
@@ -156,6 +146,7 @@ final class Placing {
                     p.with(Optional.of(placed.cluster()), p.epoch(), State.PLACED, "", reservation.perNode(), now);
             if (!book.write(next)) {
                 fleet.release(p.uid());
+                book.queued().enter(p.uid()); // not durable: tried again at the next retry
                 return false;
             }
             reasonShown.remove(p.uid());
@@ -181,7 +172,8 @@ final class Placing {
                     "placed on " + placed.cluster() + " (epoch " + p.epoch() + ")" + (why.isEmpty() ? "" : ": " + why));
             return true;
         }
-        waits(p, object, unschedulable(decision), now);
+        book.queued().waits(p.uid(), gang);
+        waits(p, object, decision, now);
         return false;
     }
 
@@ -189,19 +181,23 @@ final class Placing {
      * Records why a gang waits. The queued record is made durable once per time it enters the queue
      * (its reason changes with every capacity change and matters only while this instance leads); the
      * hub shows the reason, refreshed at most every {@link #REASON_REFRESH}, and one Unschedulable
-     * Event per time it enters the queue.
+     * Event per time it enters the queue. The decision is kept as it is; its reason, one line per
+     * cluster, is written out only when it is to be written or shown (so the record in the book
+     * carries the reason the hub shows).
      */
-    private void waits(PlacementRecord p, HubObject object, String reason, Instant now) {
-        PlacementRecord next = p.with(State.QUEUED, reason, now);
+    private void waits(PlacementRecord p, HubObject object, Decision decision, Instant now) {
         boolean entering = p.reason().isEmpty();
-        if (entering ? !book.write(next) : false) {
+        Marked shown = reasonShown.get(p.uid());
+        if (!entering && shown != null && now.isBefore(shown.at().plus(REASON_REFRESH))) {
+            return; // shown a moment ago: not rendered again yet
+        }
+        String reason = rendered(decision);
+        if (entering && !book.write(p.with(State.QUEUED, reason, now))) {
+            book.queued().enter(p.uid()); // not durable: tried again (and announced) at the next retry
             return;
         }
-        book.keep(next);
-        Marked shown = reasonShown.get(p.uid());
-        if (entering
-                || shown == null
-                || !shown.reason().equals(reason) && !now.isBefore(shown.at().plus(REASON_REFRESH))) {
+        if (entering || shown == null || !shown.reason().equals(reason)) {
+            book.keep(p.with(State.QUEUED, reason, now));
             reasonShown.put(p.uid(), new Marked(reason, now));
             effects.mark(
                     object,
@@ -213,12 +209,21 @@ final class Placing {
         }
     }
 
+    /** The decision's reason, written out once however many gangs share the decision. */
+    private String rendered(Decision decision) {
+        if (lastRendered.decision() != decision) {
+            lastRendered = new Rendered(decision, unschedulable(decision));
+        }
+        return lastRendered.reason();
+    }
+
     /** Fails a placement with a reason the user can act on, on the record, the hub object and an Event. */
     void fail(PlacementRecord p, HubObject object, String reason, EventReason why) {
         fleet.release(p.uid());
         reasonShown.remove(p.uid());
         failedSpecs.put(p.uid(), object.spec());
         if (!book.write(p.with(Optional.empty(), p.epoch(), State.FAILED, reason, Map.of(), clock.instant()))) {
+            book.queued().enter(p.uid()); // still queued (when it was): tried again at the next retry
             return;
         }
         effects.event(object, why, reason);
@@ -238,8 +243,14 @@ final class Placing {
                         .collect(Collectors.joining("; "));
     }
 
+    /** What placement sees of the whole fleet now. One of the two places the planner is called from (with {@link #plan}). */
     List<ClusterState> planningView() {
         return fleet.snapshot().forPlanning(clock.instant(), settings.heartbeatTimeout());
+    }
+
+    /** Plans a gang on some clusters of a planning view, under the broker's policy. */
+    Decision plan(DemandCache.Asked.Gang gang, List<ClusterState> clusters) {
+        return Planner.plan(gang.pods(), gang.clusterSelector(), clusters, settings.policy());
     }
 
     /** Whether the user changed a failed gang's spec since it failed (then it is submitted again). */
