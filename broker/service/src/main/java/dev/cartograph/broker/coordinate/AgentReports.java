@@ -35,7 +35,10 @@ final class AgentReports {
     private final Deletion deletion;
     private final Effects effects;
     private final Clock clock;
-    private final Map<String, List<NodeState>> lastNodes = new HashMap<>();
+    /** What each cluster's last accepted summary said of what it can take: its nodes and its labels (for cluster selectors). */
+    private final Map<String, Shape> last = new HashMap<>();
+
+    private record Shape(List<NodeState> nodes, Map<String, String> labels) {}
 
     AgentReports(
             BrokerSettings settings,
@@ -64,8 +67,8 @@ final class AgentReports {
      * summary read back from history (before {@code live}) counts from the agent's own heartbeat time,
      * never later than now: skew can then only shorten the window until that agent is heard live again.
      *
-     * @return the cluster, when what it can take changed: its nodes changed, a reservation on it was
-     *     released (its agent now accounts for it), or its readiness flipped; empty otherwise
+     * @return the cluster, when what it can take changed: its nodes or labels changed, a reservation on
+     *     it was released (its agent now accounts for it), or its readiness flipped; empty otherwise
      */
     Optional<String> cluster(ClusterSummary s, boolean live) {
         int reservationsBefore = fleet.snapshot().reservations().size();
@@ -75,8 +78,8 @@ final class AgentReports {
         if (fleet.accept(s, received) == Fleet.Outcome.STALE) {
             return Optional.empty();
         }
-        List<NodeState> before = lastNodes.put(s.cluster(), s.nodes());
-        boolean changed = !s.nodes().equals(before)
+        Shape shape = new Shape(s.nodes(), s.labels());
+        boolean changed = !shape.equals(last.put(s.cluster(), shape))
                 || fleet.snapshot().reservations().size() != reservationsBefore
                 || wasReady != fleet.snapshot().ready(s.cluster(), now, settings.heartbeatTimeout());
         return changed ? Optional.of(s.cluster()) : Optional.empty();
@@ -128,17 +131,14 @@ final class AgentReports {
         }
     }
 
-    /**
-     * What an agent answered to a command at the placement's current epoch and cluster; anything else is
-     * ignored. True when the answer freed capacity on {@code r.cluster()} (it refused the gang).
-     */
-    boolean result(CommandResult r) {
+    /** What an agent answered to a command at the placement's current epoch and cluster; anything else is ignored. */
+    void result(CommandResult r) {
         Optional<PlacementRecord> found = book.placement(r.placementId());
         if (!effects.active()
                 || found.isEmpty()
                 || r.epoch() != found.get().epoch()
                 || !found.get().cluster().equals(Optional.of(r.cluster()))) {
-            return false;
+            return;
         }
         PlacementRecord p = found.get();
         Optional<HubObject> object = book.object(p.uid());
@@ -154,7 +154,6 @@ final class AgentReports {
             case REJECTED, FAILED -> {
                 if ((p.state() == State.PLACED || p.state() == State.APPLIED) && object.isPresent()) {
                     placing.fail(p, object.get(), r.cluster() + " refused it: " + r.reason(), EventReason.Failed);
-                    return true;
                 }
             }
             case DELETED -> {
@@ -171,6 +170,5 @@ final class AgentReports {
                         r.placementId(),
                         r.epoch());
         }
-        return false;
     }
 }

@@ -89,8 +89,17 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.forwarding = new Forwarding(book, effects, clock);
         this.mirror = new StatusMirror(effects, clock);
         this.fencing = new Fencing(effects, clock);
-        this.placing =
-                new Placing(settings, book, fleet, demands, forwarding, mirror, effects, clock, () -> this.interpreter);
+        this.placing = new Placing(
+                settings,
+                book,
+                fleet,
+                demands,
+                forwarding,
+                mirror,
+                effects,
+                clock,
+                () -> this.interpreter,
+                this::freed);
         this.failover = new Failover(settings, book, fleet, forwarding, mirror, effects, clock);
         this.deletion = new Deletion(settings, book, fleet, forwarding, effects, clock, this::forget);
         this.updates =
@@ -193,9 +202,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         } else if (input instanceof Input.Workload w) {
             reports.workload(w.key(), w.summary());
         } else if (input instanceof Input.Result r) {
-            if (reports.result(r.result())) {
-                retry.changed(r.result().cluster());
-            }
+            reports.result(r.result());
         } else if (input instanceof Input.Placement p) {
             if (!active()) {
                 book.replayed(
@@ -235,6 +242,11 @@ public final class Coordinator implements Runnable, AutoCloseable {
         } else if (input instanceof Input.Call c) {
             c.action().run();
         }
+    }
+
+    /** A failed gang gave back what it held on this cluster. */
+    private void freed(String cluster) {
+        retry.changed(cluster);
     }
 
     private boolean active() {

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -48,6 +49,9 @@ final class Placing {
     private final Effects effects;
     private final Clock clock;
     private final Supplier<Interpreter> interpreter;
+    /** Told the cluster whose capacity a failed gang gave back. */
+    private final Consumer<String> freed;
+
     private final Map<String, Marked> reasonShown = new HashMap<>();
     /** The spec each failed placement had when it failed (or when this instance first saw it failed). */
     private final Map<String, com.fasterxml.jackson.databind.JsonNode> failedSpecs = new HashMap<>();
@@ -67,7 +71,8 @@ final class Placing {
             StatusMirror mirror,
             Effects effects,
             Clock clock,
-            Supplier<Interpreter> interpreter) {
+            Supplier<Interpreter> interpreter,
+            Consumer<String> freed) {
         this.settings = settings;
         this.book = book;
         this.fleet = fleet;
@@ -77,6 +82,7 @@ final class Placing {
         this.effects = effects;
         this.clock = clock;
         this.interpreter = interpreter;
+        this.freed = freed;
     }
 
     /** A new federated object (or a failed one whose spec changed): hold it, interpret it, place it now or queue it. */
@@ -219,7 +225,7 @@ final class Placing {
 
     /** Fails a placement with a reason the user can act on, on the record, the hub object and an Event. */
     void fail(PlacementRecord p, HubObject object, String reason, EventReason why) {
-        fleet.release(p.uid());
+        fleet.release(p.uid()).ifPresent(r -> freed.accept(r.cluster()));
         reasonShown.remove(p.uid());
         failedSpecs.put(p.uid(), object.spec());
         if (!book.write(p.with(Optional.empty(), p.epoch(), State.FAILED, reason, Map.of(), clock.instant()))) {
