@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.pcollections.PMap;
+import org.pcollections.PSequence;
 
 /**
  * What the coordinator publishes after every batch of inputs, for the REST API and tests to read
@@ -34,12 +35,12 @@ public record BrokerView(
 
     public BrokerView {
         placements = frozen(placements);
-        queue = List.copyOf(queue);
+        queue = queue instanceof PSequence<String> persistent ? persistent : List.copyOf(queue);
         decisions = frozen(decisions);
         members = frozen(members);
     }
 
-    /** Persistent maps (what the coordinator publishes) are immutable already: shared, not copied per batch. */
+    /** Persistent collections (what the coordinator publishes) are immutable already: shared, not copied per batch. */
     private static <K, V> Map<K, V> frozen(Map<K, V> m) {
         return m instanceof PMap<K, V> persistent ? persistent : Map.copyOf(m);
     }

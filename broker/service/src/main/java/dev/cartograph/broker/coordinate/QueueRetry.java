@@ -93,18 +93,13 @@ final class QueueRetry {
             lastFull = clock.instant();
             regroup();
         }
-        Attempts attempts = new Attempts();
+        Attempts attempts = new Attempts(full ? null : clusters);
         TreeMap<Queued.Key, Optional<Gang>> next = new TreeMap<>();
         int tested = 0;
         if (full || !clusters.isEmpty()) {
-            List<ClusterState> scope = full
-                    ? attempts.planning()
-                    : attempts.planning().stream()
-                            .filter(c -> clusters.contains(c.name()))
-                            .toList();
             for (Gang ask : List.copyOf(book.queued().asks())) {
                 tested++;
-                if (!scope.isEmpty() && placing.plan(ask, scope) instanceof Decision.Placed) {
+                if (attempts.fits(ask)) {
                     next.put(book.queued().waiting(ask).first(), Optional.of(ask));
                 }
             }
@@ -115,6 +110,9 @@ final class QueueRetry {
         while (!next.isEmpty()) {
             Map.Entry<Queued.Key, Optional<Gang>> e = next.pollFirstEntry();
             Optional<Gang> ask = e.getValue();
+            if (ask.isPresent() && !attempts.stillFits(ask.get())) {
+                continue; // what was placed since took the room it had: the rest of its gangs wait
+            }
             NavigableSet<Queued.Key> group =
                     ask.map(a -> book.queued().waiting(a)).orElse(java.util.Collections.emptyNavigableSet());
             Queued.Key after = group.higher(e.getKey());
@@ -146,17 +144,55 @@ final class QueueRetry {
         }
     }
 
-    /** Attempts against the whole fleet, each failure alone; the planning view is built again after each placement. */
+    /**
+     * Attempts against the whole fleet, each failure alone, and tests of asks against the clusters in
+     * scope (every cluster when {@code scope} is null): a cheap bound first ({@link Headroom}), then
+     * the planner. The planning view is built again after each placement, and an ask tested before it
+     * is tested again.
+     */
     private final class Attempts {
+        private final Set<String> scope;
         private List<ClusterState> planning;
+        private List<ClusterState> inScope;
+        private List<Headroom> headroom;
+        private final Map<Gang, Integer> testedAt = new java.util.HashMap<>();
+        private int version;
         int count;
         int placed;
+
+        Attempts(Set<String> scope) {
+            this.scope = scope;
+        }
 
         List<ClusterState> planning() {
             if (planning == null) {
                 planning = placing.planningView();
+                inScope = scope == null
+                        ? planning
+                        : planning.stream()
+                                .filter(c -> scope.contains(c.name()))
+                                .toList();
+                headroom = inScope.stream().map(Headroom::of).toList();
             }
             return planning;
+        }
+
+        /** Whether the ask fits some cluster in scope now. */
+        boolean fits(Gang ask) {
+            planning();
+            testedAt.put(ask, version);
+            List<ClusterState> candidates = new java.util.ArrayList<>();
+            for (int i = 0; i < inScope.size(); i++) {
+                if (headroom.get(i).mayFit(ask)) {
+                    candidates.add(inScope.get(i));
+                }
+            }
+            return !candidates.isEmpty() && placing.plan(ask, candidates) instanceof Decision.Placed;
+        }
+
+        /** Whether the ask still fits: tested again when something was placed since it was. */
+        boolean stillFits(Gang ask) {
+            return testedAt.getOrDefault(ask, -1) == version || fits(ask);
         }
 
         void attempt(String uid) {
@@ -169,17 +205,22 @@ final class QueueRetry {
             try {
                 if (placing.attempt(p.get(), object.get(), planning())) {
                     placed++;
-                    planning = null; // it booked nodes: the next one plans on what is left
+                    changed(); // it booked nodes: the next one plans on what is left
                 }
             } catch (RuntimeException | StackOverflowError e) {
                 LOG.error("{}: could not be planned", p.get().target(), e);
-                planning = null;
+                changed();
                 try {
                     placing.fail(p.get(), object.get(), "could not be planned: " + e, EventReason.Invalid);
                 } catch (RuntimeException | StackOverflowError again) {
                     LOG.error("{}: could not record why it failed", p.get().target(), again);
                 }
             }
+        }
+
+        private void changed() {
+            planning = null;
+            version++;
         }
     }
 }

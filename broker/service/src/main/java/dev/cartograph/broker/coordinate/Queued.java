@@ -15,7 +15,8 @@ import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
+import org.pcollections.TreePSet;
+import org.pcollections.TreePVector;
 
 /**
  * The queue: every queued placement in the order it is tried (priority, higher first; then
@@ -44,14 +45,14 @@ final class Queued {
         }
     }
 
-    private final NavigableSet<Key> order = new TreeSet<>();
+    /* Persistent, so the published queue is shared as it is; a change costs O(log n), not a copy of the queue. */
+    private TreePSet<Key> order = TreePSet.empty();
+    private TreePVector<String> uids = TreePVector.empty();
     private final Map<String, Key> keys = new HashMap<>();
     private final Set<String> fresh = new LinkedHashSet<>();
     private final Map<String, Gang> askOf = new HashMap<>();
     /** Insertion-ordered, so a retry tests the groups in a repeatable order. */
     private final Map<Gang, NavigableSet<Key>> byAsk = new LinkedHashMap<>();
-
-    private List<String> published = List.of();
 
     /** A record was put in place of {@code before} (null: none), or removed ({@code after} null). */
     void changed(PlacementRecord before, PlacementRecord after) {
@@ -62,24 +63,22 @@ final class Queued {
         }
         if (was) {
             attempted(before.uid());
-            order.remove(keys.remove(before.uid()));
-            published = null;
+            Key key = keys.remove(before.uid());
+            uids = uids.minus(order.headSet(key).size());
+            order = order.minus(key);
         }
         if (is) {
             Key key = Key.of(after);
             keys.put(after.uid(), key);
-            order.add(key);
+            uids = uids.plus(order.headSet(key).size(), after.uid());
+            order = order.plus(key);
             fresh.add(after.uid());
-            published = null;
         }
     }
 
-    /** Queued uids in order, as published: a new list only when the queue changed. */
+    /** Queued uids in order; immutable. */
     List<String> uids() {
-        if (published == null) {
-            published = order.stream().map(Key::uid).collect(Collectors.toUnmodifiableList());
-        }
-        return published;
+        return uids;
     }
 
     /** The key of a queued placement (null when it is not queued). */
