@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * the clock) is queued and handled in order on one thread, which owns fleet state, placements and
  * the queue; after each batch it publishes an immutable {@link BrokerView}. The work is done by named
  * parts on that thread: {@link HubObjects} (a hub object changed or went away), {@link Placing} (submit, plan, queue),
+ * {@link QueueRetry} (the queued gangs that could fit where capacity changed, tried again after each batch),
  * {@link Updates}, {@link StatusMirror}, {@link Fencing},
  * {@link Failover}, {@link Deletion}; placements live in the {@link Book}; every outside effect goes
  * through {@link Effects} or {@link Book#write}, which act only while this instance is active.

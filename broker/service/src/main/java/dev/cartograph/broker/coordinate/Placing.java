@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns hub objects into placements: a new object is held with a finalizer, interpreted into its
- * gang and placed now (durably, then forwarded, its nodes reserved) or queued with the reason; the
- * queue is tried again, in order, when capacity changes. One object that cannot be planned — however
- * it fails — is failed with its reason, and the rest go on. Coordinator thread only.
+ * gang and placed now (durably, then forwarded, its nodes reserved) or queued with the reason
+ * ({@link QueueRetry} tries the queue again when capacity changes). One object that cannot be
+ * planned — however it fails — is failed with its reason, and the rest go on. Coordinator thread only.
  */
 final class Placing {
     private static final Logger LOG = LoggerFactory.getLogger(Placing.class);
