@@ -197,6 +197,11 @@ public final class Coordinator implements Runnable, AutoCloseable {
         return retry.last();
     }
 
+    /** How long the last retry of the queue spent testing asks (for benchmarks). */
+    long lastRetryTestingNanos() {
+        return retry.lastTestingNanos();
+    }
+
     private void handle(Input input) {
         if (input instanceof Input.Cluster c) {
             reports.cluster(c.summary(), leadership.caughtUp()).ifPresent(retry::changed);
