@@ -201,13 +201,21 @@ final class QueueRetry {
         private boolean fitsNow(Gang ask) {
             planning();
             testedAt.put(ask, version);
-            List<ClusterState> candidates = new java.util.ArrayList<>();
-            for (int i = 0; i < inScope.size(); i++) {
-                if (headroom.get(i).mayFit(ask)) {
-                    candidates.add(inScope.get(i));
+            try {
+                List<ClusterState> candidates = new java.util.ArrayList<>();
+                for (int i = 0; i < inScope.size(); i++) {
+                    if (headroom.get(i).mayFit(ask)) {
+                        candidates.add(inScope.get(i));
+                    }
                 }
+                return !candidates.isEmpty() && placing.plan(ask, candidates) instanceof Decision.Placed;
+            } catch (RuntimeException | StackOverflowError e) {
+                LOG.warn(
+                        "an ask of {} waiting gangs could not be tested; each is attempted alone: {}",
+                        book.queued().waiting(ask).size(),
+                        e.toString());
+                return true; // its gangs are attempted one by one, and one that fails is failed alone, with the reason
             }
-            return !candidates.isEmpty() && placing.plan(ask, candidates) instanceof Decision.Placed;
         }
 
         /** Whether the ask still fits: tested again when something was placed since it was. */
@@ -222,8 +230,9 @@ final class QueueRetry {
                 return; // stays as it is: its object is on its way, or it is being deleted
             }
             count++;
+            List<ClusterState> view = planning(); // a view that cannot be built is no one gang's fault
             try {
-                if (placing.attempt(p.get(), object.get(), planning())) {
+                if (placing.attempt(p.get(), object.get(), view)) {
                     placed++;
                     changed(); // it booked nodes: the next one plans on what is left
                 }
