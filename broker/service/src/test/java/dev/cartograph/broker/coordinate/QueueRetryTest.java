@@ -137,4 +137,15 @@ class QueueRetryTest extends CoordinatorHarness {
         step(new Input.Cluster(cluster("east", 4, now, 8, 7)), new Input.Tick()); // a minute after: everything
         assertThat(coordinator.lastRetry()).isEqualTo(new QueueRetry.Stats(true, 0, 1, 1, 0, 0));
     }
+
+    @Test
+    void aWaitingGangWhoseSpecChangedIsTriedAgainOnTheWholeFleetWithoutACapacityChange() {
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 4))); // 4 GPUs free
+        step(new Input.HubChanged(job("w", "uid-w", T0, 8, "", "")));
+        assertThat(coordinator.view().queue()).containsExactly("uid-w"); // 8 do not fit in 4
+
+        step(new Input.HubChanged(job("w", "uid-w", T0, 4, "", ""))); // the user asks for 4: no cluster changed
+        assertThat(commands).containsExactly("apply uid-w@east#1");
+        assertThat(coordinator.lastRetry()).isEqualTo(new QueueRetry.Stats(false, 0, 0, 0, 1, 1));
+    }
 }
