@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What agents report, taken in: cluster summaries into the fleet (releasing reservations the agent
  * now accounts for), placed copies (mirrored to their hub object, or fenced when stale), and command
- * results (applied, refused, deleted). Each method says whether capacity changed, so the queue is
- * tried again. Coordinator thread only.
+ * results (applied, refused, deleted). Each method says whether capacity changed, and where, so the
+ * gangs that could fit there are tried again. Coordinator thread only.
  */
 final class AgentReports {
     private static final Logger LOG = LoggerFactory.getLogger(AgentReports.class);
@@ -36,7 +36,10 @@ final class AgentReports {
     private final Deletion deletion;
     private final Effects effects;
     private final Clock clock;
-    private final Map<String, List<NodeState>> lastNodes = new HashMap<>();
+    /** What each cluster's last accepted summary said of what it can take: its nodes and its labels (for cluster selectors). */
+    private final Map<String, Shape> last = new HashMap<>();
+
+    private record Shape(List<NodeState> nodes, Map<String, String> labels) {}
 
     AgentReports(
             BrokerSettings settings,
@@ -65,19 +68,28 @@ final class AgentReports {
      * summary read back from history (before {@code live}) counts from the agent's own heartbeat time,
      * never later than now: skew can then only shorten the window until that agent is heard live again.
      * {@code changedNodes} (empty: any may have changed) tells the fleet which nodes to look at again.
+     *
+     * @return the cluster, when what it can take changed: its nodes or labels changed, a reservation on
+     *     it was released (its agent now accounts for it), or its readiness flipped; empty otherwise
      */
-    boolean cluster(ClusterSummary s, Optional<Set<String>> changedNodes, boolean live) {
-        int reservationsBefore = fleet.snapshot().reservations().size();
+    Optional<String> cluster(ClusterSummary s, Optional<Set<String>> changedNodes, boolean live) {
+        int reservationsBefore = fleet.reservationCount();
         Instant now = clock.instant();
-        boolean wasReady = fleet.snapshot().ready(s.cluster(), now, settings.heartbeatTimeout());
+        boolean wasReady = fleet.ready(s.cluster(), now, settings.heartbeatTimeout());
         Instant received = live || s.heartbeat().isAfter(now) ? now : s.heartbeat();
         if (fleet.accept(s, received, changedNodes.orElse(null)) == Fleet.Outcome.STALE) {
-            return false;
+            return Optional.empty();
         }
-        List<NodeState> before = lastNodes.put(s.cluster(), s.nodes());
-        return !s.nodes().equals(before)
-                || fleet.snapshot().reservations().size() != reservationsBefore
-                || wasReady != fleet.snapshot().ready(s.cluster(), now, settings.heartbeatTimeout());
+        Shape shape = new Shape(s.nodes(), s.labels());
+        Shape before = last.put(s.cluster(), shape);
+        boolean nodesOrLabels = changedNodes.isPresent() && before != null
+                ? !changedNodes.get().isEmpty()
+                        || !s.labels().equals(before.labels()) // told what changed: no comparing
+                : !shape.equals(before);
+        boolean changed = nodesOrLabels
+                || fleet.reservationCount() != reservationsBefore
+                || wasReady != fleet.ready(s.cluster(), now, settings.heartbeatTimeout());
+        return changed ? Optional.of(s.cluster()) : Optional.empty();
     }
 
     /** A member workload's summary, or its tombstone (empty). */
@@ -127,13 +139,13 @@ final class AgentReports {
     }
 
     /** What an agent answered to a command at the placement's current epoch and cluster; anything else is ignored. */
-    boolean result(CommandResult r) {
+    void result(CommandResult r) {
         Optional<PlacementRecord> found = book.placement(r.placementId());
         if (!effects.active()
                 || found.isEmpty()
                 || r.epoch() != found.get().epoch()
                 || !found.get().cluster().equals(Optional.of(r.cluster()))) {
-            return false;
+            return;
         }
         PlacementRecord p = found.get();
         Optional<HubObject> object = book.object(p.uid());
@@ -149,7 +161,6 @@ final class AgentReports {
             case REJECTED, FAILED -> {
                 if ((p.state() == State.PLACED || p.state() == State.APPLIED) && object.isPresent()) {
                     placing.fail(p, object.get(), r.cluster() + " refused it: " + r.reason(), EventReason.Failed);
-                    return true;
                 }
             }
             case DELETED -> {
@@ -166,6 +177,5 @@ final class AgentReports {
                         r.placementId(),
                         r.epoch());
         }
-        return false;
     }
 }

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import org.pcollections.HashTreePMap;
+import org.pcollections.PMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,9 +27,18 @@ final class Book {
     private final BooleanSupplier active;
     private final Runnable fenced;
     private long term;
-    private final Map<String, PlacementRecord> placements = new HashMap<>();
+    /*
+     * Placements, decisions and members are persistent maps: publishing them in a BrokerView after every
+     * batch shares them as they are (no copy that grows with the number of placements); each change costs
+     * O(log n).
+     */
+    private PMap<String, PlacementRecord> placements = HashTreePMap.empty();
+    private PMap<String, Decision> decisions = HashTreePMap.empty();
+    /** The member copy's latest summary per placement, kept as copies and placements change. */
+    private PMap<String, WorkloadSummary> members = HashTreePMap.empty();
+
+    private final Queued queued = new Queued();
     private final Map<String, HubObject> objects = new HashMap<>();
-    private final Map<String, Decision> decisions = new HashMap<>();
     /** Every placed copy any agent reports, by its key; read in whatever order the topics interleave. */
     private final Map<WorkloadKey, WorkloadSummary> copies = new HashMap<>();
     /** The spec last forwarded to the member, and what it asked for, per placed uid. */
@@ -66,7 +77,7 @@ final class Book {
         PlacementRecord stamped = p.inTerm(term);
         try {
             outbox.placement(stamped);
-            placements.put(p.uid(), stamped);
+            put(stamped);
             return true;
         } catch (Outbox.Fenced e) {
             LOG.error("{}: not written, {}", p.target(), e.getMessage());
@@ -81,9 +92,38 @@ final class Book {
     /** A record read back from the placements topic (what another leader, or an earlier run, decided). */
     void replayed(String uid, Optional<PlacementRecord> record) {
         if (record.isEmpty()) {
-            placements.remove(uid);
+            remove(uid);
         } else {
-            placements.put(uid, record.get());
+            put(record.get());
+        }
+    }
+
+    private void put(PlacementRecord p) {
+        PlacementRecord before = placements.get(p.uid());
+        placements = placements.plus(p.uid(), p);
+        queued.changed(before, p);
+        memberChanged(p.uid());
+    }
+
+    private void remove(String uid) {
+        PlacementRecord before = placements.get(uid);
+        if (before != null) {
+            placements = placements.minus(uid);
+            queued.changed(before, null);
+            members = members.minus(uid);
+        }
+    }
+
+    /** Finds the member copy of the placement again (the placement or some copy changed). */
+    private void memberChanged(String uid) {
+        PlacementRecord p = placements.get(uid);
+        Optional<WorkloadSummary> m = p == null ? Optional.empty() : member(p);
+        if (m.isPresent()) {
+            if (members.get(uid) != m.get()) {
+                members = members.plus(uid, m.get());
+            }
+        } else if (members.containsKey(uid)) {
+            members = members.minus(uid);
         }
     }
 
@@ -113,8 +153,14 @@ final class Book {
         return placements.values();
     }
 
+    /** Scans every placement: for the clock's work (once a tick), never per input. */
     List<PlacementRecord> inState(State state) {
         return placements.values().stream().filter(p -> p.state() == state).toList();
+    }
+
+    /** The queued placements, in order, and which entered the queue since they were last attempted. */
+    Queued queued() {
+        return queued;
     }
 
     Optional<HubObject> object(String uid) {
@@ -134,17 +180,24 @@ final class Book {
     }
 
     void decided(String uid, Decision decision) {
-        decisions.put(uid, decision);
+        if (decisions.get(uid) != decision) {
+            decisions = decisions.plus(uid, decision);
+        }
     }
 
     /** A placed copy reported by an agent; returns the one it replaces, if any. */
     Optional<WorkloadSummary> copy(WorkloadSummary s) {
-        return Optional.ofNullable(copies.put(s.key(), s));
+        Optional<WorkloadSummary> before = Optional.ofNullable(copies.put(s.key(), s));
+        before.flatMap(WorkloadSummary::placementId).ifPresent(this::memberChanged);
+        s.placementId().ifPresent(this::memberChanged);
+        return before;
     }
 
     /** The copy is gone from its member; returns what was last reported of it, if anything. */
     Optional<WorkloadSummary> copyGone(WorkloadKey key) {
-        return Optional.ofNullable(copies.remove(key));
+        Optional<WorkloadSummary> gone = Optional.ofNullable(copies.remove(key));
+        gone.flatMap(WorkloadSummary::placementId).ifPresent(this::memberChanged);
+        return gone;
     }
 
     Collection<WorkloadSummary> copies() {
@@ -166,7 +219,7 @@ final class Book {
 
     /** Keeps a newer version of a record without writing it (only its reason changed; the durable one stays valid). */
     void keep(PlacementRecord p) {
-        placements.put(p.uid(), p);
+        put(p);
     }
 
     Optional<Forwarded> forwarded(String uid) {
@@ -203,18 +256,25 @@ final class Book {
 
     /** Drops everything kept about a placement except its hub object (the object is gone, or so is its placement). */
     void forget(String uid) {
-        placements.remove(uid);
-        decisions.remove(uid);
+        remove(uid);
+        decisions = decisions.minus(uid);
         forwarded.remove(uid);
         sent.remove(uid);
         avoided.remove(uid);
     }
 
+    /** Every placement, immutable (shared as it is by the published view). */
     Map<String, PlacementRecord> placementsView() {
         return placements;
     }
 
+    /** The latest decision per placement, immutable. */
     Map<String, Decision> decisionsView() {
         return decisions;
+    }
+
+    /** The member copy's latest summary per placement that has one, immutable. */
+    Map<String, WorkloadSummary> membersView() {
+        return members;
     }
 }

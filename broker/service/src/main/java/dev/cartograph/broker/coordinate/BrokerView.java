@@ -7,10 +7,12 @@ import dev.cartograph.protocol.WorkloadSummary;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.pcollections.PMap;
+import org.pcollections.PSequence;
 
 /**
  * What the coordinator publishes after every batch of inputs, for the REST API and tests to read
- * without locks. Immutable.
+ * without locks. Immutable; publishing one costs the same however many placements there are.
  *
  * @param queue     queued uids in the order they will be tried
  * @param decisions the latest decision per uid (with the per-cluster explanation)
@@ -32,10 +34,15 @@ public record BrokerView(
             FleetSnapshot.EMPTY, Map.of(), List.of(), Map.of(), Map.of(), false, false, 0, 0, Instant.EPOCH);
 
     public BrokerView {
-        placements = Map.copyOf(placements);
-        queue = List.copyOf(queue);
-        decisions = Map.copyOf(decisions);
-        members = Map.copyOf(members);
+        placements = frozen(placements);
+        queue = queue instanceof PSequence<String> persistent ? persistent : List.copyOf(queue);
+        decisions = frozen(decisions);
+        members = frozen(members);
+    }
+
+    /** Persistent collections (what the coordinator publishes) are immutable already: shared, not copied per batch. */
+    private static <K, V> Map<K, V> frozen(Map<K, V> m) {
+        return m instanceof PMap<K, V> persistent ? persistent : Map.copyOf(m);
     }
 
     /** Active: leads (or needs no election) and has read every topic up to where it stood at start. */

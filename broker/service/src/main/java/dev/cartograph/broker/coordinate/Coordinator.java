@@ -9,9 +9,7 @@ import dev.cartograph.protocol.PlacementRecord.State;
 import dev.cartograph.protocol.WorkloadSummary;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -27,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * the clock) is queued and handled in order on one thread, which owns fleet state, placements and
  * the queue; after each batch it publishes an immutable {@link BrokerView}. The work is done by named
  * parts on that thread: {@link HubObjects} (a hub object changed or went away), {@link Placing} (submit, plan, queue),
+ * {@link QueueRetry} (the queued gangs that could fit where capacity changed, tried again after each batch),
  * {@link Updates}, {@link StatusMirror}, {@link Fencing},
  * {@link Failover}, {@link Deletion}; placements live in the {@link Book}; every outside effect goes
  * through {@link Effects} or {@link Book#write}, which act only while this instance is active.
@@ -66,7 +65,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final Quarantine quarantine;
     private long poison;
     private final Leadership leadership;
-    private boolean capacityChanged;
+    private final QueueRetry retry;
 
     public Coordinator(BrokerSettings settings, Interpreter interpreter, Outbox outbox, Hub hub, Clock clock) {
         this(settings, interpreter, outbox, hub, clock, PriorityClasses.NONE);
@@ -91,8 +90,17 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.forwarding = new Forwarding(book, effects, clock);
         this.mirror = new StatusMirror(effects, clock);
         this.fencing = new Fencing(effects, clock);
-        this.placing =
-                new Placing(settings, book, fleet, demands, forwarding, mirror, effects, clock, () -> this.interpreter);
+        this.placing = new Placing(
+                settings,
+                book,
+                fleet,
+                demands,
+                forwarding,
+                mirror,
+                effects,
+                clock,
+                () -> this.interpreter,
+                this::freed);
         this.failover = new Failover(settings, book, fleet, forwarding, mirror, effects, clock);
         this.deletion = new Deletion(settings, book, fleet, forwarding, effects, clock, this::forget);
         this.updates =
@@ -100,6 +108,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.hubObjects = new HubObjects(book, this::active, placing, deletion, updates, effects);
         this.reports = new AgentReports(settings, fleet, book, fencing, mirror, placing, deletion, effects, clock);
         this.quarantine = new Quarantine(book, placing, effects);
+        this.retry = new QueueRetry(book, placing, clock);
     }
 
     /** Queues an input; blocks while the inbox is full (back-pressure on the reader that produced it). */
@@ -169,25 +178,38 @@ public final class Coordinator implements Runnable, AutoCloseable {
         }
     }
 
-    /** Handles one batch in order, retries the queue if capacity changed, publishes the view (the loop's body; tests call it directly). */
+    /**
+     * Handles one batch in order, tries again the queued gangs that could fit where capacity changed,
+     * publishes the view (the loop's body; tests call it directly).
+     */
     void step(List<Input> batch) {
         for (Input input : batch) {
             quarantine.guard(input, () -> handle(input));
         }
-        if (capacityChanged && active()) {
-            capacityChanged = false;
-            placing.retryQueue();
+        if (active() && retry.due()) {
+            retry.run();
         }
         publish();
     }
 
+    /** What the last retry of the queue did. */
+    QueueRetry.Stats lastRetry() {
+        return retry.last();
+    }
+
+    /** How long the last retry of the queue spent testing asks (for benchmarks). */
+    long lastRetryTestingNanos() {
+        return retry.lastTestingNanos();
+    }
+
     private void handle(Input input) {
         if (input instanceof Input.Cluster c) {
-            capacityChanged |= reports.cluster(c.summary(), c.changedNodes(), leadership.caughtUp());
+            reports.cluster(c.summary(), c.changedNodes(), leadership.caughtUp())
+                    .ifPresent(retry::changed);
         } else if (input instanceof Input.Workload w) {
             reports.workload(w.key(), w.summary());
         } else if (input instanceof Input.Result r) {
-            capacityChanged |= reports.result(r.result());
+            reports.result(r.result());
         } else if (input instanceof Input.Placement p) {
             if (!active()) {
                 book.replayed(
@@ -197,33 +219,41 @@ public final class Coordinator implements Runnable, AutoCloseable {
             LOG.info(
                     "caught up with every topic: {} placements, {} clusters",
                     book.placements().size(),
-                    fleet.snapshot().clusters().size());
+                    fleet.clusters().size());
             leadership.caughtUpWithStart();
         } else if (input instanceof Input.Marked m) {
             leadership.marked(m.id());
         } else if (input instanceof Input.HubChanged h) {
             HubObject.parse(h.object(), priorityClasses, clock.instant())
-                    .ifPresent(o -> capacityChanged |= hubObjects.changed(o));
+                    .flatMap(hubObjects::changed)
+                    .ifPresent(retry::changed);
         } else if (input instanceof Input.HubDeleted h) {
             HubObject.parse(h.object(), priorityClasses, clock.instant())
-                    .ifPresent(o -> capacityChanged |= hubObjects.deleted(o));
+                    .flatMap(hubObjects::deleted)
+                    .ifPresent(retry::changed);
         } else if (input instanceof Input.Leading l) {
             leadership.changed(l.leading(), l.term());
         } else if (input instanceof Input.Definitions d) {
             interpreter = Interpreter.of(d.definitions());
             LOG.info("definitions changed: {} kinds", d.definitions().size());
-            capacityChanged = true; // queued gangs are interpreted again at their next attempt
+            retry.changedEverywhere(); // queued gangs are interpreted again, and tried on every cluster
         } else if (input instanceof Input.Tick) {
             if (active()) {
-                capacityChanged |= failover.tick(leadership.activeSince());
+                failover.tick(leadership.activeSince()).forEach(retry::changed);
                 deletion.retryWhereNotReady();
                 reports.fenceStale();
+                retry.tick();
             } else {
                 leadership.tryActivate();
             }
         } else if (input instanceof Input.Call c) {
             c.action().run();
         }
+    }
+
+    /** A failed gang gave back what it held on this cluster. */
+    private void freed(String cluster) {
+        retry.changed(cluster);
     }
 
     private boolean active() {
@@ -240,7 +270,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
             if ((p.state() == State.PLACED || p.state() == State.APPLIED)
                     && p.cluster().isPresent()
                     && !p.reserved().isEmpty()
-                    && fleet.snapshot().reservations().get(p.uid()) == null) {
+                    && fleet.reservation(p.uid()).isEmpty()) {
                 fleet.hold(new Reservation(p.uid(), p.cluster().get(), p.epoch(), p.reserved()));
             }
         }
@@ -248,9 +278,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
             reports.copy(s, Optional.empty()); // summaries replayed before their placement records: match them up now
         }
         for (HubObject object : List.copyOf(book.objects())) {
-            capacityChanged |= hubObjects.changed(object);
+            hubObjects.changed(object);
         }
-        capacityChanged = true;
+        retry.changedEverywhere();
     }
 
     /** Forgets everything about a placement, in every part (its hub object is gone, or is about to be). */
@@ -262,25 +292,16 @@ public final class Coordinator implements Runnable, AutoCloseable {
         placing.forget(uid);
         failover.forget(uid);
         updates.forget(uid);
-        fleet.release(uid);
-        capacityChanged = true;
+        fleet.release(uid).ifPresent(r -> retry.changed(r.cluster()));
     }
 
     private void publish() {
-        List<String> queue = book.inState(State.QUEUED).stream()
-                .sorted(Placing.QUEUE_ORDER)
-                .map(PlacementRecord::uid)
-                .toList();
-        Map<String, WorkloadSummary> members = new HashMap<>();
-        for (PlacementRecord p : book.placements()) {
-            book.member(p).ifPresent(m -> members.put(p.uid(), m));
-        }
         view.set(new BrokerView(
                 fleet.snapshot(),
                 book.placementsView(),
-                queue,
+                book.queued().uids(),
                 book.decisionsView(),
-                members,
+                book.membersView(),
                 leadership.leading(),
                 leadership.caughtUp(),
                 poison,

@@ -62,20 +62,20 @@ final class Failover {
     }
 
     /**
-     * One tick while active. Returns true when capacity changed (a cluster's readiness flipped, or a
-     * gang was taken back).
+     * One tick while active. Returns the clusters whose capacity changed (readiness flipped, or a gang
+     * was taken back from them); a gang taken back is queued again, and tried as new.
      *
      * @param activeSince when this instance became active: agents get one failover timeout from then
      *                    to be heard from before any cluster counts as lost
      */
-    boolean tick(Instant activeSince) {
+    Set<String> tick(Instant activeSince) {
         Instant now = clock.instant();
-        boolean changed = false;
+        Set<String> changed = new HashSet<>();
         for (String cluster : fleet.clusters()) {
             boolean ready = fleet.ready(cluster, now, settings.heartbeatTimeout());
             Boolean before = readiness.put(cluster, ready);
             if (before == null || before != ready) {
-                changed = true;
+                changed.add(cluster);
                 LOG.info("cluster {} is {}", cluster, ready ? "ready" : "not ready");
             }
         }
@@ -95,10 +95,14 @@ final class Failover {
             if ((p.state() == State.PLACED || p.state() == State.APPLIED)
                     && p.cluster().isPresent()) {
                 String cluster = p.cluster().get();
+                boolean taken;
                 if (!fleet.ready(cluster, now, settings.failoverTimeout())) {
-                    changed |= lost(p, cluster, now);
-                } else if (p.state() == State.APPLIED) {
-                    changed |= stuck(p, cluster, now) || gone(p, cluster, listedNow, now);
+                    taken = lost(p, cluster, now);
+                } else {
+                    taken = p.state() == State.APPLIED && (stuck(p, cluster, now) || gone(p, cluster, listedNow, now));
+                }
+                if (taken) {
+                    changed.add(cluster);
                 }
             }
         }

@@ -29,19 +29,22 @@ final class HubObjects {
         this.effects = effects;
     }
 
-    /** The object was added or changed (or offered again). Returns true when capacity was freed or taken. */
-    boolean changed(HubObject object) {
+    /**
+     * The object was added or changed (or offered again). Returns the cluster whose capacity was freed or
+     * taken, if any.
+     */
+    Optional<String> changed(HubObject object) {
         book.object(object);
         if (!active.getAsBoolean()) {
-            return false;
+            return Optional.empty();
         }
         Optional<PlacementRecord> found = book.placement(object.uid());
         if (object.deleting()) {
-            return deletion.delete(object, found);
+            return freed(deletion.delete(object, found), found);
         }
         if (found.isEmpty()) {
             placing.submit(object, 1);
-            return false;
+            return Optional.empty();
         }
         PlacementRecord p = found.get();
         boolean capacityChanged = false;
@@ -52,25 +55,32 @@ final class HubObjects {
             placing.submit(
                     object,
                     p.epoch() + 1); // the user changed a gang that failed: try again (a copy left anywhere is fenced)
-            return false;
+            return Optional.empty();
+        } else if (p.state() == State.QUEUED) {
+            placing.queuedChanged(p, object);
         }
         if (p.state() != State.DELETING) {
             effects.addFinalizer(object);
         }
-        return capacityChanged;
+        return freed(capacityChanged, found);
     }
 
-    /** The object is gone from the hub. Returns true when capacity was freed. */
-    boolean deleted(HubObject object) {
-        boolean capacityChanged = false;
+    /** The object is gone from the hub. Returns the cluster whose capacity was freed, if any. */
+    Optional<String> deleted(HubObject object) {
+        Optional<String> freed = Optional.empty();
         if (active.getAsBoolean()) {
             Optional<PlacementRecord> p = book.placement(object.uid());
             if (p.isPresent() && p.get().state() != State.DELETING) {
-                capacityChanged = deletion.delete(
-                        object, p); // removed without our finalizer running (forced): still delete the copy
+                freed = freed(
+                        deletion.delete(object, p),
+                        p); // removed without our finalizer running (forced): still delete the copy
             }
         }
         book.objectGone(object.uid());
-        return capacityChanged;
+        return freed;
+    }
+
+    private static Optional<String> freed(boolean changed, Optional<PlacementRecord> p) {
+        return changed ? p.flatMap(PlacementRecord::cluster) : Optional.empty();
     }
 }

@@ -6,7 +6,7 @@ import dev.cartograph.fleet.Reservation;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.Planner;
-import dev.cartograph.protocol.ClusterState;
+import dev.cartograph.placement.PlanningFleet;
 import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
@@ -15,9 +15,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -25,9 +25,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns hub objects into placements: a new object is held with a finalizer, interpreted into its
- * gang and placed now (durably, then forwarded, its nodes reserved) or queued with the reason; the
- * queue is tried again, in order, when capacity changes. One object that cannot be planned — however
- * it fails — is failed with its reason, and the rest go on. Coordinator thread only.
+ * gang and placed now (durably, then forwarded, its nodes reserved) or queued with the reason
+ * ({@link QueueRetry} tries the queue again when capacity changes). One object that cannot be
+ * planned — however it fails — is failed with its reason, and the rest go on. Coordinator thread only.
  */
 final class Placing {
     private static final Logger LOG = LoggerFactory.getLogger(Placing.class);
@@ -48,11 +48,18 @@ final class Placing {
     private final Effects effects;
     private final Clock clock;
     private final Supplier<Interpreter> interpreter;
+    /** Told the cluster whose capacity a failed gang gave back. */
+    private final Consumer<String> freed;
+
     private final Map<String, Marked> reasonShown = new HashMap<>();
     /** The spec each failed placement had when it failed (or when this instance first saw it failed). */
     private final Map<String, com.fasterxml.jackson.databind.JsonNode> failedSpecs = new HashMap<>();
 
     private record Marked(String reason, Instant at) {}
+
+    private record Rendered(Decision decision, String reason) {}
+
+    private Rendered lastRendered = new Rendered(null, "");
 
     Placing(
             BrokerSettings settings,
@@ -63,7 +70,8 @@ final class Placing {
             StatusMirror mirror,
             Effects effects,
             Clock clock,
-            Supplier<Interpreter> interpreter) {
+            Supplier<Interpreter> interpreter,
+            Consumer<String> freed) {
         this.settings = settings;
         this.book = book;
         this.fleet = fleet;
@@ -73,6 +81,7 @@ final class Placing {
         this.effects = effects;
         this.clock = clock;
         this.interpreter = interpreter;
+        this.freed = freed;
     }
 
     /** A new federated object (or a failed one whose spec changed): hold it, interpret it, place it now or queue it. */
@@ -99,54 +108,36 @@ final class Placing {
         attempt(queued, object, planningView());
     }
 
-    /** Every queued placement in order, placed where it now fits; one that fails to plan is failed alone. */
-    void retryQueue() {
-        List<PlacementRecord> queued =
-                book.inState(State.QUEUED).stream().sorted(QUEUE_ORDER).toList();
-        List<ClusterState> planning = null;
-        for (PlacementRecord p : queued) {
-            Optional<HubObject> object = book.object(p.uid());
-            if (object.isEmpty() || object.get().deleting()) {
-                continue;
-            }
-            if (planning == null) {
-                planning = planningView();
-            }
-            try {
-                if (attempt(p, object.get(), planning)) {
-                    planning = null; // it booked nodes: the next one plans on what is left
-                }
-            } catch (RuntimeException | StackOverflowError e) {
-                LOG.error("{}: could not be planned", p.target(), e);
-                planning = null;
-                try {
-                    fail(p, object.get(), "could not be planned: " + e, EventReason.Invalid);
-                } catch (RuntimeException | StackOverflowError again) {
-                    LOG.error("{}: could not record why it failed", p.target(), again);
-                }
-            }
+    /**
+     * The hub object of a queued placement changed: when it now asks for something else than what it
+     * waits with, it is attempted again at the next retry, against the whole fleet.
+     */
+    void queuedChanged(PlacementRecord p, HubObject object) {
+        Optional<DemandCache.Asked.Gang> waitsWith = book.queued().askOf(p.uid());
+        if (waitsWith.isPresent() && !waitsWith.get().equals(demands.demand(object, interpreter.get()))) {
+            book.queued().enter(p.uid());
         }
     }
 
+    /** What the object asks for, or why it cannot be placed (interpreted once per spec, selector and definitions). */
+    DemandCache.Asked ask(HubObject object) {
+        return demands.demand(object, interpreter.get());
+    }
+
     /** Plans one queued placement; places it (durably, then forwards) or records why it waits. */
-    boolean attempt(PlacementRecord p, HubObject object, List<ClusterState> planning) {
+    boolean attempt(PlacementRecord p, HubObject object, PlanningFleet planning) {
         Instant now = clock.instant();
+        book.queued().attempted(p.uid());
         DemandCache.Asked asked = demands.demand(object, interpreter.get());
         if (asked instanceof DemandCache.Asked.Invalid invalid) {
             fail(p, object, invalid.reason(), invalid.why());
             return false;
         }
         DemandCache.Asked.Gang gang = (DemandCache.Asked.Gang) asked;
-        Decision decision = Planner.plan(gang.pods(), gang.clusterSelector(), planning, settings.policy());
+        Decision decision = plan(gang, planning);
         Optional<String> avoided = book.avoided(p.uid());
         if (avoided.isPresent() && decision.chosen().equals(avoided)) { // it could not start there: anywhere else first
-            Decision elsewhere = Planner.plan(
-                    gang.pods(),
-                    gang.clusterSelector(),
-                    planning.stream()
-                            .filter(c -> !c.name().equals(avoided.get()))
-                            .toList(),
-                    settings.policy());
+            Decision elsewhere = plan(gang, planning.without(avoided.get()));
             decision = elsewhere instanceof Decision.Placed ? elsewhere : decision;
         }
         book.decided(p.uid(), decision);
@@ -156,6 +147,7 @@ final class Placing {
                     p.with(Optional.of(placed.cluster()), p.epoch(), State.PLACED, "", reservation.perNode(), now);
             if (!book.write(next)) {
                 fleet.release(p.uid());
+                book.queued().enter(p.uid()); // not durable: tried again at the next retry
                 return false;
             }
             reasonShown.remove(p.uid());
@@ -181,7 +173,8 @@ final class Placing {
                     "placed on " + placed.cluster() + " (epoch " + p.epoch() + ")" + (why.isEmpty() ? "" : ": " + why));
             return true;
         }
-        waits(p, object, unschedulable(decision), now);
+        book.queued().waits(p.uid(), gang);
+        waits(p, object, decision, now);
         return false;
     }
 
@@ -189,19 +182,23 @@ final class Placing {
      * Records why a gang waits. The queued record is made durable once per time it enters the queue
      * (its reason changes with every capacity change and matters only while this instance leads); the
      * hub shows the reason, refreshed at most every {@link #REASON_REFRESH}, and one Unschedulable
-     * Event per time it enters the queue.
+     * Event per time it enters the queue. The decision is kept as it is; its reason, one line per
+     * cluster, is written out only when it is to be written or shown (so the record in the book
+     * carries the reason the hub shows).
      */
-    private void waits(PlacementRecord p, HubObject object, String reason, Instant now) {
-        PlacementRecord next = p.with(State.QUEUED, reason, now);
+    private void waits(PlacementRecord p, HubObject object, Decision decision, Instant now) {
         boolean entering = p.reason().isEmpty();
-        if (entering ? !book.write(next) : false) {
+        Marked shown = reasonShown.get(p.uid());
+        if (!entering && shown != null && now.isBefore(shown.at().plus(REASON_REFRESH))) {
+            return; // shown a moment ago: not rendered again yet
+        }
+        String reason = rendered(decision);
+        if (entering && !book.write(p.with(State.QUEUED, reason, now))) {
+            book.queued().enter(p.uid()); // not durable: tried again (and announced) at the next retry
             return;
         }
-        book.keep(next);
-        Marked shown = reasonShown.get(p.uid());
-        if (entering
-                || shown == null
-                || !shown.reason().equals(reason) && !now.isBefore(shown.at().plus(REASON_REFRESH))) {
+        if (entering || shown == null || !shown.reason().equals(reason)) {
+            book.keep(p.with(State.QUEUED, reason, now));
             reasonShown.put(p.uid(), new Marked(reason, now));
             effects.mark(
                     object,
@@ -213,12 +210,21 @@ final class Placing {
         }
     }
 
+    /** The decision's reason, written out once however many gangs share the decision. */
+    private String rendered(Decision decision) {
+        if (lastRendered.decision() != decision) {
+            lastRendered = new Rendered(decision, unschedulable(decision));
+        }
+        return lastRendered.reason();
+    }
+
     /** Fails a placement with a reason the user can act on, on the record, the hub object and an Event. */
     void fail(PlacementRecord p, HubObject object, String reason, EventReason why) {
-        fleet.release(p.uid());
+        fleet.release(p.uid()).ifPresent(r -> freed.accept(r.cluster()));
         reasonShown.remove(p.uid());
         failedSpecs.put(p.uid(), object.spec());
         if (!book.write(p.with(Optional.empty(), p.epoch(), State.FAILED, reason, Map.of(), clock.instant()))) {
+            book.queued().enter(p.uid()); // still queued (when it was): tried again at the next retry
             return;
         }
         effects.event(object, why, reason);
@@ -238,8 +244,14 @@ final class Placing {
                         .collect(Collectors.joining("; "));
     }
 
-    List<ClusterState> planningView() {
-        return fleet.snapshot().forPlanning(clock.instant(), settings.heartbeatTimeout());
+    /** What placement sees of the whole fleet now. One of the two places the planner is called from (with {@link #plan}). */
+    PlanningFleet planningView() {
+        return fleet.planning(clock.instant(), settings.heartbeatTimeout());
+    }
+
+    /** Plans a gang on some clusters of a planning view, under the broker's policy. */
+    Decision plan(DemandCache.Asked.Gang gang, PlanningFleet clusters) {
+        return Planner.plan(gang.pods(), gang.clusterSelector(), clusters, settings.policy());
     }
 
     /** Whether the user changed a failed gang's spec since it failed (then it is submitted again). */

@@ -1,0 +1,140 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.broker.coordinate.DemandCache.Asked.Gang;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.PlacementRecord.State;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.pcollections.TreePSet;
+import org.pcollections.TreePVector;
+
+/**
+ * The queue: every queued placement in the order it is tried (priority, higher first; then
+ * submission time; then uid), kept as the {@link Book}'s records change, so nothing scans every
+ * placement to find them. Each queued placement is either <em>new</em> — it entered the queue (new,
+ * taken back from a cluster, read back while another instance led, changed while it waited) and has
+ * not been attempted since — or <em>waiting</em>, grouped by what it asked at its last attempt: the
+ * same pods under the same cluster selector fit, or do not, on the same clusters, so one plan answers
+ * for a whole group. Coordinator thread only.
+ */
+final class Queued {
+    /** Where a queued placement stands in the queue; ordered as {@link Placing#QUEUE_ORDER}. */
+    record Key(int priority, Instant submitted, String uid) implements Comparable<Key> {
+        static final Comparator<Key> ORDER = Comparator.comparingInt(Key::priority)
+                .reversed()
+                .thenComparing(Key::submitted)
+                .thenComparing(Key::uid);
+
+        static Key of(PlacementRecord p) {
+            return new Key(p.priority(), p.submitted(), p.uid());
+        }
+
+        @Override
+        public int compareTo(Key other) {
+            return ORDER.compare(this, other);
+        }
+    }
+
+    /* Persistent, so the published queue is shared as it is; a change costs O(log n), not a copy of the queue. */
+    private TreePSet<Key> order = TreePSet.empty();
+    private TreePVector<String> uids = TreePVector.empty();
+    private final Map<String, Key> keys = new HashMap<>();
+    private final Set<String> fresh = new LinkedHashSet<>();
+    private final Map<String, Gang> askOf = new HashMap<>();
+    /** Insertion-ordered, so a retry tests the groups in a repeatable order. */
+    private final Map<Gang, NavigableSet<Key>> byAsk = new LinkedHashMap<>();
+
+    /** A record was put in place of {@code before} (null: none), or removed ({@code after} null). */
+    void changed(PlacementRecord before, PlacementRecord after) {
+        boolean was = before != null && before.state() == State.QUEUED;
+        boolean is = after != null && after.state() == State.QUEUED;
+        if (was && is && Key.of(before).equals(Key.of(after))) {
+            return;
+        }
+        if (was) {
+            attempted(before.uid());
+            Key key = keys.remove(before.uid());
+            uids = uids.minus(order.headSet(key).size());
+            order = order.minus(key);
+        }
+        if (is) {
+            Key key = Key.of(after);
+            keys.put(after.uid(), key);
+            uids = uids.plus(order.headSet(key).size(), after.uid());
+            order = order.plus(key);
+            fresh.add(after.uid());
+        }
+    }
+
+    /** Queued uids in order; immutable. */
+    List<String> uids() {
+        return uids;
+    }
+
+    /** The key of a queued placement (null when it is not queued). */
+    Key key(String uid) {
+        return keys.get(uid);
+    }
+
+    /** Queued placements not attempted since they entered the queue. */
+    Set<String> fresh() {
+        return Collections.unmodifiableSet(fresh);
+    }
+
+    /** An attempt is under way: it is neither new nor waiting until the attempt says which. */
+    void attempted(String uid) {
+        fresh.remove(uid);
+        Gang ask = askOf.remove(uid);
+        if (ask != null) {
+            NavigableSet<Key> group = byAsk.get(ask);
+            group.remove(keys.get(uid));
+            if (group.isEmpty()) {
+                byAsk.remove(ask);
+            }
+        }
+    }
+
+    /** Its attempt found no room: it waits, asking {@code ask}. */
+    void waits(String uid, Gang ask) {
+        Key key = keys.get(uid);
+        if (key == null) {
+            return; // no longer queued (the attempt failed it, or it was written otherwise)
+        }
+        attempted(uid);
+        askOf.put(uid, ask);
+        byAsk.computeIfAbsent(ask, a -> new TreeSet<>()).add(key);
+    }
+
+    /** To be attempted against the whole fleet at the next retry, as new (e.g. its spec changed while it waited). */
+    void enter(String uid) {
+        if (keys.containsKey(uid) && !fresh.contains(uid)) {
+            attempted(uid);
+            fresh.add(uid);
+        }
+    }
+
+    Optional<Gang> askOf(String uid) {
+        return Optional.ofNullable(askOf.get(uid));
+    }
+
+    /** The distinct asks of the waiting placements. */
+    Set<Gang> asks() {
+        return Collections.unmodifiableSet(byAsk.keySet());
+    }
+
+    /** The placements waiting with this ask, in queue order (empty when none). */
+    NavigableSet<Key> waiting(Gang ask) {
+        NavigableSet<Key> group = byAsk.get(ask);
+        return group == null ? Collections.emptyNavigableSet() : Collections.unmodifiableNavigableSet(group);
+    }
+}
