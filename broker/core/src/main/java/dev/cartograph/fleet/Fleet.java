@@ -147,13 +147,17 @@ public final class Fleet {
             members.put(s.cluster(), m);
         }
         boolean sameAgent = held != null && held.incarnation().equals(s.incarnation());
-        m.summary(s, receivedAt, sameAgent ? changedNodes : null);
+        // what the agent now accounts for is released in the same step as its nodes are taken in: never
+        // counted twice on a node, so never displaced on the way out
+        List<Map<String, ResourceList>> accounted = new ArrayList<>();
         for (PlacementReport p : s.placements()) {
             Reservation r = reservations.get(p.placementId());
             if (r != null && r.cluster().equals(s.cluster()) && p.epoch() >= r.epoch() && p.pendingPods() == 0) {
-                drop(p.placementId());
+                reservations.remove(p.placementId());
+                accounted.add(r.perNode());
             }
         }
+        m.summary(s, receivedAt, sameAgent ? changedNodes : null, accounted);
         changed = true;
         return Outcome.ACCEPTED;
     }

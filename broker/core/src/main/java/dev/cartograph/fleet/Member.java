@@ -60,11 +60,16 @@ final class Member {
     /**
      * A newer summary: the nodes named in {@code changed} (added, changed or removed) are looked at
      * again; {@code null} means any may have changed, and each node is compared with the one held.
+     * {@code released}: reservations (per node) the summary accounts for, taken off in the same step.
      */
-    void summary(ClusterSummary s, Instant receivedAt, Set<String> changed) {
+    void summary(ClusterSummary s, Instant receivedAt, Set<String> changed, List<Map<String, ResourceList>> released) {
         this.summary = s;
         this.received = receivedAt;
         Set<String> look = new HashSet<>();
+        for (Map<String, ResourceList> r : released) {
+            add(r, -1);
+            look.addAll(r.keySet());
+        }
         Set<String> seen = new HashSet<>();
         for (NodeState n : s.nodes()) {
             if (changed == null) {
@@ -99,6 +104,11 @@ final class Member {
 
     /** Adds ({@code sign} 1) or takes back ({@code sign} -1) a reservation's amounts per node. */
     void reserve(Map<String, ResourceList> perNode, int sign) {
+        add(perNode, sign);
+        refresh(perNode.keySet(), false);
+    }
+
+    private void add(Map<String, ResourceList> perNode, int sign) {
         perNode.forEach((node, amount) -> {
             ResourceList sum = reserved.getOrDefault(node, ResourceList.EMPTY);
             ResourceList next = sign > 0 ? sum.plus(amount) : sum.minus(amount);
@@ -108,7 +118,6 @@ final class Member {
                 reserved.put(node, next);
             }
         });
-        refresh(perNode.keySet(), false);
     }
 
     /**
