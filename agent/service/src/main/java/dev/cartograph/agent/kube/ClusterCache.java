@@ -139,7 +139,8 @@ public final class ClusterCache implements AutoCloseable {
         }
     }
 
-    private static ResourceDefinitionContext context(GroupVersionKind kind, String plural) {
+    /** A namespaced kind as fabric8's generic client addresses it. */
+    static ResourceDefinitionContext context(GroupVersionKind kind, String plural) {
         return new ResourceDefinitionContext.Builder()
                 .withGroup(kind.group())
                 .withVersion(kind.version())

@@ -227,13 +227,7 @@ public final class KubeApplier {
         String plural = plurals.apply(kind)
                 .orElseThrow(() ->
                         new KubernetesClientException(kind.qualified() + " is not served by this cluster", 404, null));
-        return new ResourceDefinitionContext.Builder()
-                .withGroup(kind.group())
-                .withVersion(kind.version())
-                .withKind(kind.kind())
-                .withPlural(plural)
-                .withNamespaced(true)
-                .build();
+        return ClusterCache.context(kind, plural);
     }
 
     private static GenericKubernetesResource resource(JsonNode manifest) {
