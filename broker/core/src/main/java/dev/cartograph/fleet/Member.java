@@ -96,16 +96,17 @@ final class Member {
         look.addAll(gone);
         for (NodeState n : s.nodes()) {
             if (look.contains(n.name())) {
-                capacity.put(n, ResourceList.EMPTY);
+                // with what counts on it now; put again below only if that changes
+                capacity.put(n, placed.getOrDefault(n.name(), ResourceList.EMPTY));
             }
         }
-        refresh(look, true);
+        refresh(look);
     }
 
     /** Adds ({@code sign} 1) or takes back ({@code sign} -1) a reservation's amounts per node. */
     void reserve(Map<String, ResourceList> perNode, int sign) {
         add(perNode, sign);
-        refresh(perNode.keySet(), false);
+        refresh(perNode.keySet());
     }
 
     private void add(Map<String, ResourceList> perNode, int sign) {
@@ -121,15 +122,12 @@ final class Member {
     }
 
     /**
-     * Works out where reservations count and puts every node whose share changed back into the index,
-     * and every node of {@code nodes} when they were just put in bare ({@code bare}). While nothing is
-     * displaced and each node in {@code nodes} still holds what is reserved on it, only those nodes change.
+     * Works out where reservations count and puts every node whose share changed back into the index.
+     * While nothing is displaced and each node in {@code nodes} (those whose node or reservation just
+     * changed) still holds what is reserved on it, only those nodes can change.
      */
-    private void refresh(Collection<String> nodes, boolean bare) {
+    private void refresh(Collection<String> nodes) {
         Set<String> redo = new HashSet<>();
-        if (bare) {
-            redo.addAll(nodes);
-        }
         if (!displaced && nodes.stream().allMatch(this::holdsItsOwn)) {
             for (String name : nodes) {
                 ResourceList r = reserved.get(name);

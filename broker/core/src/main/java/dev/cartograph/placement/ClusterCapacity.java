@@ -39,7 +39,17 @@ public final class ClusterCapacity {
         if (old != null) {
             delete(old);
         }
-        insert(Slot.of(node, reserved, node.ready() && node.schedulable() ? group(node) : null));
+        NodeGroup group = null;
+        if (node.ready() && node.schedulable()) {
+            // a node put again (reserved changed) or changed in its amounts only keeps its group: no new kind made
+            group = old != null
+                            && old.group() != null
+                            && groups.get(old.group().kind()) == old.group()
+                            && old.group().kind().of(node)
+                    ? old.group()
+                    : group(node);
+        }
+        insert(Slot.of(node, reserved, group));
     }
 
     /** Forgets a node (it left the cluster). */

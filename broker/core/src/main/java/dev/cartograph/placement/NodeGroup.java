@@ -21,6 +21,21 @@ final class NodeGroup {
             this(Map.copyOf(labels), List.copyOf(taints), 31 * labels.hashCode() + taints.hashCode());
         }
 
+        /** Whether the node is of this kind (its labels but the hostname, its taints), without making a kind. */
+        boolean of(dev.cartograph.protocol.NodeState node) {
+            Map<String, String> l = node.labels();
+            int expected = labels.size() + (l.containsKey(NodeFilter.HOSTNAME) ? 1 : 0);
+            if (l.size() != expected || !taints.equals(node.taints())) {
+                return false;
+            }
+            for (Map.Entry<String, String> e : labels.entrySet()) {
+                if (!e.getValue().equals(l.get(e.getKey()))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
         @Override
         public boolean equals(Object o) {
             return o instanceof Kind k && hash == k.hash && labels.equals(k.labels) && taints.equals(k.taints);
