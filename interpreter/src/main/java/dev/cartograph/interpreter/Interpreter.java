@@ -103,6 +103,14 @@ public final class Interpreter {
         return withDefinition(object, d -> Mutator.patchPods(d, object, patch, component));
     }
 
+    /**
+     * Whether the object is suspended, by its definition's suspend actions (see {@link Mutator#suspended}); empty
+     * when it has no definition or the definition does not say how to suspend it.
+     */
+    public Optional<Boolean> suspended(JsonNode object) {
+        return definitionFor(object).flatMap(d -> Mutator.suspended(d, object));
+    }
+
     public Mutator.Result suspend(JsonNode object) {
         return withDefinition(object, d -> Mutator.suspend(d, object, true));
     }

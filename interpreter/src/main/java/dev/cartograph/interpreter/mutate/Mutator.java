@@ -64,6 +64,33 @@ public final class Mutator {
         return new Result(object, changed, problems);
     }
 
+    /**
+     * Whether the object is suspended as its definition says: every place each suspend action names already holds
+     * the action's value (so suspending it would change nothing). Empty when the definition has no suspend actions or
+     * a path cannot be evaluated on this object.
+     */
+    public static Optional<Boolean> suspended(WorkloadDefinition definition, JsonNode object) {
+        Optional<SuspendDefinition> def = definition.suspend();
+        if (def.isEmpty() || def.get().suspendActions().isEmpty()) {
+            return Optional.empty();
+        }
+        for (SuspendDefinition.Action action : def.get().suspendActions()) {
+            JqResult paths = action.path().paths(object);
+            if (!paths.ok()) {
+                return Optional.empty();
+            }
+            if (paths.values().isEmpty()) {
+                return Optional.of(false);
+            }
+            for (JsonNode path : paths.values()) {
+                if (!JsonPaths.get(object, path).map(action.value()::equals).orElse(false)) {
+                    return Optional.of(false);
+                }
+            }
+        }
+        return Optional.of(true);
+    }
+
     /** Applies the definition's suspend (or resume) actions. */
     public static Result suspend(WorkloadDefinition definition, JsonNode input, boolean suspend) {
         JsonNode object = input.deepCopy();
