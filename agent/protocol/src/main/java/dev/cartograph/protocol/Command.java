@@ -2,6 +2,7 @@ package dev.cartograph.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -16,18 +17,49 @@ public sealed interface Command {
 
     Instant issued();
 
-    /** Create, or update the object this agent created for the placement. */
-    record Apply(String placementId, long epoch, Instant issued, JsonNode manifest) implements Command {
+    /**
+     * Create, or update the object this agent created for the placement, after its {@code dependencies}: the
+     * ConfigMaps, Secrets, ServiceAccount and PersistentVolumeClaims its pods need, in the workload's namespace, as
+     * {@link DependencyManifest} made them from the hub's objects. The list is every dependency the placement has
+     * now: one the agent applied for it before and no longer listed is released (deleted once no placement uses it;
+     * a claim is kept). {@code toString} names objects only; a Secret's data is never printed.
+     */
+    record Apply(String placementId, long epoch, Instant issued, JsonNode manifest, List<JsonNode> dependencies)
+            implements Command {
         public Apply {
             Objects.requireNonNull(placementId, "placementId");
             Objects.requireNonNull(issued, "issued");
             Objects.requireNonNull(manifest, "manifest");
             manifest = manifest.deepCopy();
+            dependencies =
+                    dependencies.stream().<JsonNode>map(JsonNode::deepCopy).toList();
+        }
+
+        /** An apply of a workload whose pods need nothing from its namespace. */
+        public Apply(String placementId, long epoch, Instant issued, JsonNode manifest) {
+            this(placementId, epoch, issued, manifest, List.of());
         }
 
         @Override
         public JsonNode manifest() {
             return manifest.deepCopy();
+        }
+
+        @Override
+        public List<JsonNode> dependencies() {
+            return dependencies.stream().<JsonNode>map(JsonNode::deepCopy).toList();
+        }
+
+        @Override
+        public String toString() {
+            return "Apply[" + placementId + " epoch " + epoch + ": " + DependencyManifest.describe(manifest)
+                    + (dependencies.isEmpty()
+                            ? ""
+                            : " after "
+                                    + dependencies.stream()
+                                            .map(DependencyManifest::describe)
+                                            .collect(java.util.stream.Collectors.joining(", ")))
+                    + "]";
         }
     }
 

@@ -20,6 +20,9 @@ final class CommandCodec {
                 .put("issued", c.issued().toString());
         if (c instanceof Command.Apply apply) {
             o.set("manifest", apply.manifest());
+            if (!apply.dependencies().isEmpty()) {
+                apply.dependencies().forEach(o.putArray("dependencies")::add);
+            }
         } else {
             o.put("copy", ((Command.Delete) c).copy().kafkaKey());
         }
@@ -35,11 +38,23 @@ final class CommandCodec {
                     if (!n.path("manifest").isObject()) {
                         throw new Fields.Bad("field 'manifest' is missing or not an object");
                     }
+                    JsonNode deps = n.path("dependencies");
+                    if (!deps.isMissingNode() && !deps.isArray()) {
+                        throw new Fields.Bad("field 'dependencies' is not a list");
+                    }
+                    java.util.List<JsonNode> dependencies = new java.util.ArrayList<>();
+                    for (JsonNode d : deps) {
+                        if (!d.isObject()) {
+                            throw new Fields.Bad("field 'dependencies' holds something that is not an object");
+                        }
+                        dependencies.add(d);
+                    }
                     return new Command.Apply(
                             Fields.text(n, "placementId"),
                             Fields.number(n, "epoch"),
                             Fields.instant(n, "issued"),
-                            n.get("manifest"));
+                            n.get("manifest"),
+                            dependencies);
                 });
             }
             return Envelope.decode(
