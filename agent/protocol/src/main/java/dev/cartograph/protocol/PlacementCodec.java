@@ -29,6 +29,10 @@ final class PlacementCodec {
                 .put("submitted", p.submitted().toString())
                 .put("at", p.at().toString())
                 .put("term", p.term());
+        if (!p.refusals().isEmpty()) {
+            ObjectNode refusals = o.putObject("refusals");
+            new TreeMap<>(p.refusals()).forEach(refusals::put);
+        }
         return Envelope.bytes(o);
     }
 
@@ -45,6 +49,13 @@ final class PlacementCodec {
             o.path("reserved")
                     .fieldNames()
                     .forEachRemaining(node -> reserved.put(node, Fields.resources(o.path("reserved"), node)));
+            Map<String, String> refusals = new LinkedHashMap<>();
+            JsonNode refused = o.path("refusals");
+            if (!refused.isMissingNode() && !refused.isObject()) {
+                throw new Fields.Bad("field 'refusals' is not an object of cluster names to reasons");
+            }
+            refused.fields()
+                    .forEachRemaining(e -> refusals.put(e.getKey(), e.getValue().asText()));
             return new PlacementRecord(
                     Fields.text(o, "uid"),
                     new PlacementRecord.Target(
@@ -60,7 +71,8 @@ final class PlacementCodec {
                     (int) o.path("priority").asLong(0),
                     Fields.instant(o, "submitted"),
                     Fields.instant(o, "at"),
-                    o.path("term").asLong(0));
+                    o.path("term").asLong(0),
+                    refusals);
         });
     }
 }

@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param term     the leader term of the broker that wrote it (the hub Lease's transitions when it took
  *                 the lease; 0 without leader election): which leader decided what, when reading the
  *                 topic's history
+ * @param refusals the clusters that refused the gang's copy (admission, a missing CRD, quota, a name taken), each
+ *                 with its reason: they are not tried again for this spec
  */
 public record PlacementRecord(
         String uid,
@@ -31,7 +33,24 @@ public record PlacementRecord(
         int priority,
         Instant submitted,
         Instant at,
-        long term) {
+        long term,
+        Map<String, String> refusals) {
+
+    /** A record without refusals. */
+    public PlacementRecord(
+            String uid,
+            Target target,
+            Optional<String> cluster,
+            long epoch,
+            State state,
+            String reason,
+            Map<String, ResourceList> reserved,
+            int priority,
+            Instant submitted,
+            Instant at,
+            long term) {
+        this(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, Map.of());
+    }
 
     /** A record not yet stamped with a leader term (the broker stamps it when it writes it). */
     public PlacementRecord(
@@ -59,7 +78,12 @@ public record PlacementRecord(
         /** the cluster's agent refused the manifest; the reason says why (not retried) */
         FAILED,
         /** the hub object is being deleted; the member copy's delete is on its way */
-        DELETING
+        DELETING,
+        /**
+         * suspended on the hub: nothing is reserved for it; a copy on {@code cluster} (when there is one) is suspended
+         * there too. Resuming plans it again
+         */
+        SUSPENDED
     }
 
     /** The hub object the placement is for. */
@@ -84,6 +108,7 @@ public record PlacementRecord(
         Objects.requireNonNull(state, "state");
         reason = reason == null ? "" : reason;
         reserved = Map.copyOf(reserved);
+        refusals = refusals == null ? Map.of() : Map.copyOf(refusals);
         Objects.requireNonNull(submitted, "submitted");
         Objects.requireNonNull(at, "at");
     }
@@ -95,15 +120,24 @@ public record PlacementRecord(
             String reason,
             Map<String, ResourceList> reserved,
             Instant at) {
-        return new PlacementRecord(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term);
+        return new PlacementRecord(
+                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals);
     }
 
     public PlacementRecord with(State state, String reason, Instant at) {
-        return new PlacementRecord(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term);
+        return new PlacementRecord(
+                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals);
+    }
+
+    /** The same record with these refusals (cluster → reason) instead of its own. */
+    public PlacementRecord withRefusals(Map<String, String> refusals) {
+        return new PlacementRecord(
+                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals);
     }
 
     /** The same decision, as written by the leader of {@code term}. */
     public PlacementRecord inTerm(long term) {
-        return new PlacementRecord(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term);
+        return new PlacementRecord(
+                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals);
     }
 }

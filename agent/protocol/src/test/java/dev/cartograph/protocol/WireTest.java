@@ -100,6 +100,10 @@ class WireTest {
         assertThat(Wire.decodePlacement(Wire.encode(p))).isEqualTo(new Decoded.Ok<>(p));
         PlacementRecord queued = p.with(Optional.empty(), 0, PlacementRecord.State.QUEUED, "fits nowhere", Map.of(), T);
         assertThat(Wire.decodePlacement(Wire.encode(queued))).isEqualTo(new Decoded.Ok<>(queued));
+        PlacementRecord refused = queued.with(PlacementRecord.State.SUSPENDED, "", T)
+                .withRefusals(Map.of("gpu-east", "admission webhook \"quota\" denied the request: over quota"));
+        assertThat(Wire.decodePlacement(Wire.encode(refused))).isEqualTo(new Decoded.Ok<>(refused));
+        assertThat(new String(Wire.encode(queued), StandardCharsets.UTF_8)).doesNotContain("refusals");
         byte[] bad = new String(Wire.encode(p), StandardCharsets.UTF_8)
                 .replace("PLACED", "LOST")
                 .getBytes(StandardCharsets.UTF_8);
