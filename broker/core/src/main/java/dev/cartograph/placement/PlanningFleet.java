@@ -25,6 +25,15 @@ public record PlanningFleet(List<PlanningCluster> clusters) {
                 clusters.stream().filter(c -> !c.name().equals(cluster)).toList());
     }
 
+    /** The same clusters but these (itself when there are none to leave out). */
+    public PlanningFleet without(java.util.Set<String> excluded) {
+        return excluded.isEmpty()
+                ? this
+                : new PlanningFleet(clusters.stream()
+                        .filter(c -> !excluded.contains(c.name()))
+                        .toList());
+    }
+
     /** Only the named cluster (none if it is not here). */
     public PlanningFleet only(String cluster) {
         return new PlanningFleet(

@@ -76,8 +76,14 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
                 settings.federationValue(),
                 in -> ref.get().post(in));
         hub = hubConnection.hub(watch);
-        coordinator =
-                new Coordinator(settings, Interpreter.of(definitions), outbox, hub, clock, watch.priorityClasses());
+        coordinator = new Coordinator(
+                settings,
+                Interpreter.of(definitions),
+                outbox,
+                hub,
+                clock,
+                watch.priorityClasses(),
+                watch.dependencies());
         ref.set(coordinator);
         ingest = new Ingest(settings.kafka(), topics, topology, coordinator);
         coordinator.catchUpWith(ingest::mark);

@@ -32,8 +32,8 @@ final class AgentReports {
     private final Book book;
     private final Fencing fencing;
     private final StatusMirror mirror;
-    private final Placing placing;
     private final Deletion deletion;
+    private final Failover failover;
     private final Effects effects;
     private final Clock clock;
     /** What each cluster's last accepted summary said of what it can take: its nodes and its labels (for cluster selectors). */
@@ -47,8 +47,8 @@ final class AgentReports {
             Book book,
             Fencing fencing,
             StatusMirror mirror,
-            Placing placing,
             Deletion deletion,
+            Failover failover,
             Effects effects,
             Clock clock) {
         this.settings = settings;
@@ -56,8 +56,8 @@ final class AgentReports {
         this.book = book;
         this.fencing = fencing;
         this.mirror = mirror;
-        this.placing = placing;
         this.deletion = deletion;
+        this.failover = failover;
         this.effects = effects;
         this.clock = clock;
     }
@@ -138,14 +138,17 @@ final class AgentReports {
         }
     }
 
-    /** What an agent answered to a command at the placement's current epoch and cluster; anything else is ignored. */
-    void result(CommandResult r) {
+    /**
+     * What an agent answered to a command at the placement's current epoch and cluster; anything else is ignored.
+     * Returns the cluster whose capacity a refused gang gave back, if any.
+     */
+    Optional<String> result(CommandResult r) {
         Optional<PlacementRecord> found = book.placement(r.placementId());
         if (!effects.active()
                 || found.isEmpty()
                 || r.epoch() != found.get().epoch()
                 || !found.get().cluster().equals(Optional.of(r.cluster()))) {
-            return;
+            return Optional.empty();
         }
         PlacementRecord p = found.get();
         Optional<HubObject> object = book.object(p.uid());
@@ -160,7 +163,7 @@ final class AgentReports {
             }
             case REJECTED, FAILED -> {
                 if ((p.state() == State.PLACED || p.state() == State.APPLIED) && object.isPresent()) {
-                    placing.fail(p, object.get(), r.cluster() + " refused it: " + r.reason(), EventReason.Failed);
+                    return failover.refused(p, r.cluster(), r.reason());
                 }
             }
             case DELETED -> {
@@ -177,5 +180,6 @@ final class AgentReports {
                         r.placementId(),
                         r.epoch());
         }
+        return Optional.empty();
     }
 }

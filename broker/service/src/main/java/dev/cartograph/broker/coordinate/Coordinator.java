@@ -68,17 +68,22 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final QueueRetry retry;
 
     public Coordinator(BrokerSettings settings, Interpreter interpreter, Outbox outbox, Hub hub, Clock clock) {
-        this(settings, interpreter, outbox, hub, clock, PriorityClasses.NONE);
+        this(settings, interpreter, outbox, hub, clock, PriorityClasses.NONE, HubDependencies.NONE);
     }
 
-    /** @param priorityClasses the hub's PriorityClasses (name → value), for workloads that name one */
+    /**
+     * @param priorityClasses the hub's PriorityClasses (name → value), for workloads that name one
+     * @param dependencies    the hub's ConfigMaps, Secrets, ServiceAccounts and claims, copied to members with the
+     *                        gangs that need them
+     */
     public Coordinator(
             BrokerSettings settings,
             Interpreter interpreter,
             Outbox outbox,
             Hub hub,
             Clock clock,
-            PriorityClasses priorityClasses) {
+            PriorityClasses priorityClasses,
+            HubDependencies dependencies) {
         this.settings = settings;
         this.interpreter = interpreter;
         this.clock = clock;
@@ -87,7 +92,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.leadership = new Leadership(!settings.leaderElection(), outbox, book, clock, this::becameActive);
         this.effects = new Effects(outbox, hub, this::active);
         this.demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity());
-        this.forwarding = new Forwarding(book, effects, clock);
+        DependencyCopies copies = new DependencyCopies(dependencies, demands, () -> this.interpreter);
+        this.forwarding = new Forwarding(book, effects, clock, copies);
         this.mirror = new StatusMirror(effects, clock);
         this.fencing = new Fencing(effects, clock);
         this.placing = new Placing(
@@ -100,13 +106,16 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 effects,
                 clock,
                 () -> this.interpreter,
+                copies,
                 this::freed);
         this.failover = new Failover(settings, book, fleet, forwarding, mirror, effects, clock);
         this.deletion = new Deletion(settings, book, fleet, forwarding, effects, clock, this::forget);
-        this.updates =
-                new Updates(settings, book, fleet, demands, forwarding, mirror, effects, clock, () -> this.interpreter);
-        this.hubObjects = new HubObjects(book, this::active, placing, deletion, updates, effects);
-        this.reports = new AgentReports(settings, fleet, book, fencing, mirror, placing, deletion, effects, clock);
+        Suspension suspension =
+                new Suspension(book, fleet, demands, forwarding, placing, effects, clock, () -> this.interpreter);
+        this.updates = new Updates(
+                settings, book, fleet, demands, forwarding, mirror, effects, clock, () -> this.interpreter, suspension);
+        this.hubObjects = new HubObjects(book, this::active, placing, deletion, updates, suspension, effects);
+        this.reports = new AgentReports(settings, fleet, book, fencing, mirror, deletion, failover, effects, clock);
         this.quarantine = new Quarantine(book, placing, effects);
         this.retry = new QueueRetry(book, placing, clock);
     }
@@ -209,7 +218,11 @@ public final class Coordinator implements Runnable, AutoCloseable {
         } else if (input instanceof Input.Workload w) {
             reports.workload(w.key(), w.summary());
         } else if (input instanceof Input.Result r) {
-            reports.result(r.result());
+            reports.result(r.result()).ifPresent(retry::changed);
+        } else if (input instanceof Input.DependencyChanged d) {
+            if (active()) {
+                updates.dependencyChanged(d);
+            }
         } else if (input instanceof Input.Placement p) {
             if (!active()) {
                 book.replayed(

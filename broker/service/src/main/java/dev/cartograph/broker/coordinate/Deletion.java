@@ -52,7 +52,7 @@ final class Deletion {
         if (p.state() == State.DELETING) {
             return false;
         }
-        if ((p.state() == State.PLACED || p.state() == State.APPLIED)
+        if ((p.state() == State.PLACED || p.state() == State.APPLIED || p.state() == State.SUSPENDED)
                 && p.cluster().isPresent()) {
             String cluster = p.cluster().get();
             PlacementRecord deleting = p.with(State.DELETING, "", clock.instant());

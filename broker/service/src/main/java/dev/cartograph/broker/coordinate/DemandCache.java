@@ -3,6 +3,8 @@ package dev.cartograph.broker.coordinate;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Resolution;
+import dev.cartograph.interpreter.dependency.Dependencies;
+import dev.cartograph.interpreter.dependency.Dependency;
 import dev.cartograph.interpreter.podsecurity.Level;
 import dev.cartograph.interpreter.podsecurity.PodSecurity;
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
@@ -14,8 +16,10 @@ import dev.cartograph.interpreter.view.WorkloadView;
 import dev.cartograph.placement.Demands;
 import dev.cartograph.placement.PodDemand;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -50,11 +54,29 @@ final class DemandCache {
         }
     }
 
-    private record Entry(JsonNode spec, String selector, Interpreter interpreter, Asked asked) {}
+    /**
+     * What else an object needs, read in the same pass as its ask (kept apart from {@link Asked.Gang}, which groups
+     * waiting gangs by the capacity they ask for): the objects its pods need from its namespace, and whether it is
+     * suspended (by its definition's suspend actions).
+     */
+    record Needs(List<Dependency> dependencies, boolean suspended) {
+        static final Needs NONE = new Needs(List.of(), false);
+
+        Needs {
+            dependencies = List.copyOf(dependencies);
+        }
+    }
+
+    private record Entry(
+            String namespace, JsonNode spec, String selector, Interpreter interpreter, Asked asked, Needs needs) {}
+
+    private record Read(Asked asked, Needs needs) {}
 
     private final int maxPods;
     private final PodSecurityPolicy podSecurity;
     private final Map<String, Entry> entries = new HashMap<>();
+    /** namespace/Kind/name of a dependency → the uids of the objects that need it. */
+    private final Map<String, Set<String>> users = new HashMap<>();
 
     /**
      * @param maxPods     the most pods one gang may ask to have planned (a budget on user input)
@@ -69,52 +91,103 @@ final class DemandCache {
     }
 
     Asked demand(HubObject object, Interpreter interpreter) {
+        return entry(object, interpreter).asked();
+    }
+
+    /** What else the object needs (nothing when it cannot be interpreted). */
+    Needs needs(HubObject object, Interpreter interpreter) {
+        return entry(object, interpreter).needs();
+    }
+
+    /** The uids of the objects whose pods need this dependency, as last interpreted. */
+    Set<String> users(Dependency.Kind kind, String namespace, String name) {
+        return Set.copyOf(users.getOrDefault(usersKey(namespace, kind, name), Set.of()));
+    }
+
+    private Entry entry(HubObject object, Interpreter interpreter) {
         Entry known = entries.get(object.uid());
         if (known != null
                 && known.interpreter() == interpreter
                 && known.selector().equals(object.clusterSelectorText())
                 && known.spec().equals(object.spec())) {
-            return known.asked();
+            return known;
         }
-        Asked asked = interpret(object, interpreter);
-        entries.put(object.uid(), new Entry(object.spec(), object.clusterSelectorText(), interpreter, asked));
-        return asked;
+        Read read = interpret(object, interpreter);
+        Entry entry = new Entry(
+                object.target().namespace(),
+                object.spec(),
+                object.clusterSelectorText(),
+                interpreter,
+                read.asked(),
+                read.needs());
+        unindex(object.uid(), known);
+        entries.put(object.uid(), entry);
+        for (Dependency d : entry.needs().dependencies()) {
+            users.computeIfAbsent(usersKey(object.target().namespace(), d.kind(), d.name()), k -> new HashSet<>())
+                    .add(object.uid());
+        }
+        return entry;
     }
 
-    private Asked interpret(HubObject object, Interpreter interpreter) {
+    private void unindex(String uid, Entry entry) {
+        if (entry == null) {
+            return;
+        }
+        for (Dependency d : entry.needs().dependencies()) {
+            String key = usersKey(entry.namespace(), d.kind(), d.name());
+            Set<String> of = users.get(key);
+            if (of != null && of.remove(uid) && of.isEmpty()) {
+                users.remove(key);
+            }
+        }
+    }
+
+    private static String usersKey(String namespace, Dependency.Kind kind, String name) {
+        return namespace + "/" + kind.kind() + "/" + name;
+    }
+
+    private Read interpret(HubObject object, Interpreter interpreter) {
         if (!object.spec().isObject() || object.spec().isEmpty()) {
-            return new Asked.Invalid("field spec: missing or empty; there is nothing to place");
+            return invalid(new Asked.Invalid("field spec: missing or empty; there is nothing to place"));
         }
         try {
             Resolution resolution = interpreter.resolve(object.raw());
             if (!(resolution instanceof Resolution.Resolved r)) {
-                return new Asked.Invalid("cannot interpret it: "
-                        + resolution.problems().stream().map(Problem::toString).collect(Collectors.joining("; ")));
+                return invalid(new Asked.Invalid("cannot interpret it: "
+                        + resolution.problems().stream().map(Problem::toString).collect(Collectors.joining("; "))));
             }
             List<Problem> unknownDemand =
                     r.problems().stream().filter(DemandCache::aboutDemand).toList();
             if (!unknownDemand
                     .isEmpty()) { // what it asks for could not be read: planning it as read would place the wrong gang
-                return new Asked.Invalid("cannot tell what it asks for: "
-                        + unknownDemand.stream().map(Problem::toString).collect(Collectors.joining("; ")));
+                return invalid(new Asked.Invalid("cannot tell what it asks for: "
+                        + unknownDemand.stream().map(Problem::toString).collect(Collectors.joining("; "))));
             }
             Level level = podSecurity.levelFor(object.target().namespace());
             List<Violation> violations = PodSecurity.check(r.view(), level);
             if (!violations.isEmpty()) {
-                return new Asked.Invalid(
+                return invalid(new Asked.Invalid(
                         PodSecurity.summary(level, object.target().namespace(), violations)
                                 + ". Change the pod templates to comply; nothing was sent to any cluster",
-                        EventReason.PodSecurity);
+                        EventReason.PodSecurity));
             }
             long pods = pods(r.view());
             if (pods > maxPods) {
-                return new Asked.Invalid("too many pods to plan: the gang asks for " + pods
-                        + " pods; the broker plans at most " + maxPods + " per gang (max-pods-per-gang)");
+                return invalid(new Asked.Invalid("too many pods to plan: the gang asks for " + pods
+                        + " pods; the broker plans at most " + maxPods + " per gang (max-pods-per-gang)"));
             }
-            return new Asked.Gang(Demands.of(r.view()), object.clusterSelector());
+            return new Read(
+                    new Asked.Gang(Demands.of(r.view()), object.clusterSelector()),
+                    new Needs(
+                            Dependencies.of(r.view()),
+                            interpreter.suspended(object.raw()).orElse(false)));
         } catch (RuntimeException | StackOverflowError e) {
-            return new Asked.Invalid("cannot interpret it: " + e);
+            return invalid(new Asked.Invalid("cannot interpret it: " + e));
         }
+    }
+
+    private static Read invalid(Asked.Invalid invalid) {
+        return new Read(invalid, Needs.NONE);
     }
 
     /**
@@ -143,6 +216,6 @@ final class DemandCache {
     }
 
     void forget(String uid) {
-        entries.remove(uid);
+        unindex(uid, entries.remove(uid));
     }
 }

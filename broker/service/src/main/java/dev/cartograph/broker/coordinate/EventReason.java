@@ -22,7 +22,15 @@ public enum EventReason {
     /** a change to a placed gang was not sent to its cluster (it does not fit there, or cannot be read); the message says why */
     NotForwarded(true),
     /** the hub object is being deleted; so is its member copy */
-    Deleting(true);
+    Deleting(true),
+    /** a member refused the copy; the gang is tried on another cluster */
+    Refused(true),
+    /** suspended on the hub: the member copy is suspended and its capacity released */
+    Suspended(false),
+    /** resumed on the hub: placed again */
+    Resumed(false),
+    /** a ConfigMap, Secret, ServiceAccount or claim its pods need does not exist on the hub */
+    MissingDependency(true);
 
     private final boolean warning;
 

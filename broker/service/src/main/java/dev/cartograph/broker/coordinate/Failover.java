@@ -199,6 +199,22 @@ final class Failover {
                 now);
     }
 
+    /**
+     * A member refused the gang's copy (admission, a missing CRD, quota, a name taken: its reason says which). The
+     * gang is queued again at the next epoch with that cluster left out and its reason kept, so it goes to the next
+     * cluster that fits; once every candidate refused, it waits with all their reasons (until its spec changes).
+     * Returns the cluster whose capacity it gave back, if it was taken back.
+     */
+    Optional<String> refused(PlacementRecord p, String cluster, String reason) {
+        Map<String, String> refusals = new HashMap<>(p.refusals());
+        refusals.put(cluster, reason);
+        String why =
+                cluster + " refused it (" + reason + "); placing it on another cluster, at epoch " + (p.epoch() + 1);
+        return takeBack(p.withRefusals(refusals), cluster, why, EventReason.Refused, clock.instant())
+                ? Optional.of(cluster)
+                : Optional.empty();
+    }
+
     /** Re-queues a placement at the next epoch (durably first), then fences the old copy and frees its nodes. */
     private boolean takeBack(PlacementRecord p, String cluster, String reason, EventReason why, Instant now) {
         long epoch = p.epoch() + 1;

@@ -21,17 +21,20 @@ final class Forwarding {
     private final Book book;
     private final Effects effects;
     private final Clock clock;
+    private final DependencyCopies dependencies;
 
-    Forwarding(Book book, Effects effects, Clock clock) {
+    Forwarding(Book book, Effects effects, Clock clock, DependencyCopies dependencies) {
         this.book = book;
         this.effects = effects;
         this.clock = clock;
+        this.dependencies = dependencies;
     }
 
     /**
      * Sends the object's current spec to the placement's cluster at the placement's epoch; never a spec its
      * namespace's pod security refuses ({@code asked} says so: a placement recorded under another policy, sent
-     * again after a restart), which is only remembered as if sent, so it is not tried again before its time.
+     * again after a restart), which is only remembered as if sent, so it is not tried again before its time. The
+     * ConfigMaps, Secrets, ServiceAccount and claims its pods need go with it, as the hub has them now.
      */
     void apply(PlacementRecord p, HubObject object, java.util.Optional<DemandCache.Asked> asked) {
         Instant now = clock.instant();
@@ -42,7 +45,9 @@ final class Forwarding {
             book.sent(p, now);
             return;
         }
-        effects.command(cluster, new Command.Apply(p.uid(), p.epoch(), now, manifest(object.raw())));
+        effects.command(
+                cluster,
+                new Command.Apply(p.uid(), p.epoch(), now, manifest(object.raw()), dependencies.manifests(object)));
         book.forwarded(p.uid(), new Book.Forwarded(object.spec(), asked));
         book.sent(p, now);
     }

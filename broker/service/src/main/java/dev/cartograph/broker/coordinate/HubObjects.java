@@ -17,11 +17,19 @@ final class HubObjects {
     private final Placing placing;
     private final Deletion deletion;
     private final Updates updates;
+    private final Suspension suspension;
     private final Effects effects;
 
     HubObjects(
-            Book book, BooleanSupplier active, Placing placing, Deletion deletion, Updates updates, Effects effects) {
+            Book book,
+            BooleanSupplier active,
+            Placing placing,
+            Deletion deletion,
+            Updates updates,
+            Suspension suspension,
+            Effects effects) {
         this.book = book;
+        this.suspension = suspension;
         this.active = active;
         this.placing = placing;
         this.deletion = deletion;
@@ -58,6 +66,9 @@ final class HubObjects {
             return Optional.empty();
         } else if (p.state() == State.QUEUED) {
             placing.queuedChanged(p, object);
+        } else if (p.state() == State.SUSPENDED) {
+            effects.addFinalizer(object);
+            return suspension.changed(p, object);
         }
         if (p.state() != State.DELETING) {
             effects.addFinalizer(object);

@@ -43,6 +43,10 @@ public sealed interface Input {
     /** A hub object was added or changed (incl. marked for deletion). */
     record HubChanged(JsonNode object) implements Input {}
 
+    /** A ConfigMap, Secret, ServiceAccount or PersistentVolumeClaim on the hub was added, changed or deleted. */
+    record DependencyChanged(dev.cartograph.interpreter.dependency.Dependency.Kind kind, String namespace, String name)
+            implements Input {}
+
     /** A hub object is gone. */
     record HubDeleted(JsonNode object) implements Input {}
 

@@ -11,7 +11,6 @@ import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -19,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Placing {
     private static final Logger LOG = LoggerFactory.getLogger(Placing.class);
-    /** A waiting gang's reason on the hub is refreshed at most this often (capacity changes all the time). */
-    static final Duration REASON_REFRESH = Duration.ofSeconds(10);
-
     static final Comparator<PlacementRecord> QUEUE_ORDER = Comparator.comparingInt(PlacementRecord::priority)
             .reversed()
             .thenComparing(PlacementRecord::submitted)
@@ -48,18 +43,13 @@ final class Placing {
     private final Effects effects;
     private final Clock clock;
     private final Supplier<Interpreter> interpreter;
+    private final DependencyCopies dependencies;
     /** Told the cluster whose capacity a failed gang gave back. */
     private final Consumer<String> freed;
 
-    private final Map<String, Marked> reasonShown = new HashMap<>();
+    private final Waiting waiting;
     /** The spec each failed placement had when it failed (or when this instance first saw it failed). */
     private final Map<String, com.fasterxml.jackson.databind.JsonNode> failedSpecs = new HashMap<>();
-
-    private record Marked(String reason, Instant at) {}
-
-    private record Rendered(Decision decision, String reason) {}
-
-    private Rendered lastRendered = new Rendered(null, "");
 
     Placing(
             BrokerSettings settings,
@@ -71,6 +61,7 @@ final class Placing {
             Effects effects,
             Clock clock,
             Supplier<Interpreter> interpreter,
+            DependencyCopies dependencies,
             Consumer<String> freed) {
         this.settings = settings;
         this.book = book;
@@ -81,7 +72,9 @@ final class Placing {
         this.effects = effects;
         this.clock = clock;
         this.interpreter = interpreter;
+        this.dependencies = dependencies;
         this.freed = freed;
+        this.waiting = new Waiting(book, effects);
     }
 
     /** A new federated object (or a failed one whose spec changed): hold it, interpret it, place it now or queue it. */
@@ -110,11 +103,22 @@ final class Placing {
 
     /**
      * The hub object of a queued placement changed: when it now asks for something else than what it
-     * waits with, it is attempted again at the next retry, against the whole fleet.
+     * waits with, or is suspended, it is attempted again at the next retry, against the whole fleet; when the clusters
+     * that refused it refused another spec, they are forgotten.
      */
     void queuedChanged(PlacementRecord p, HubObject object) {
+        if (!p.refusals().isEmpty()
+                && book.forwarded(p.uid())
+                        .filter(f -> !f.spec().equals(object.spec()))
+                        .isPresent()) { // the user changed what the clusters refused: every cluster may be tried again
+            if (book.write(p.withRefusals(Map.of()))) {
+                book.queued().enter(p.uid());
+            }
+            return;
+        }
         Optional<DemandCache.Asked.Gang> waitsWith = book.queued().askOf(p.uid());
-        if (waitsWith.isPresent() && !waitsWith.get().equals(demands.demand(object, interpreter.get()))) {
+        if (waitsWith.isPresent() && !waitsWith.get().equals(demands.demand(object, interpreter.get()))
+                || demands.needs(object, interpreter.get()).suspended()) {
             book.queued().enter(p.uid());
         }
     }
@@ -134,10 +138,20 @@ final class Placing {
             return false;
         }
         DemandCache.Asked.Gang gang = (DemandCache.Asked.Gang) asked;
-        Decision decision = plan(gang, planning);
+        if (demands.needs(object, interpreter.get()).suspended()) {
+            hold(p, object);
+            return false;
+        }
+        Optional<String> missing = dependencies.missing(object);
+        if (missing.isPresent()) { // not grouped with the gangs waiting for room: tried again when a dependency changes
+            waiting.waits(p, object, missing::get, EventReason.MissingDependency, now);
+            return false;
+        }
+        PlanningFleet scope = planning.without(p.refusals().keySet());
+        Decision decision = plan(gang, scope);
         Optional<String> avoided = book.avoided(p.uid());
         if (avoided.isPresent() && decision.chosen().equals(avoided)) { // it could not start there: anywhere else first
-            Decision elsewhere = plan(gang, planning.without(avoided.get()));
+            Decision elsewhere = plan(gang, scope.without(avoided.get()));
             decision = elsewhere instanceof Decision.Placed ? elsewhere : decision;
         }
         book.decided(p.uid(), decision);
@@ -150,7 +164,7 @@ final class Placing {
                 book.queued().enter(p.uid()); // not durable: tried again at the next retry
                 return false;
             }
-            reasonShown.remove(p.uid());
+            waiting.forget(p.uid());
             book.placedAgain(p.uid());
             forwarding.apply(next, object, Optional.of(gang));
             mirror.forget(p.uid());
@@ -174,54 +188,33 @@ final class Placing {
             return true;
         }
         book.queued().waits(p.uid(), gang);
-        waits(p, object, decision, now);
+        Decision decided = decision;
+        waiting.waits(p, object, () -> waiting.reason(decided, p), EventReason.Unschedulable, now);
         return false;
     }
 
     /**
-     * Records why a gang waits. The queued record is made durable once per time it enters the queue
-     * (its reason changes with every capacity change and matters only while this instance leads); the
-     * hub shows the reason, refreshed at most every {@link #REASON_REFRESH}, and one Unschedulable
-     * Event per time it enters the queue. The decision is kept as it is; its reason, one line per
-     * cluster, is written out only when it is to be written or shown (so the record in the book
-     * carries the reason the hub shows).
+     * A gang not placed yet whose hub object is suspended: it leaves the queue and holds nothing until it is resumed
+     * ({@link Suspension}).
      */
-    private void waits(PlacementRecord p, HubObject object, Decision decision, Instant now) {
-        boolean entering = p.reason().isEmpty();
-        Marked shown = reasonShown.get(p.uid());
-        if (!entering && shown != null && now.isBefore(shown.at().plus(REASON_REFRESH))) {
-            return; // shown a moment ago: not rendered again yet
-        }
-        String reason = rendered(decision);
-        if (entering && !book.write(p.with(State.QUEUED, reason, now))) {
-            book.queued().enter(p.uid()); // not durable: tried again (and announced) at the next retry
+    private void hold(PlacementRecord p, HubObject object) {
+        String reason = "suspended on the hub; it is placed when resumed";
+        if (!book.write(p.with(Optional.empty(), p.epoch(), State.SUSPENDED, reason, Map.of(), clock.instant()))) {
+            book.queued().enter(p.uid()); // not durable: tried again at the next retry
             return;
         }
-        if (entering || shown == null || !shown.reason().equals(reason)) {
-            book.keep(p.with(State.QUEUED, reason, now));
-            reasonShown.put(p.uid(), new Marked(reason, now));
-            effects.mark(
-                    object,
-                    Map.of(MetadataKeys.PHASE_LABEL, "Queued", MetadataKeys.CLUSTER_LABEL, ""),
-                    Map.of(MetadataKeys.REASON_ANNOTATION, reason));
-        }
-        if (entering) {
-            effects.event(object, EventReason.Unschedulable, reason);
-        }
-    }
-
-    /** The decision's reason, written out once however many gangs share the decision. */
-    private String rendered(Decision decision) {
-        if (lastRendered.decision() != decision) {
-            lastRendered = new Rendered(decision, unschedulable(decision));
-        }
-        return lastRendered.reason();
+        waiting.forget(p.uid());
+        effects.mark(
+                object,
+                Map.of(MetadataKeys.PHASE_LABEL, "Suspended", MetadataKeys.CLUSTER_LABEL, ""),
+                Map.of(MetadataKeys.REASON_ANNOTATION, reason));
+        effects.event(object, EventReason.Suspended, reason);
     }
 
     /** Fails a placement with a reason the user can act on, on the record, the hub object and an Event. */
     void fail(PlacementRecord p, HubObject object, String reason, EventReason why) {
         fleet.release(p.uid()).ifPresent(r -> freed.accept(r.cluster()));
-        reasonShown.remove(p.uid());
+        waiting.forget(p.uid());
         failedSpecs.put(p.uid(), object.spec());
         if (!book.write(p.with(Optional.empty(), p.epoch(), State.FAILED, reason, Map.of(), clock.instant()))) {
             book.queued().enter(p.uid()); // still queued (when it was): tried again at the next retry
@@ -234,19 +227,14 @@ final class Placing {
                 Map.of(MetadataKeys.REASON_ANNOTATION, reason));
     }
 
-    static String unschedulable(Decision decision) {
-        if (decision.clusters().isEmpty()) {
-            return "no member cluster has reported yet";
-        }
-        return "fits on no cluster now: "
-                + decision.clusters().stream()
-                        .map(v -> v.cluster() + ": " + v.reason())
-                        .collect(Collectors.joining("; "));
-    }
-
     /** What placement sees of the whole fleet now. One of the two places the planner is called from (with {@link #plan}). */
     PlanningFleet planningView() {
         return fleet.planning(clock.instant(), settings.heartbeatTimeout());
+    }
+
+    /** What the gang's pods need from the hub, and what of it goes to its member. */
+    DependencyCopies dependencies() {
+        return dependencies;
     }
 
     /** Plans a gang on some clusters of a planning view, under the broker's policy. */
@@ -261,7 +249,7 @@ final class Placing {
     }
 
     void forget(String uid) {
-        reasonShown.remove(uid);
+        waiting.forget(uid);
         failedSpecs.remove(uid);
     }
 }

@@ -40,6 +40,7 @@ final class Updates {
     private final Effects effects;
     private final Clock clock;
     private final Supplier<Interpreter> interpreter;
+    private final Suspension suspension;
     private final Map<String, com.fasterxml.jackson.databind.JsonNode> refused = new HashMap<>();
 
     Updates(
@@ -51,7 +52,8 @@ final class Updates {
             StatusMirror mirror,
             Effects effects,
             Clock clock,
-            Supplier<Interpreter> interpreter) {
+            Supplier<Interpreter> interpreter,
+            Suspension suspension) {
         this.settings = settings;
         this.book = book;
         this.fleet = fleet;
@@ -61,6 +63,7 @@ final class Updates {
         this.effects = effects;
         this.clock = clock;
         this.interpreter = interpreter;
+        this.suspension = suspension;
     }
 
     /**
@@ -116,6 +119,10 @@ final class Updates {
         }
         if (asked instanceof DemandCache.Asked.Invalid invalid) {
             return refuse(p, object, "the change cannot be read, so it is not forwarded: " + invalid.reason());
+        }
+        if (suspension.suspended(object)) {
+            refused.remove(p.uid());
+            return suspension.suspend(p, object, asked);
         }
         List<PodDemand> now = ((DemandCache.Asked.Gang) asked).pods();
         List<PodDemand> had = before.asked()
@@ -196,6 +203,33 @@ final class Updates {
             }
         }
         return out;
+    }
+
+    /**
+     * A ConfigMap, Secret, ServiceAccount or claim changed on the hub: every gang with a copy on a member that needs
+     * it sends its apply again, with the dependency as the hub has it now (same epoch: the agent applies it
+     * idempotently and updates the dependency); a gang that waited for it is tried again.
+     */
+    void dependencyChanged(Input.DependencyChanged c) {
+        for (String uid : demands.users(c.kind(), c.namespace(), c.name())) {
+            Optional<PlacementRecord> p = book.placement(uid);
+            Optional<HubObject> object = book.object(uid).filter(o -> !o.deleting());
+            if (p.isEmpty() || object.isEmpty()) {
+                continue;
+            }
+            PlacementRecord.State state = p.get().state();
+            if (state == PlacementRecord.State.QUEUED) {
+                book.queued().enter(uid);
+            } else if ((state == PlacementRecord.State.PLACED
+                            || state == PlacementRecord.State.APPLIED
+                            || state == PlacementRecord.State.SUSPENDED)
+                    && p.get().cluster().isPresent()) {
+                Optional<Book.Forwarded> went = book.forwarded(uid);
+                if (went.isPresent() && went.get().spec().equals(object.get().spec())) {
+                    forwarding.apply(p.get(), object.get(), went.get().asked());
+                } // else its spec changed too, or it was not sent by this instance yet: that is sent on its own
+            }
+        }
     }
 
     void forget(String uid) {

@@ -2,6 +2,7 @@ package dev.cartograph.broker.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.broker.access.ApiResource;
+import dev.cartograph.broker.coordinate.HubDependencies;
 import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.broker.coordinate.PriorityClasses;
 import dev.cartograph.interpreter.Definitions;
@@ -32,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * Watches the hub: every catalog kind it serves (CRDs found at start and whenever CRDs change, plus
  * the built-in workload kinds), and namespaces. Hands the coordinator each object selected for
  * federation (the label on the object or on its namespace). Informer handlers only convert and
- * enqueue. The hub's PriorityClasses are watched beside ({@link PriorityClassWatch}). Thread-safe.
+ * enqueue. The hub's PriorityClasses are watched beside ({@link PriorityClassWatch}), and the ConfigMaps, Secrets,
+ * ServiceAccounts and claims workloads need ({@link DependencyWatch}). Thread-safe.
  */
 public final class HubWatch implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HubWatch.class);
@@ -45,6 +47,7 @@ public final class HubWatch implements AutoCloseable {
     private final String labelValue;
     private final Consumer<Input> sink;
     private final PriorityClassWatch priorityClasses;
+    private final DependencyWatch dependencies;
     private final Map<String, ResourceDefinitionContext> contexts = new ConcurrentHashMap<>();
     /** Every federated object is offered again this often, so whatever the broker failed to write on it is written again. */
     static final java.time.Duration RESYNC = java.time.Duration.ofMinutes(5);
@@ -69,6 +72,7 @@ public final class HubWatch implements AutoCloseable {
         this.labelValue = labelValue;
         this.sink = sink;
         this.priorityClasses = new PriorityClassWatch(client);
+        this.dependencies = new DependencyWatch(client, sink);
     }
 
     /**
@@ -99,6 +103,7 @@ public final class HubWatch implements AutoCloseable {
             others.add(namespaceInformer);
         }
         priorityClasses.start();
+        dependencies.start();
         watchKartas();
         discover();
         if (crdInformer != null) {
@@ -137,6 +142,11 @@ public final class HubWatch implements AutoCloseable {
     /** The hub's PriorityClasses, for queue priority: none until {@link #start} could watch them. */
     public PriorityClasses priorityClasses() {
         return priorityClasses;
+    }
+
+    /** The hub's ConfigMaps, Secrets, ServiceAccounts and claims, copied to members with the gangs that need them. */
+    public HubDependencies dependencies() {
+        return dependencies;
     }
 
     /** The group and plural of a kind the hub serves (what RBAC rules name), once this watch found it. */
@@ -297,5 +307,6 @@ public final class HubWatch implements AutoCloseable {
         informers.values().forEach(SharedIndexInformer::close);
         others.forEach(SharedIndexInformer::close);
         priorityClasses.close();
+        dependencies.close();
     }
 }

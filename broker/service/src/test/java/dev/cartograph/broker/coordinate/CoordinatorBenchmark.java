@@ -103,8 +103,8 @@ class CoordinatorBenchmark {
                 "",
                 Duration.ofSeconds(1));
         Clock clock = Clock.systemUTC();
-        Coordinator coordinator = new Coordinator(
-                settings, Interpreter.of(Catalog.load().definitions()), outbox, hub, clock, PriorityClasses.NONE);
+        Coordinator coordinator =
+                new Coordinator(settings, Interpreter.of(Catalog.load().definitions()), outbox, hub, clock);
         Thread loop = new Thread(coordinator, "coordinator");
         loop.start();
         Agents agents = new Agents(coordinator, clusters, clock);

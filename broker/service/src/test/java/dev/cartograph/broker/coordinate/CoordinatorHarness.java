@@ -71,6 +71,22 @@ class CoordinatorHarness {
             return Optional.empty();
         }
     };
+    /** The hub's ConfigMaps, Secrets, ServiceAccounts and claims (namespace/Kind/name → object); tests put them here. */
+    final Map<String, JsonNode> dependencies = new java.util.concurrent.ConcurrentHashMap<>();
+
+    final HubDependencies hubDependencies = new HubDependencies() {
+        @Override
+        public boolean watched() {
+            return true;
+        }
+
+        @Override
+        public Optional<JsonNode> find(
+                dev.cartograph.interpreter.dependency.Dependency.Kind kind, String namespace, String name) {
+            return Optional.ofNullable(dependencies.get(namespace + "/" + kind.kind() + "/" + name));
+        }
+    };
+
     final Outbox outbox = new Outbox() {
         @Override
         public void placement(PlacementRecord record) throws Exception {
@@ -142,8 +158,8 @@ class CoordinatorHarness {
     }
 
     CoordinatorHarness(BrokerSettings settings) {
-        coordinator =
-                new Coordinator(settings, Interpreter.of(Catalog.load().definitions()), outbox, hub, clock, classes);
+        coordinator = new Coordinator(
+                settings, Interpreter.of(Catalog.load().definitions()), outbox, hub, clock, classes, hubDependencies);
     }
 
     void step(Input... inputs) {

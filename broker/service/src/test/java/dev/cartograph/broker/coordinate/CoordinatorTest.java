@@ -39,7 +39,7 @@ class CoordinatorTest extends CoordinatorHarness {
     }
 
     @Test
-    void anApplyNobodyConfirmedIsSentAgainAndARefusalFailsTheGangWithItsReason() throws Exception {
+    void anApplyNobodyConfirmedIsSentAgainAndARefusalSendsTheGangElsewhereOrLetsItWaitWithTheReason() throws Exception {
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0)));
         step(
                 new Input.HubChanged(job("x", "uid-x", T0, 8, "", "")),
@@ -63,12 +63,22 @@ class CoordinatorTest extends CoordinatorHarness {
                 CommandResult.Outcome.REJECTED,
                 "namespace ml is not allowed (allowed: team-a)",
                 now)));
+        // east, the only cluster, refused x: it is queued again at the next epoch without east, its copy there fenced
         PlacementRecord x = coordinator.view().placements().get("uid-x");
-        assertThat(x.state()).isEqualTo(PlacementRecord.State.FAILED);
-        assertThat(x.reason()).isEqualTo("east refused it: namespace ml is not allowed (allowed: team-a)");
+        assertThat(x.state()).isEqualTo(PlacementRecord.State.QUEUED);
+        assertThat(x.epoch()).isEqualTo(2);
+        assertThat(x.refusals())
+                .containsExactly(java.util.Map.entry("east", "namespace ml is not allowed (allowed: team-a)"));
+        assertThat(commands).endsWith("delete uid-x@east#2");
         assertThat(hubWrites)
-                .contains("event x Failed: east refused it: namespace ml is not allowed (allowed: team-a)");
+                .contains("event x Refused: east refused it (namespace ml is not allowed (allowed: team-a)); placing it"
+                        + " on another cluster, at epoch 2");
         assertThat(coordinator.view().fleet().reservations()).containsOnlyKeys("uid-y"); // x's GPUs are free again
+        assertThat(hubWrites)
+                .contains(
+                        "mark x {cartograph.dev/cluster=, cartograph.dev/phase=Queued} reason=every cluster that could"
+                                + " take it refused it: east (namespace ml is not allowed (allowed: team-a)). Change the object"
+                                + " to try them again");
     }
 
     @Test

@@ -44,7 +44,7 @@ class QueueRetryTest extends CoordinatorHarness {
     }
 
     @Test
-    void aGangThatFitsAfterAReleaseIsPlaced() {
+    void aGangThatFitsWhereARefusedGangWasReleasedIsPlaced() {
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)));
         step(
                 new Input.HubChanged(job("x", "uid-x", T0.minusSeconds(10), 8, "", "")),
@@ -53,11 +53,12 @@ class QueueRetryTest extends CoordinatorHarness {
 
         step(new Input.Result(
                 new CommandResult("east", "uid-x", 1, "apply", CommandResult.Outcome.REJECTED, "quota exceeded", now)));
-        // x is failed and its 8 GPUs released on east: the one waiting ask (8 GPUs) fits there, y is placed
-        assertThat(coordinator.view().placements().get("uid-x").state()).isEqualTo(State.FAILED);
-        assertThat(commands).containsExactly("apply uid-x@east#1", "apply uid-y@east#1");
-        assertThat(coordinator.lastRetry()).isEqualTo(new QueueRetry.Stats(false, 1, 0, 1, 1, 1));
-        assertThat(coordinator.view().queue()).isEmpty();
+        // east refused x: x is queued again at epoch 2 without east, its 8 GPUs released there; the retry attempts x
+        // (fresh, first in queue order: east is left out, so it waits) and y, whose ask (8 GPUs) was tested on east
+        assertThat(coordinator.view().placements().get("uid-x").state()).isEqualTo(State.QUEUED);
+        assertThat(commands).containsExactly("apply uid-x@east#1", "delete uid-x@east#2", "apply uid-y@east#1");
+        assertThat(coordinator.lastRetry()).isEqualTo(new QueueRetry.Stats(false, 1, 1, 1, 2, 1));
+        assertThat(coordinator.view().queue()).containsExactly("uid-x");
     }
 
     @Test

@@ -78,6 +78,9 @@ class RbacManifestsTest {
         expected.put("apiextensions.k8s.io/customresourcedefinitions", new TreeSet<>(LIST_WATCH));
         expected.put("run.ai/kartas", new TreeSet<>(LIST_WATCH));
         expected.put("scheduling.k8s.io/priorityclasses", new TreeSet<>(LIST_WATCH)); // PriorityClassWatch
+        for (String dependency : List.of("configmaps", "secrets", "serviceaccounts", "persistentvolumeclaims")) {
+            expected.put("/" + dependency, new TreeSet<>(LIST_WATCH)); // DependencyWatch
+        }
         expected.put("cartograph.dev/clusters", new TreeSet<>(Set.of("get", "create", "update"))); // ClusterObjects
         expected.put("/events", new TreeSet<>(Set.of("create"))); // KubeHub.event
         expected.put("authentication.k8s.io/tokenreviews", new TreeSet<>(Set.of("create"))); // REST authentication
