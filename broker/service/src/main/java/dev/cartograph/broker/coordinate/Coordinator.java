@@ -201,14 +201,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
         publish();
     }
 
-    /** What the last retry of the queue did. */
-    QueueRetry.Stats lastRetry() {
-        return retry.last();
-    }
-
-    /** How long the last retry of the queue spent testing asks (for benchmarks). */
-    long lastRetryTestingNanos() {
-        return retry.lastTestingNanos();
+    /** The queue's retry, for what its last run did (tests and benchmarks). */
+    QueueRetry retry() {
+        return retry;
     }
 
     private void handle(Input input) {

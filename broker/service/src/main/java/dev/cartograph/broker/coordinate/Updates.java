@@ -85,6 +85,9 @@ final class Updates {
         } else if (forwarded.isEmpty()) {
             // first sight in this instance (a restart or a new leader): the member runs this spec, as far as it knows
             Optional<DemandCache.Asked> asked = Optional.of(demands.demand(object, interpreter.get()));
+            if (!asked.get().unsafe() && suspension.suspended(object)) { // suspended while no broker was leading
+                return suspension.suspend(p, object, asked.get());
+            }
             if (p.state() == PlacementRecord.State.PLACED && asked.get().unsafe()) {
                 refuse(
                         p,

@@ -62,7 +62,7 @@ class QueueBenchmark extends CoordinatorHarness {
                 clusters,
                 SyntheticFleet.NODES,
                 coordinator.view().queue().size(),
-                coordinator.lastRetry().asks(),
+                coordinator.retry().last().asks(),
                 (System.nanoTime() - setup) / 1e6);
 
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
@@ -98,10 +98,10 @@ class QueueBenchmark extends CoordinatorHarness {
             step(summary);
             nanos[i] = System.nanoTime() - start;
             cpu[i] = threads.getCurrentThreadCpuTime() - startCpu;
-            testing[i] = coordinator.lastRetryTestingNanos();
-            attempted[i] = coordinator.lastRetry().attempted();
-            tested[i] = coordinator.lastRetry().asksTested();
-            placed += coordinator.lastRetry().placed();
+            testing[i] = coordinator.retry().lastTestingNanos();
+            attempted[i] = coordinator.retry().last().attempted();
+            tested[i] = coordinator.retry().last().asksTested();
+            placed += coordinator.retry().last().placed();
             for (; seen < records.size(); seen++) {
                 PlacementRecord r = records.get(seen);
                 if (r.state() == PlacementRecord.State.PLACED) {
@@ -151,6 +151,6 @@ class QueueBenchmark extends CoordinatorHarness {
                 "tick with the whole-queue retry (the once-a-minute safety net): %.0f ms (CPU %.0f ms), %s%n",
                 (System.nanoTime() - start) / 1e6,
                 (threads.getCurrentThreadCpuTime() - startCpu) / 1e6,
-                coordinator.lastRetry());
+                coordinator.retry().last());
     }
 }
