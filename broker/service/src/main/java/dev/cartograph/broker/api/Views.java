@@ -130,6 +130,10 @@ public final class Views {
                 .put("name", p.target().name());
         p.cluster().ifPresentOrElse(c -> w.put("cluster", c), () -> w.putNull("cluster"));
         w.put("epoch", p.epoch()).put("state", p.state().name()).put("reason", p.reason());
+        if (!p.refusals().isEmpty()) {
+            ObjectNode refusals = w.putObject("refusals");
+            new java.util.TreeMap<>(p.refusals()).forEach(refusals::put);
+        }
         WorkloadSummary m = view.members().get(p.uid());
         if (m != null) {
             w.put("phase", m.phase())

@@ -135,6 +135,11 @@ class LifecycleTest extends CoordinatorHarness {
         PlacementRecord p = coordinator.view().placements().get("uid-t");
         assertThat(p.cluster()).contains("west");
         assertThat(p.refusals()).containsExactly(Map.entry("east", denied));
+        assertThat(dev.cartograph.broker.api.Views.workload(coordinator.view(), p)
+                        .path("refusals")
+                        .path("east")
+                        .asText())
+                .isEqualTo(denied); // GET /api/v1/workloads shows them too
         assertThat(coordinator.view().fleet().reservations().get("uid-t").cluster())
                 .isEqualTo("west");
 
