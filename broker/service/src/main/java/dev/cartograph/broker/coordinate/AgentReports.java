@@ -34,6 +34,7 @@ final class AgentReports {
     private final StatusMirror mirror;
     private final Deletion deletion;
     private final Failover failover;
+    private final Updates updates;
     private final Effects effects;
     private final Clock clock;
     /** What each cluster's last accepted summary said of what it can take: its nodes and its labels (for cluster selectors). */
@@ -49,6 +50,7 @@ final class AgentReports {
             StatusMirror mirror,
             Deletion deletion,
             Failover failover,
+            Updates updates,
             Effects effects,
             Clock clock) {
         this.settings = settings;
@@ -58,6 +60,7 @@ final class AgentReports {
         this.mirror = mirror;
         this.deletion = deletion;
         this.failover = failover;
+        this.updates = updates;
         this.effects = effects;
         this.clock = clock;
     }
@@ -163,7 +166,9 @@ final class AgentReports {
             }
             case REJECTED, FAILED -> {
                 if ((p.state() == State.PLACED || p.state() == State.APPLIED) && object.isPresent()) {
-                    return failover.refused(p, r.cluster(), r.reason());
+                    return book.member(p).isPresent() // a copy runs there: only this change of it was refused
+                            ? updates.changeRefused(p, object.get(), r.reason())
+                            : failover.refused(p, r.cluster(), r.reason());
                 }
             }
             case DELETED -> {

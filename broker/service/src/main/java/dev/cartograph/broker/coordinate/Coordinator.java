@@ -115,7 +115,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.updates = new Updates(
                 settings, book, fleet, demands, forwarding, mirror, effects, clock, () -> this.interpreter, suspension);
         this.hubObjects = new HubObjects(book, this::active, placing, deletion, updates, suspension, effects);
-        this.reports = new AgentReports(settings, fleet, book, fencing, mirror, deletion, failover, effects, clock);
+        this.reports =
+                new AgentReports(settings, fleet, book, fencing, mirror, deletion, failover, updates, effects, clock);
         this.quarantine = new Quarantine(book, placing, effects);
         this.retry = new QueueRetry(book, placing, clock);
     }

@@ -209,6 +209,21 @@ final class Updates {
     }
 
     /**
+     * The member refused a change of a copy that runs there (a 422, an admission webhook): the running copy keeps its
+     * spec, what the change reserved is released, and the hub object says why (once per spec, like a change that does
+     * not fit). The placement stays at the change's epoch as applied, so the refused apply is not sent again. Returns
+     * the cluster whose capacity was released, if any.
+     */
+    Optional<String> changeRefused(PlacementRecord p, HubObject object, String reason) {
+        String cluster = p.cluster().orElseThrow();
+        Optional<Reservation> released = fleet.release(p.uid());
+        if (book.write(p.with(PlacementRecord.State.APPLIED, "", clock.instant()))) {
+            refuse(p, object, cluster + " refused the change (" + reason + "); the running copy keeps its spec");
+        }
+        return released.map(Reservation::cluster);
+    }
+
+    /**
      * A ConfigMap, Secret, ServiceAccount or claim changed on the hub: every gang with a copy on a member that needs
      * it sends its apply again, with the dependency as the hub has it now (same epoch: the agent applies it
      * idempotently and updates the dependency); a gang that waited for it is tried again.

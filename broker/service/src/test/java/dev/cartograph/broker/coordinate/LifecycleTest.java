@@ -163,6 +163,47 @@ class LifecycleTest extends CoordinatorHarness {
     }
 
     @Test
+    void aChangeTheMemberRefusesLeavesTheRunningCopyAsItIsAndSaysWhy() {
+        hubHas(Dependency.Kind.CONFIG_MAP, "settings", "lr: '0.1'");
+        hubHas(Dependency.Kind.SECRET, "hf", "token: aGY=");
+        step(
+                new Input.CaughtUp(),
+                new Input.Cluster(cluster("east", 1, now, 0, 0)),
+                new Input.HubChanged(train("parallelism: 1", "")));
+        step(new Input.Result(new CommandResult("east", "uid-t", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
+        // the copy runs on east (its agent lists it)
+        step(new Input.Workload(
+                new dev.cartograph.protocol.WorkloadKey("east", "ml", "batch", "Job", "train"),
+                java.util.Optional.of(new dev.cartograph.protocol.WorkloadSummary(
+                        new dev.cartograph.protocol.WorkloadKey("east", "ml", "batch", "Job", "train"),
+                        "batch/v1",
+                        "agent-1",
+                        1,
+                        now,
+                        java.util.Optional.of("uid-t"),
+                        "Running",
+                        List.of("Running"),
+                        1,
+                        dev.cartograph.interpreter.resources.ResourceList.EMPTY,
+                        0,
+                        List.of(),
+                        null))));
+        step(new Input.HubChanged(train("parallelism: 2", ""))); // one more pod: fits on east's other node
+        assertThat(commands).containsExactly("apply uid-t@east#1", "apply uid-t@east#2");
+        step(new Input.Result(new CommandResult(
+                "east", "uid-t", 2, "apply", CommandResult.Outcome.FAILED, "Job.batch \"train\" is invalid", now)));
+        PlacementRecord p = coordinator.view().placements().get("uid-t");
+        assertThat(p.cluster()).contains("east");
+        assertThat(p.state()).isEqualTo(State.APPLIED);
+        assertThat(p.refusals()).isEmpty();
+        assertThat(coordinator.view().fleet().reservations()).isEmpty(); // what the change reserved is free again
+        assertThat(commands).containsExactly("apply uid-t@east#1", "apply uid-t@east#2"); // nothing deleted or moved
+        assertThat(hubWrites)
+                .contains("event train NotForwarded: east refused the change (Job.batch \"train\" is invalid); the"
+                        + " running copy keeps its spec");
+    }
+
+    @Test
     void suspendReleasesTheGpusForAWaitingGangAndResumePlacesItAgainElsewhereWhenItsClusterIsFull() {
         hubHas(Dependency.Kind.CONFIG_MAP, "settings", "lr: '0.1'");
         hubHas(Dependency.Kind.SECRET, "hf", "token: aGY=");
