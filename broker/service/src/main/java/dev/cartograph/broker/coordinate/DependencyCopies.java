@@ -35,12 +35,15 @@ final class DependencyCopies {
         List<String> problems = new ArrayList<>();
         String ns = object.target().namespace();
         for (Dependency d : demands.needs(object, interpreter.get()).dependencies()) {
-            Optional<JsonNode> found = hub.find(d.kind(), ns, d.name());
-            if (found.isEmpty() && !d.optional()) {
-                problems.add(
-                        d.kind().kind() + " " + ns + "/" + d.name() + " (" + d.field() + ") does not exist on the hub");
-            } else if (found.isPresent()) {
-                DependencyManifest.refusal(found.get()).ifPresent(problems::add);
+            if (!hub.has(d.kind(), ns, d.name())) {
+                if (!d.optional()) {
+                    problems.add(d.kind().kind() + " " + ns + "/" + d.name() + " (" + d.field()
+                            + ") does not exist on the hub");
+                }
+            } else if (d.kind() == Dependency.Kind.SECRET) { // the one kind of which some may not be copied
+                hub.find(d.kind(), ns, d.name())
+                        .flatMap(DependencyManifest::refusal)
+                        .ifPresent(problems::add);
             }
         }
         return problems.isEmpty()

@@ -92,15 +92,21 @@ final class DependencyWatch implements HubDependencies {
     }
 
     @Override
-    public Optional<JsonNode> find(Dependency.Kind kind, String namespace, String name) {
+    public boolean has(Dependency.Kind kind, String namespace, String name) {
+        return cached(kind, namespace, name) != null;
+    }
+
+    private HasMetadata cached(Dependency.Kind kind, String namespace, String name) {
         SharedIndexInformer<? extends HasMetadata> informer;
         synchronized (this) {
             informer = informers.get(kind);
         }
-        if (informer == null) {
-            return Optional.empty();
-        }
-        HasMetadata o = informer.getStore().getByKey(namespace + "/" + name);
+        return informer == null ? null : informer.getStore().getByKey(namespace + "/" + name);
+    }
+
+    @Override
+    public Optional<JsonNode> find(Dependency.Kind kind, String namespace, String name) {
+        HasMetadata o = cached(kind, namespace, name);
         if (o == null) {
             return Optional.empty();
         }
