@@ -105,6 +105,23 @@ class LifecycleTest extends CoordinatorHarness {
     }
 
     @Test
+    void aGangThatReadsAServiceAccountTokenOfTheHubWaitsAndNothingIsSent() {
+        hubHas(Dependency.Kind.CONFIG_MAP, "settings", "lr: '0.1'");
+        dependencies.put("ml/Secret/hf", yaml("""
+                apiVersion: v1
+                kind: Secret
+                metadata: {name: hf, namespace: ml}
+                type: kubernetes.io/service-account-token
+                data: {token: aGY=}
+                """));
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)), new Input.HubChanged(train("", "")));
+        assertThat(commands).isEmpty();
+        assertThat(coordinator.view().placements().get("uid-t").reason())
+                .contains("Secret ml/hf is a service account token of the hub")
+                .contains("never copied");
+    }
+
+    @Test
     void anOptionalReferenceIsCopiedWhenThereAndNeverWaitedFor() {
         hubHas(Dependency.Kind.CONFIG_MAP, "settings", "lr: '0.1'");
         hubHas(Dependency.Kind.SECRET, "hf", "token: aGY=");
