@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -219,25 +218,9 @@ public final class HubWatch implements AutoCloseable {
             }
             List<CustomResourceDefinition> known = crds;
             Optional<String> plural =
-                    BuiltInKinds.of(gvk).map(BuiltInKinds.Kind::plural).or(() -> served(gvk, known));
+                    BuiltInKinds.of(gvk).map(BuiltInKinds.Kind::plural).or(() -> ServedKinds.plural(gvk, known));
             plural.ifPresent(p -> watch(gvk, p));
         }
-    }
-
-    private static Optional<String> served(GroupVersionKind gvk, List<CustomResourceDefinition> crds) {
-        for (CustomResourceDefinition crd : crds) {
-            if (crd.getSpec() == null
-                    || !gvk.group().equals(crd.getSpec().getGroup())
-                    || !gvk.kind().equals(crd.getSpec().getNames().getKind())) {
-                continue;
-            }
-            for (CustomResourceDefinitionVersion v : crd.getSpec().getVersions()) {
-                if (v.getName().equals(gvk.version()) && !Boolean.FALSE.equals(v.getServed())) {
-                    return Optional.of(crd.getSpec().getNames().getPlural());
-                }
-            }
-        }
-        return Optional.empty();
     }
 
     private void watch(GroupVersionKind gvk, String plural) {
