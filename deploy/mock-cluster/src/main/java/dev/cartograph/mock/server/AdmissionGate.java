@@ -41,13 +41,16 @@ final class AdmissionGate {
             return Optional.empty();
         }
         Optional<Operation> operation = operation(method, resource.get(), path);
+        if (operation.isEmpty()) {
+            return Optional.empty(); // reads and deletes are not reviewed
+        }
         Optional<String> kind = discovery.get().kinds().stream()
                 .filter(k -> k.group().equals(resource.get().group())
                         && k.version().equals(resource.get().version())
                         && k.plural().equals(resource.get().plural()))
                 .map(ApiKind::kind)
                 .findFirst();
-        if (operation.isEmpty() || kind.isEmpty()) {
+        if (kind.isEmpty()) {
             return Optional.empty();
         }
         Optional<AdmissionDenial> denial = admission.review(
