@@ -1,5 +1,6 @@
 package dev.cartograph.local;
 
+import dev.cartograph.mock.admission.AdmissionRule;
 import dev.cartograph.mock.fleet.FleetProfile;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,6 +70,17 @@ public record FleetOptions(
                 heartbeatTimeout,
                 failoverTimeout,
                 topicPrefix);
+    }
+
+    /**
+     * Cluster {@code cluster}'s API server refuses the creates and updates {@code rules} deny, as a validating
+     * webhook would (403, {@code admission webhook "..." denied the request: ...}), e.g.
+     * {@code withAdmission("gpu-edge", AdmissionRule.denying("PyTorchJob", "PyTorchJobs are not allowed here"))}.
+     *
+     * @throws IllegalArgumentException when the profile has no such cluster
+     */
+    public FleetOptions withAdmission(String cluster, AdmissionRule... rules) {
+        return withProfile(profile.withAdmission(cluster, rules));
     }
 
     public FleetOptions withBatchRunTime(Duration d) {

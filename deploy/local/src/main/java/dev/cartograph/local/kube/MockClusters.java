@@ -1,6 +1,7 @@
 package dev.cartograph.local.kube;
 
 import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.mock.admission.Admission;
 import dev.cartograph.mock.crd.CatalogCrds;
 import dev.cartograph.mock.fleet.ClusterProfile;
 import dev.cartograph.mock.rbac.Rbac;
@@ -19,7 +20,7 @@ import java.util.List;
  * Starts the local fleet's clusters as mock API servers, each holding what the federation expects to find
  * there: on every cluster the catalog's CRDs and the Karta CRD; on the hub also the Cluster CRD, the
  * federated {@value #WORKLOAD_NAMESPACE} namespace and {@value #SYSTEM_NAMESPACE}; on a member the nodes of
- * its cluster profile. Immutable; the servers it starts belong to the caller.
+ * its cluster profile, and the admission denials it lists. Immutable; the servers it starts belong to the caller.
  */
 public final class MockClusters {
     /** The namespace workloads are submitted to (labelled for federation on the hub). */
@@ -81,10 +82,15 @@ public final class MockClusters {
         return startMember(profile, Rbac.OFF);
     }
 
-    /** A member cluster on any free port, with the nodes of {@code profile}, enforcing {@code rbac}. */
+    /**
+     * A member cluster on any free port, with the nodes of {@code profile}, enforcing {@code rbac} and refusing the
+     * creates and updates the profile's {@code admission} rules deny (as a validating webhook would).
+     */
     public MockApiServer startMember(ClusterProfile profile, Rbac rbac) {
-        MockApiServer member = MockApiServer.start(
-                MockApiServer.Options.defaults().withCrds(memberCrds).withRbac(rbac));
+        MockApiServer member = MockApiServer.start(MockApiServer.Options.defaults()
+                .withCrds(memberCrds)
+                .withRbac(rbac)
+                .withAdmission(Admission.of(profile.admission())));
         FleetSeeder.seed(member.client(), profile);
         return member;
     }

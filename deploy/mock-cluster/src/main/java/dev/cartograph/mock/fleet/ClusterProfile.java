@@ -1,20 +1,34 @@
 package dev.cartograph.mock.fleet;
 
+import dev.cartograph.mock.admission.AdmissionRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * One simulated member cluster: its name, its labels (cluster labels, not node labels) and its
- * node pools. Immutable.
+ * One simulated member cluster: its name, its labels (cluster labels, not node labels), its
+ * node pools and the creates and updates its API server refuses ({@code admission}, as a validating
+ * webhook would). Immutable.
  */
-public record ClusterProfile(String name, Map<String, String> labels, List<NodePool> nodePools) {
+public record ClusterProfile(
+        String name, Map<String, String> labels, List<NodePool> nodePools, List<AdmissionRule> admission) {
 
     public ClusterProfile {
         Objects.requireNonNull(name, "name");
         labels = Map.copyOf(labels);
         nodePools = List.copyOf(nodePools);
+        admission = List.copyOf(admission);
+    }
+
+    /** A cluster that admits everything. */
+    public ClusterProfile(String name, Map<String, String> labels, List<NodePool> nodePools) {
+        this(name, labels, nodePools, List.of());
+    }
+
+    /** This cluster, its API server refusing what {@code rules} deny (in place of its own rules). */
+    public ClusterProfile withAdmission(List<AdmissionRule> rules) {
+        return new ClusterProfile(name, labels, nodePools, rules);
     }
 
     /** Every node, pool by pool, named {@code CLUSTER-POOL-INDEX}. */

@@ -1,5 +1,6 @@
 package dev.cartograph.mock.fleet;
 
+import dev.cartograph.mock.admission.AdmissionRule;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -26,6 +27,12 @@ import java.util.Optional;
  *         pods: 110             # optional, default 110
  *         usedGpus: [0, 0, 2, 8]  # optional, default all 0
  *         taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]  # optional
+ *     admission:            # optional: creates and updates this cluster's API server refuses (403)
+ *       - kind: PyTorchJob    # kind name, any API group
+ *         namespace: "*"      # optional, default "*" (every namespace)
+ *         message: PyTorchJobs are not allowed on this cluster
+ *         webhook: deny-pytorch.example.com   # optional, default validate.policy.cartograph.dev
+ *         operations: [CREATE, UPDATE]        # optional, default both
  * }</pre>
  *
  * Immutable and thread-safe.
@@ -80,6 +87,22 @@ public record FleetProfile(List<ClusterProfile> clusters) {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + DEFAULT_RESOURCE, e);
         }
+    }
+
+    /**
+     * This fleet with cluster {@code name}'s API server refusing what {@code rules} deny (in place of its own rules),
+     * e.g. {@code defaultProfile().withAdmission("gpu-edge", AdmissionRule.denying("PyTorchJob", "not here"))}.
+     *
+     * @throws IllegalArgumentException when the fleet has no such cluster
+     */
+    public FleetProfile withAdmission(String name, AdmissionRule... rules) {
+        if (cluster(name).isEmpty()) {
+            throw new IllegalArgumentException("the fleet has no cluster " + name + "; it has "
+                    + clusters.stream().map(ClusterProfile::name).toList());
+        }
+        return new FleetProfile(clusters.stream()
+                .map(c -> c.name().equals(name) ? c.withAdmission(List.of(rules)) : c)
+                .toList());
     }
 
     public Optional<ClusterProfile> cluster(String name) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.cartograph.interpreter.scheduling.Taint;
+import dev.cartograph.mock.admission.AdmissionRule;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ final class ProfileParser {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern QUANTITY = Pattern.compile("[0-9]+(\\.[0-9]+)?(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E)?");
-    private static final Set<String> CLUSTER_FIELDS = Set.of("name", "labels", "nodePools");
+    private static final Set<String> CLUSTER_FIELDS = Set.of("name", "labels", "nodePools", "admission");
     private static final Set<String> POOL_FIELDS =
             Set.of("name", "count", "gpuProduct", "gpus", "cpu", "memory", "pods", "usedGpus", "taints");
     private static final Set<String> TAINT_FIELDS = Set.of("key", "value", "effect");
@@ -79,6 +80,9 @@ final class ProfileParser {
         String prefix = cluster.isPresent() ? "" : at + ".";
         unknownFields(node, CLUSTER_FIELDS, prefix);
         Map<String, String> labels = labels(node.path("labels"), prefix + "labels");
+        int beforeAdmission = problems.size();
+        List<AdmissionRule> admission = new AdmissionParser(this).rules(node.path("admission"), prefix + "admission");
+        boolean admissionValid = problems.size() == beforeAdmission;
         JsonNode pools = node.path("nodePools");
         if (!pools.isArray() || pools.isEmpty()) {
             problem(prefix + "nodePools", "must be a non-empty list of node pools");
@@ -89,9 +93,9 @@ final class ProfileParser {
         for (int i = 0; i < pools.size(); i++) {
             nodePool(pools.get(i), prefix + "nodePools[" + i + "]", poolNames).ifPresent(parsed::add);
         }
-        return name == null || parsed.size() != pools.size()
+        return name == null || parsed.size() != pools.size() || !admissionValid
                 ? Optional.empty()
-                : Optional.of(new ClusterProfile(name, labels, parsed));
+                : Optional.of(new ClusterProfile(name, labels, parsed, admission));
     }
 
     private Optional<NodePool> nodePool(JsonNode node, String at, Set<String> poolNames) {
@@ -252,7 +256,7 @@ final class ProfileParser {
         return value.asText();
     }
 
-    private void unknownFields(JsonNode node, Set<String> known, String prefix) {
+    void unknownFields(JsonNode node, Set<String> known, String prefix) {
         node.fieldNames().forEachRemaining(f -> {
             if (!known.contains(f)) {
                 problem(
@@ -263,7 +267,11 @@ final class ProfileParser {
         });
     }
 
-    private void problem(String field, String message) {
+    int problemCount() {
+        return problems.size();
+    }
+
+    void problem(String field, String message) {
         problems.add(new ProfileProblem(origin, cluster, field, message));
     }
 

@@ -2,6 +2,8 @@ package dev.cartograph.mock.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cartograph.mock.admission.Admission;
+import dev.cartograph.mock.admission.AdmissionDenial;
 import dev.cartograph.mock.discovery.ApiKind;
 import dev.cartograph.mock.discovery.BuiltInKinds;
 import dev.cartograph.mock.discovery.CrdKinds;
@@ -39,7 +41,8 @@ import java.util.regex.Pattern;
  * is still a status write), applies strategic merge patches itself (see {@link StrategicMergePatch}),
  * serves {@code .../scale} (see {@link ScaleSubresource}), answers pod log requests with an empty log,
  * serves server-side Tables and field-selected lists (see {@link ResourceReads}), takes server-side apply
- * (see {@link ServerSideApply}) and reads or refuses protobuf bodies (see {@link ProtobufBodies}).
+ * (see {@link ServerSideApply}) and reads or refuses protobuf bodies (see {@link ProtobufBodies}). Creates and
+ * updates its {@link Admission} refuses are answered 403 before anything else (see {@link AdmissionGate}).
  * Watches over HTTP never get here ({@link HttpWatches}). Thread-safe: the CRUD dispatcher locks its store.
  */
 final class DiscoveryDispatcher extends Dispatcher {
@@ -58,10 +61,18 @@ final class DiscoveryDispatcher extends Dispatcher {
     private final ServerSideApply serverSideApply;
     private final ServedTypes servedTypes;
     private final ResourceReads reads;
+    private final AdmissionGate admission;
 
-    /** @param clock the time Table ages are computed against */
+    /**
+     * @param clock     the time Table ages are computed against
+     * @param admission what creates and updates are refused ({@link Admission#NONE}: nothing)
+     */
     DiscoveryDispatcher(
-            KubernetesCrudDispatcher delegate, Supplier<String> serverAddress, KubeVersion version, Clock clock) {
+            KubernetesCrudDispatcher delegate,
+            Supplier<String> serverAddress,
+            KubeVersion version,
+            Clock clock,
+            Admission admission) {
         this.delegate = delegate;
         this.serverAddress = serverAddress;
         this.version = version;
@@ -69,6 +80,7 @@ final class DiscoveryDispatcher extends Dispatcher {
         this.serverSideApply = new ServerSideApply(delegate);
         this.servedTypes = new ServedTypes(this::storedCrds);
         this.reads = new ResourceReads(delegate, servedTypes, clock);
+        this.admission = new AdmissionGate(admission, this::discovery, delegate);
     }
 
     @Override
@@ -91,6 +103,10 @@ final class DiscoveryDispatcher extends Dispatcher {
             if (served.isPresent()) {
                 return served.get();
             }
+        }
+        Optional<MockResponse> denied = admission.review(method, path);
+        if (denied.isPresent()) {
+            return denied.get();
         }
         MockResponse response = forward(request, method, path);
         if (response == null) {
@@ -145,6 +161,11 @@ final class DiscoveryDispatcher extends Dispatcher {
             return Responses.status(
                     400, "BadRequest", "the strategic merge patch is not valid JSON: " + e.getMessage());
         }
+    }
+
+    /** Every write admission refused so far, oldest first. */
+    List<AdmissionDenial> admissionDenials() {
+        return admission.denials();
     }
 
     /** The resource types served now (built-ins plus the stored CRDs), as reads and watches need them. */

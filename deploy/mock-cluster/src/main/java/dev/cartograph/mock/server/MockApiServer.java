@@ -1,5 +1,7 @@
 package dev.cartograph.mock.server;
 
+import dev.cartograph.mock.admission.Admission;
+import dev.cartograph.mock.admission.AdmissionDenial;
 import dev.cartograph.mock.rbac.Denial;
 import dev.cartograph.mock.rbac.Rbac;
 import dev.cartograph.mock.rbac.RbacGate;
@@ -24,10 +26,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * A fabric8 mock Kubernetes API server in CRUD mode that real {@code kubectl} can use: plain HTTP
  * on 127.0.0.1, discovery documents for the built-in kinds and every stored CRD, and
  * {@code .../status} on custom resources, server-side Tables, watches over HTTP (what {@code kubectl get -w}
- * uses) and over WebSocket (what the fabric8 client uses). A test and demo harness, not an API server: no
- * admission, no validation, no controllers; server-side apply and protobuf bodies only approximately (see
+ * uses) and over WebSocket (what the fabric8 client uses). A test and demo harness, not an API server: no admission
+ * but the denials configured, no validation, no controllers; server-side apply and protobuf bodies only approximately (see
  * the module README). With {@link Options#withRbac} it enforces RBAC as kube-apiserver does on requests whose
- * bearer token it knows (others are its own test client's and allowed).
+ * bearer token it knows (others are its own test client's and allowed); with {@link Options#withAdmission} it
+ * refuses the creates and updates a validating webhook would (403, {@code admission webhook "..." denied the
+ * request: ...}), whoever sends them.
  *
  * <pre>{@code
  * try (MockApiServer server = MockApiServer.start(MockApiServer.Options.defaults()
@@ -56,36 +60,44 @@ public final class MockApiServer implements AutoCloseable {
      * @param crds           CRDs installed before {@link #start(Options)} returns
      * @param requestLogging log every request at INFO (SLF4J logger {@code dev.cartograph.mock.server.HttpFront}), for this server only
      * @param rbac           RBAC enforced on requests with a known bearer token ({@link Rbac#OFF}: none)
+     * @param admission      creates and updates refused as a validating webhook refuses them ({@link Admission#NONE}: none)
      */
-    public record Options(int port, List<CustomResourceDefinition> crds, boolean requestLogging, Rbac rbac) {
+    public record Options(
+            int port, List<CustomResourceDefinition> crds, boolean requestLogging, Rbac rbac, Admission admission) {
         public Options {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port must be 0 (any free port) or 1..65535, was " + port);
             }
             crds = List.copyOf(crds);
             Objects.requireNonNull(rbac, "rbac");
+            Objects.requireNonNull(admission, "admission");
         }
 
-        /** A free port, no CRDs, request logging off, RBAC off. */
+        /** A free port, no CRDs, request logging off, RBAC off, everything admitted. */
         public static Options defaults() {
-            return new Options(0, List.of(), false, Rbac.OFF);
+            return new Options(0, List.of(), false, Rbac.OFF, Admission.NONE);
         }
 
         public Options withPort(int newPort) {
-            return new Options(newPort, crds, requestLogging, rbac);
+            return new Options(newPort, crds, requestLogging, rbac, admission);
         }
 
         public Options withCrds(List<CustomResourceDefinition> newCrds) {
-            return new Options(port, newCrds, requestLogging, rbac);
+            return new Options(port, newCrds, requestLogging, rbac, admission);
         }
 
         public Options withRequestLogging(boolean enabled) {
-            return new Options(port, crds, enabled, rbac);
+            return new Options(port, crds, enabled, rbac, admission);
         }
 
         /** Enforce {@code newRbac}: requests bearing one of its tokens are held to its policy. */
         public Options withRbac(Rbac newRbac) {
-            return new Options(port, crds, requestLogging, newRbac);
+            return new Options(port, crds, requestLogging, newRbac, admission);
+        }
+
+        /** Refuse the creates and updates {@code newAdmission} denies (403, as a validating webhook). */
+        public Options withAdmission(Admission newAdmission) {
+            return new Options(port, crds, requestLogging, rbac, newAdmission);
         }
     }
 
@@ -115,7 +127,11 @@ public final class MockApiServer implements AutoCloseable {
         AtomicReference<HttpFront> front = new AtomicReference<>();
         Clock clock = Clock.systemUTC();
         DiscoveryDispatcher dispatcher = new DiscoveryDispatcher(
-                store, () -> "127.0.0.1:" + front.get().port(), DiscoveryDispatcher.KubeVersion.DEFAULT, clock);
+                store,
+                () -> "127.0.0.1:" + front.get().port(),
+                DiscoveryDispatcher.KubeVersion.DEFAULT,
+                clock,
+                options.admission());
         HttpWatches watches = new HttpWatches(store, changes, dispatcher.servedTypes(), clock);
         RbacGate rbac = new RbacGate(options.rbac());
         front.set(HttpFront.start(loopback(), options.port(), dispatcher, watches, rbac, options.requestLogging()));
@@ -157,6 +173,11 @@ public final class MockApiServer implements AutoCloseable {
     /** Every request RBAC denied so far, oldest first (none when RBAC is off). */
     public List<Denial> rbacDenials() {
         return rbac.denials();
+    }
+
+    /** Every create or update admission refused so far, oldest first (none without admission rules). */
+    public List<AdmissionDenial> admissionDenials() {
+        return dispatcher.admissionDenials();
     }
 
     /** The discovery documents as the server would serve them now (for tests and diagnostics). */

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cartograph.interpreter.scheduling.Taint;
+import dev.cartograph.mock.admission.AdmissionRule;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -138,6 +140,80 @@ class FleetProfileTest {
         assertThatThrownBy(() -> east.nodePools().add(east.nodePools().get(0)))
                 .isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> List.copyOf(east.nodes()).add(null)).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void readsAClustersAdmissionDenialsWithTheirDefaults() {
+        FleetProfile fleet = parse("""
+                clusters:
+                  - name: gpu-edge
+                    nodePools: [{name: l40s, count: 1, cpu: "64", memory: 512Gi}]
+                    admission:
+                      - kind: PyTorchJob
+                        message: PyTorchJobs are not allowed on the edge
+                      - kind: JobSet
+                        namespace: ml
+                        message: no JobSets in ml
+                        webhook: jobsets.policy.example.com
+                        operations: [UPDATE]
+                  - name: gpu-east
+                    nodePools: [{name: h100, count: 1, cpu: "64", memory: 512Gi}]
+                """).orThrow();
+
+        assertThat(fleet.cluster("gpu-edge").orElseThrow().admission())
+                .containsExactly(
+                        new AdmissionRule(
+                                "PyTorchJob",
+                                "*",
+                                "PyTorchJobs are not allowed on the edge",
+                                "validate.policy.cartograph.dev",
+                                Set.of(AdmissionRule.Operation.CREATE, AdmissionRule.Operation.UPDATE)),
+                        new AdmissionRule(
+                                "JobSet",
+                                "ml",
+                                "no JobSets in ml",
+                                "jobsets.policy.example.com",
+                                Set.of(AdmissionRule.Operation.UPDATE)));
+        assertThat(fleet.cluster("gpu-east").orElseThrow().admission()).isEmpty();
+    }
+
+    @Test
+    void badAdmissionDenialsNameTheClusterAndField() {
+        FleetProfile.Parsed parsed = parse("""
+                clusters:
+                  - name: gpu-edge
+                    nodePools: [{name: l40s, count: 1, cpu: "64", memory: 512Gi}]
+                    admission:
+                      - kind: pytorchjob
+                        namespace: Not_A_Namespace
+                        operations: [DELETE]
+                        reason: x
+                """);
+
+        assertThat(parsed.profile()).isEmpty();
+        assertThat(parsed.problems())
+                .extracting(p -> p.cluster().orElse("-") + " " + p.field())
+                .containsExactlyInAnyOrder(
+                        "gpu-edge admission[0].reason",
+                        "gpu-edge admission[0].kind",
+                        "gpu-edge admission[0].namespace",
+                        "gpu-edge admission[0].message",
+                        "gpu-edge admission[0].operations");
+    }
+
+    @Test
+    void withAdmissionRefusesOnlyOnTheNamedCluster() {
+        FleetProfile fleet = FleetProfile.defaultProfile()
+                .withAdmission("gpu-edge", AdmissionRule.denying("PyTorchJob", "not on the edge"));
+
+        assertThat(fleet.cluster("gpu-edge").orElseThrow().admission())
+                .extracting(AdmissionRule::kind)
+                .containsExactly("PyTorchJob");
+        assertThat(fleet.cluster("gpu-east").orElseThrow().admission()).isEmpty();
+        assertThat(fleet.cluster("gpu-edge").orElseThrow().nodes()).hasSize(2);
+        assertThatThrownBy(() -> fleet.withAdmission("nowhere", AdmissionRule.denying("Job", "x")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no cluster nowhere");
     }
 
     private static FleetProfile.Parsed parse(String yaml) {

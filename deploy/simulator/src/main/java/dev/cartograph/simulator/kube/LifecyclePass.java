@@ -4,6 +4,7 @@ import dev.cartograph.simulator.schedule.PodRef;
 import dev.cartograph.simulator.status.Lifecycle;
 import dev.cartograph.simulator.status.PodState;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Advances one workload as its controller would: writes the running status once every planned pod
  * runs; for batch kinds, after the run time marks the pods Succeeded and writes the completed
- * status. Not thread-safe (one pass at a time).
+ * status; deletes the pods of a workload whose spec is suspended and writes its suspended status, and
+ * the resumed status once its spec is resumed. Not thread-safe (one pass at a time).
  */
 final class LifecyclePass {
     private static final Logger LOG = LoggerFactory.getLogger(LifecyclePass.class);
@@ -28,6 +30,36 @@ final class LifecyclePass {
         this.pods = pods;
         this.statuses = statuses;
         this.batchRunTime = batchRunTime;
+    }
+
+    /**
+     * Deletes the workload's pods that have not finished, as its controller does when its spec is suspended (the
+     * Job controller, the training operator, JobSet through its Jobs, KubeRay through the RayCluster).
+     */
+    void release(Reconciler.Active a, Map<PodRef, Pod> live) {
+        Workload w = a.workload();
+        int deleted = 0;
+        for (var planned : a.plan().pods()) {
+            PodRef ref = new PodRef(w.namespace(), planned.name());
+            Pod pod = live.get(ref);
+            if (pod == null
+                    || Reading.state(pod).terminal()
+                    || !Reading.controller(pod)
+                            .map(o -> w.uid().equals(o.getUid()))
+                            .orElse(false)) {
+                continue;
+            }
+            try {
+                pods.delete(pod);
+                live.remove(ref);
+                deleted++;
+            } catch (KubernetesClientException e) {
+                LOG.warn("cannot delete pod {} of suspended {}: {}", ref, w.describe(), e.getMessage());
+            }
+        }
+        if (deleted > 0) {
+            LOG.info("{} is suspended: deleted its {} unfinished pods", w.describe(), deleted);
+        }
     }
 
     void advance(Reconciler.Active a, Map<PodRef, Pod> live, Instant now) {
@@ -43,7 +75,7 @@ final class LifecyclePass {
             }
         });
         List<String> planned = a.plan().pods().stream().map(p -> p.name()).toList();
-        switch (Lifecycle.decide(planned, states, a.view().phase(), a.shapes(), runTime(w), now)) {
+        switch (Lifecycle.decide(planned, states, a.suspended(), a.view().phase(), a.shapes(), runTime(w), now)) {
             case WRITE_RUNNING -> {
                 statuses.write(w.kind(), w.resource(), a.shapes().orElseThrow().runningAt(now));
                 LOG.info("{} is running: all {} pods run", w.describe(), planned.size());
@@ -60,6 +92,20 @@ final class LifecyclePass {
                         w.resource(),
                         a.shapes().orElseThrow().completedAt(now).orElseThrow());
                 LOG.info("{} completed: its {} pods succeeded", w.describe(), planned.size());
+            }
+            case WRITE_SUSPENDED -> {
+                statuses.write(
+                        w.kind(),
+                        w.resource(),
+                        a.shapes().orElseThrow().suspendedAt(now).orElseThrow());
+                LOG.info("{} is suspended", w.describe());
+            }
+            case WRITE_RESUMED -> {
+                statuses.write(
+                        w.kind(),
+                        w.resource(),
+                        a.shapes().orElseThrow().resumedAt(now).orElseThrow());
+                LOG.info("{} is resumed", w.describe());
             }
             case NONE -> {}
         }

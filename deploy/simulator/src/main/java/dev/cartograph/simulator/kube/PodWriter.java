@@ -1,5 +1,6 @@
 package dev.cartograph.simulator.kube;
 
+import dev.cartograph.simulator.kubelet.Startup;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -15,9 +16,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Writes pods as the kubelet and scheduler would: bind (node name and a Running status in one
- * update, which the CRUD mock stores; a real API server would need the binding subresource),
- * pending with a reason, succeeded, deleted. Each method returns the pod as stored. Thread-safe
+ * Writes pods as the kubelet and scheduler would: bind (node name and the kubelet's first status, Running or
+ * waiting, in one update, which the CRUD mock stores; a real API server would need the binding subresource), start,
+ * waiting, pending with a reason, succeeded, deleted. Each method returns the pod as stored. Thread-safe
  * as the client is.
  */
 final class PodWriter {
@@ -34,9 +35,44 @@ final class PodWriter {
                 .create();
     }
 
-    Pod bind(Pod pod, String node, Instant now) {
-        String at = stamp(now);
+    /**
+     * Binds the pod to {@code node} and, as its kubelet would at once, starts its containers ({@link Startup.Start}:
+     * Running and ready) or keeps them waiting ({@link Startup.Wait}: Pending, scheduled, containers waiting).
+     */
+    Pod bind(Pod pod, String node, Instant now, Startup startup) {
         Pod bound = new PodBuilder(pod).editSpec().withNodeName(node).endSpec().build();
+        bound.setStatus(startup instanceof Startup.Wait wait ? waitingStatus(pod, wait, now) : runningStatus(pod, now));
+        return client.pods().resource(bound).update();
+    }
+
+    /** Starts the containers of a bound pod that was waiting. */
+    Pod start(Pod pod, Instant now) {
+        Pod copy = new PodBuilder(pod).build();
+        copy.setStatus(runningStatus(pod, now));
+        return client.pods().resource(copy).updateStatus();
+    }
+
+    /** Records why a bound pod's containers wait; writes only when the reason or message changed. */
+    Optional<Pod> waiting(Pod pod, Startup.Wait wait, Instant now) {
+        boolean same = pod.getStatus() != null
+                && !pod.getStatus().getContainerStatuses().isEmpty()
+                && pod.getStatus().getContainerStatuses().stream()
+                        .allMatch(c -> c.getState() != null
+                                && c.getState().getWaiting() != null
+                                && wait.reason()
+                                        .equals(c.getState().getWaiting().getReason())
+                                && wait.message()
+                                        .equals(c.getState().getWaiting().getMessage()));
+        if (same) {
+            return Optional.empty();
+        }
+        Pod copy = new PodBuilder(pod).build();
+        copy.setStatus(waitingStatus(pod, wait, now));
+        return Optional.of(client.pods().resource(copy).updateStatus());
+    }
+
+    private static PodStatus runningStatus(Pod pod, Instant now) {
+        String at = stamp(now);
         List<ContainerStatus> containers = pod.getSpec().getContainers().stream()
                 .map(c -> new ContainerStatusBuilder()
                         .withName(c.getName())
@@ -51,7 +87,7 @@ final class PodWriter {
                         .endState()
                         .build())
                 .toList();
-        bound.setStatus(new PodStatusBuilder()
+        return new PodStatusBuilder()
                 .withPhase("Running")
                 .withStartTime(at)
                 .withConditions(
@@ -60,8 +96,43 @@ final class PodWriter {
                         condition("ContainersReady", "True", null, null, at),
                         condition("Ready", "True", null, null, at))
                 .withContainerStatuses(containers)
-                .build());
-        return client.pods().resource(bound).update();
+                .build();
+    }
+
+    /**
+     * Pending on its node, every container waiting with the kubelet's reason (a simplification: the kubelet would
+     * start the containers that need nothing missing). No start time until the containers run (the run time of a
+     * batch workload counts from there).
+     */
+    private static PodStatus waitingStatus(Pod pod, Startup.Wait wait, Instant now) {
+        String at = stamp(now);
+        List<String> names =
+                pod.getSpec().getContainers().stream().map(c -> c.getName()).toList();
+        List<ContainerStatus> containers = pod.getSpec().getContainers().stream()
+                .map(c -> new ContainerStatusBuilder()
+                        .withName(c.getName())
+                        .withImage(c.getImage())
+                        .withReady(false)
+                        .withStarted(false)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason(wait.reason())
+                        .withMessage(wait.message())
+                        .endWaiting()
+                        .endState()
+                        .build())
+                .toList();
+        String unready = "containers with unready status: [" + String.join(" ", names) + "]";
+        return new PodStatusBuilder()
+                .withPhase("Pending")
+                .withConditions(
+                        condition("PodScheduled", "True", null, null, at),
+                        condition("Initialized", "True", null, null, at),
+                        condition("ContainersReady", "False", "ContainersNotReady", unready, at),
+                        condition("Ready", "False", "ContainersNotReady", unready, at))
+                .withContainerStatuses(containers)
+                .build();
     }
 
     /** Records why the pod stays pending; writes only when the message changed. */

@@ -31,8 +31,9 @@ import org.slf4j.MDC;
 
 /**
  * One level-triggered pass over the whole member: list the selected workloads of every served
- * catalog kind, the pods and the nodes; create missing pods; delete pods whose workload is gone;
- * schedule pending pods ({@link SchedulingPass}); advance each workload's lifecycle
+ * catalog kind, the pods and the nodes; create missing pods (delete those of a suspended workload);
+ * delete pods whose workload is gone; start bound pods whose ConfigMaps, Secrets and claims now exist
+ * ({@link KubeletPass}); schedule pending pods ({@link SchedulingPass}); advance each workload's lifecycle
  * ({@link LifecyclePass}). A bad object is logged once with its name and skipped. Not
  * thread-safe: one caller at a time (the simulator serializes passes).
  */
@@ -47,6 +48,7 @@ final class Reconciler {
     private final Clock clock;
     private final Reading reading;
     private final PodWriter pods;
+    private final KubeletPass kubelet;
     private final SchedulingPass scheduling;
     private final LifecyclePass lifecycle;
     private final Set<String> warned = new HashSet<>();
@@ -67,16 +69,18 @@ final class Reconciler {
         this.clock = clock;
         this.reading = new Reading(client.getKubernetesSerialization());
         this.pods = new PodWriter(client);
-        this.scheduling = new SchedulingPass(client, reading, pods);
+        this.kubelet = new KubeletPass(reading, pods);
+        this.scheduling = new SchedulingPass(client, reading, pods, kubelet);
         this.lifecycle = new LifecyclePass(pods, new StatusWriter(client), batchRunTime);
     }
 
-    /** A workload this pass understood: its view and plan. */
+    /** A workload this pass understood: its view and plan, and whether its spec is suspended. */
     record Active(
             Workload workload,
             dev.cartograph.interpreter.view.WorkloadView view,
             WorkloadPlan plan,
-            Optional<StatusShapes> shapes) {}
+            Optional<StatusShapes> shapes,
+            boolean suspended) {}
 
     public void reconcileOnce() {
         Instant now = clock.instant();
@@ -91,7 +95,9 @@ final class Reconciler {
                 withMdc(w, () -> prepare(w, live).ifPresent(active::add));
             }
             deleteOrphans(workloads, failedKinds, live);
-            scheduling.run(active, live, now);
+            Presence presence = new Presence(client);
+            kubelet.run(active, live, presence, now);
+            scheduling.run(active, live, presence, now);
             for (Active a : active) {
                 withMdc(a.workload(), () -> lifecycle.advance(a, live, now));
             }
@@ -133,9 +139,16 @@ final class Reconciler {
         }
         WorkloadPlan plan = PodPlanner.plan(resolved.view());
         Optional<StatusShapes> shapes = statuses.forDefinition(resolved.view().definition());
-        Active a = new Active(w, resolved.view(), plan, shapes);
+        // suspended as its definition's suspend actions say; a kind without them only by a status reading Suspended
+        Optional<Boolean> bySpec = interpreter.suspended(w.json());
         Phase phase = resolved.view().phase();
-        if (phase != Phase.COMPLETED && phase != Phase.FAILED && phase != Phase.SUSPENDED) {
+        Active a = new Active(w, resolved.view(), plan, shapes, bySpec.orElse(false));
+        if (phase == Phase.COMPLETED || phase == Phase.FAILED) {
+            return Optional.of(a);
+        }
+        if (a.suspended()) {
+            lifecycle.release(a, live); // before scheduling, so what its pods held is free this pass
+        } else if (bySpec.isPresent() || phase != Phase.SUSPENDED) {
             plan.pods().forEach(p -> createIfMissing(a, p, live));
         }
         return Optional.of(a);

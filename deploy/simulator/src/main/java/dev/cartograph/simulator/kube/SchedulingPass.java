@@ -30,14 +30,17 @@ final class SchedulingPass {
     private final KubernetesClient client;
     private final Reading reading;
     private final PodWriter pods;
+    private final KubeletPass kubelet;
 
-    SchedulingPass(KubernetesClient client, Reading reading, PodWriter pods) {
+    SchedulingPass(KubernetesClient client, Reading reading, PodWriter pods, KubeletPass kubelet) {
         this.client = client;
         this.reading = reading;
         this.pods = pods;
+        this.kubelet = kubelet;
     }
 
-    void run(List<Reconciler.Active> active, Map<PodRef, Pod> live, Instant now) {
+    /** Binds what fits; each bound pod's kubelet starts it at once or keeps it waiting ({@link KubeletPass}). */
+    void run(List<Reconciler.Active> active, Map<PodRef, Pod> live, Presence presence, Instant now) {
         List<Request> requests = new ArrayList<>();
         active.forEach(a -> request(a, live).ifPresent(requests::add));
         if (requests.isEmpty()) {
@@ -47,7 +50,7 @@ final class SchedulingPass {
             Pod pod = live.get(d.pod());
             try {
                 if (d instanceof ScheduleResult.Bind b) {
-                    live.put(d.pod(), pods.bind(pod, b.node(), now));
+                    live.put(d.pod(), pods.bind(pod, b.node(), now, kubelet.startup(pod, presence)));
                     LOG.info("bound pod {} to node {}", d.pod(), b.node());
                 } else if (d instanceof ScheduleResult.Unschedulable u) {
                     pods.pending(pod, u.message(), now).ifPresent(p -> {

@@ -8,9 +8,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a workload controller would do next, from the workload's planned pods, its live pods and the
- * phase its current status reads: nothing, write the running status (every planned pod runs), or
- * complete it (a batch kind whose pods have all run for the run time, or have all succeeded).
+ * What a workload controller would do next, from the workload's planned pods, its live pods, whether
+ * its spec is suspended and the phase its current status reads: nothing, write the running status
+ * (every planned pod runs), complete it (a batch kind whose pods have all run for the run time, or have
+ * all succeeded), write the suspended status (its spec is suspended; its pods are deleted elsewhere) or
+ * the resumed one (its spec is no longer suspended but its status still reads Suspended). A finished
+ * workload stays as it is, suspended or not, as the Job and training-operator controllers leave it.
  * Pure and thread-safe.
  */
 public final class Lifecycle {
@@ -20,7 +23,9 @@ public final class Lifecycle {
     public enum Step {
         NONE,
         WRITE_RUNNING,
-        COMPLETE
+        COMPLETE,
+        WRITE_SUSPENDED,
+        WRITE_RESUMED
     }
 
     private Lifecycle() {}
@@ -28,11 +33,23 @@ public final class Lifecycle {
     public static Step decide(
             List<String> planned,
             Map<String, PodState> live,
+            boolean suspended,
             Phase current,
             Optional<StatusShapes> shapes,
             Duration runTime,
             Instant now) {
-        if (shapes.isEmpty() || planned.isEmpty() || current == Phase.COMPLETED || current == Phase.FAILED) {
+        if (shapes.isEmpty() || current == Phase.COMPLETED || current == Phase.FAILED) {
+            return Step.NONE;
+        }
+        if (suspended) {
+            return current != Phase.SUSPENDED && shapes.get().suspended().isPresent()
+                    ? Step.WRITE_SUSPENDED
+                    : Step.NONE;
+        }
+        if (current == Phase.SUSPENDED && shapes.get().resumed().isPresent()) {
+            return Step.WRITE_RESUMED;
+        }
+        if (planned.isEmpty()) {
             return Step.NONE;
         }
         if (!live.keySet().containsAll(planned)) {

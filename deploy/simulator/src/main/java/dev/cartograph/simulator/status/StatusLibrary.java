@@ -55,15 +55,24 @@ public final class StatusLibrary {
         if (doc == null || !doc.path("running").isObject()) {
             throw new IllegalStateException(resource + ": 'running' must be a status object");
         }
-        JsonNode completed = doc.path("completed");
-        if (!completed.isMissingNode() && !completed.isObject()) {
-            throw new IllegalStateException(resource + ": 'completed' must be a status object when present");
+        Optional<JsonNode> completed = optionalShape(doc, "completed", resource);
+        Optional<JsonNode> suspended = optionalShape(doc, "suspended", resource);
+        Optional<JsonNode> resumed = optionalShape(doc, "resumed", resource);
+        if (resumed.isPresent() && suspended.isEmpty()) {
+            throw new IllegalStateException(resource + ": 'resumed' needs a 'suspended' status");
         }
         Map<String, String> labels = new LinkedHashMap<>();
         doc.path("podLabels")
                 .properties()
                 .forEach(e -> labels.put(e.getKey(), e.getValue().asText()));
-        return new StatusShapes(
-                doc.get("running"), completed.isObject() ? Optional.of(completed) : Optional.empty(), labels);
+        return new StatusShapes(doc.get("running"), completed, suspended, resumed, labels);
+    }
+
+    private static Optional<JsonNode> optionalShape(JsonNode doc, String field, String resource) {
+        JsonNode shape = doc.path(field);
+        if (!shape.isMissingNode() && !shape.isObject()) {
+            throw new IllegalStateException(resource + ": '" + field + "' must be a status object when present");
+        }
+        return shape.isObject() ? Optional.of(shape) : Optional.empty();
     }
 }

@@ -12,21 +12,34 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The status objects one workload kind's controller writes when its pods run ({@code running}) and,
- * for batch kinds, when they have finished ({@code completed}); and the labels that kind's
- * controller puts on its pods ({@code podLabels}, with {@code {workload}}, {@code {component}},
- * {@code {instance}}, {@code {index}} and {@code {gang}} placeholders). A kind without
- * {@code completed} is a service: it keeps running. Immutable; the JSON is never handed out
- * unrendered.
+ * The status objects one workload kind's controller writes when its pods run ({@code running}), for
+ * batch kinds when they have finished ({@code completed}), for kinds that can be suspended when its
+ * spec says so and the pods are gone ({@code suspended}) and when its spec is resumed, before the pods
+ * run again ({@code resumed}); and the labels that kind's controller puts on its pods
+ * ({@code podLabels}, with {@code {workload}}, {@code {component}}, {@code {instance}}, {@code {index}}
+ * and {@code {gang}} placeholders). A kind without {@code completed} is a service: it keeps running.
+ * Immutable; the JSON is never handed out unrendered.
  */
-public record StatusShapes(JsonNode running, Optional<JsonNode> completed, Map<String, String> podLabels) {
+public record StatusShapes(
+        JsonNode running,
+        Optional<JsonNode> completed,
+        Optional<JsonNode> suspended,
+        Optional<JsonNode> resumed,
+        Map<String, String> podLabels) {
     /** A string value that is replaced by the write time. */
     public static final String NOW = "${now}";
 
     public StatusShapes {
         Objects.requireNonNull(running, "running");
         Objects.requireNonNull(completed, "completed");
+        Objects.requireNonNull(suspended, "suspended");
+        Objects.requireNonNull(resumed, "resumed");
         podLabels = Map.copyOf(podLabels);
+    }
+
+    /** Shapes of a kind that is never suspended. */
+    public StatusShapes(JsonNode running, Optional<JsonNode> completed, Map<String, String> podLabels) {
+        this(running, completed, Optional.empty(), Optional.empty(), podLabels);
     }
 
     public boolean batch() {
@@ -39,6 +52,14 @@ public record StatusShapes(JsonNode running, Optional<JsonNode> completed, Map<S
 
     public Optional<JsonNode> completedAt(Instant now) {
         return completed.map(c -> render(c, now));
+    }
+
+    public Optional<JsonNode> suspendedAt(Instant now) {
+        return suspended.map(c -> render(c, now));
+    }
+
+    public Optional<JsonNode> resumedAt(Instant now) {
+        return resumed.map(c -> render(c, now));
     }
 
     /** The kind's pod labels for one pod, placeholders filled in. */

@@ -71,6 +71,41 @@ class StatusShapesCatalogTest {
         }
     }
 
+    /** Expected phases from the recordings named in each status file (shared/recorded/.../resumed.yaml). */
+    @ParameterizedTest(name = "{0}: suspended reads Suspended, resumed reads {1}")
+    @CsvSource({
+        "kubeflow-org-pytorchjob-v1, Initializing",
+        "kubeflow-org-mpijob-v2beta1, Initializing",
+        "jobset-x-k8s-io-jobset-v1alpha2, Undefined",
+        "ray-io-rayjob-v1, Initializing",
+        "batch-job-v1, Initializing"
+    })
+    void suspendedAndResumedShapesReadAsTheirPhaseOnARealObject(String definition, String resumedPhase)
+            throws IOException {
+        StatusShapes shapes = StatusLibrary.builtIn().forDefinition(definition).orElseThrow();
+        JsonNode example = YAML.readTree(
+                        TESTDATA.resolve(EXAMPLES.get(definition)).toFile())
+                .get("object");
+
+        assertThat(phaseWith(example, shapes.suspendedAt(NOW).orElseThrow())).isEqualTo(Phase.SUSPENDED);
+        assertThat(phaseWith(example, shapes.resumedAt(NOW).orElseThrow()))
+                .isEqualTo(Phase.parse(resumedPhase).orElseThrow());
+    }
+
+    @Test
+    void servicesWithoutSuspendActionsHaveNoSuspendedShape() {
+        assertThat(StatusLibrary.builtIn()
+                        .forDefinition("apps-deployment-v1")
+                        .orElseThrow()
+                        .suspended())
+                .isEmpty();
+        assertThat(StatusLibrary.builtIn()
+                        .forDefinition("leaderworkerset-x-k8s-io-leaderworkerset-v1")
+                        .orElseThrow()
+                        .suspended())
+                .isEmpty();
+    }
+
     @Test
     void everyShippedStatusFileHasAnExampleHere() throws IOException {
         try (Stream<Path> files = Files.list(Path.of("src/main/resources/simulator-status"))) {
