@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
@@ -44,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * only closing ends the loop. A cluster topic's records are put together per cluster ({@link ClusterAssembly}):
  * the coordinator gets the cluster's whole summary, with the nodes that changed, once per poll at the newest
  * header read (older headers in the same poll are superseded: catching up on a long topic costs one summary
- * per cluster and poll, not one per header). Runs on its own thread, and decodes on another ({@link Decoding}):
+ * per cluster and poll, not one per header), and only the newest record of each key up to that header is
+ * decoded ({@link ClusterReader}, {@link Newest}). Runs on its own thread, and decodes on another ({@link Decoding}):
  * fetching the next records overlaps decoding the last ones.
  */
 public final class Ingest implements Runnable, AutoCloseable {
@@ -63,6 +65,8 @@ public final class Ingest implements Runnable, AutoCloseable {
     private final Set<TopicPartition> assigned = new LinkedHashSet<>();
 
     private final Summaries summaries;
+    /** Cluster topics' records, newest per key, into their summaries (decoding thread). */
+    private final ClusterReader clusterReader;
     /** Decodes and hands on what the polling thread read, in order, on a thread of its own. */
     private final Decoding decoding = new Decoding();
     /**
@@ -91,6 +95,7 @@ public final class Ingest implements Runnable, AutoCloseable {
         this.topology = topology;
         this.summaries = new Summaries(
                 coordinator, cluster -> commandTopics.execute(() -> topology.ensureCommandTopicOrLog(cluster)));
+        this.clusterReader = new ClusterReader(records, summaries, this::deliver);
     }
 
     /**
@@ -231,7 +236,10 @@ public final class Ingest implements Runnable, AutoCloseable {
             gone.forEach(assigned::remove);
             gone.forEach(tp -> topics.owner(tp.topic())
                     .filter(o -> o.topic() == AgentTopic.CLUSTER)
-                    .ifPresent(o -> decoding.then(() -> summaries.forget(o.cluster()))));
+                    .ifPresent(o -> decoding.then(() -> {
+                        clusterReader.forget(tp);
+                        summaries.forget(o.cluster());
+                    })));
             consumer.assign(assigned);
             LOG.info("no longer reading {}: the topics are gone", gone);
         }
@@ -271,34 +279,20 @@ public final class Ingest implements Runnable, AutoCloseable {
         }
     }
 
-    /** One poll's records, partition by partition, in order. */
+    /** One poll's records, partition by partition, in order; a cluster topic's through {@link ClusterReader}. */
     private void deliver(ConsumerRecords<String, byte[]> batch) {
         for (TopicPartition tp : batch.partitions()) {
-            List<ConsumerRecord<String, byte[]>> records = batch.records(tp);
-            int lastHeader = topics.owner(tp.topic())
-                            .filter(o -> o.topic() == AgentTopic.CLUSTER)
-                            .isPresent()
-                    ? lastHeader(records)
-                    : -1;
-            for (int i = 0; i < records.size(); i++) {
-                deliver(records.get(i), i == lastHeader);
+            List<ConsumerRecord<String, byte[]>> polled = batch.records(tp);
+            Optional<Owned> owner = topics.owner(tp.topic()).filter(o -> o.topic() == AgentTopic.CLUSTER);
+            if (owner.isPresent()) {
+                clusterReader.read(tp, owner.get().cluster(), polled);
+            } else {
+                polled.forEach(r -> deliver(r, records.read(r.topic(), r.key(), r.value()), false));
             }
         }
     }
 
-    /** The index of the last cluster header (key without '/') in one cluster topic's records; -1 if none. */
-    private static int lastHeader(List<ConsumerRecord<String, byte[]>> records) {
-        for (int i = records.size() - 1; i >= 0; i--) {
-            String key = records.get(i).key();
-            if (key != null && key.indexOf('/') < 0) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private void deliver(ConsumerRecord<String, byte[]> r, boolean lastHeader) {
-        Records.Read read = records.read(r.topic(), r.key(), r.value());
+    private void deliver(ConsumerRecord<String, byte[]> r, Records.Read read, boolean lastHeader) {
         if (read instanceof Records.Read.Deliver d) {
             coordinator.post(d.input());
         } else if (read instanceof Records.Read.Part p) {
