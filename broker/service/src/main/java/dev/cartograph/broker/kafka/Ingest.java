@@ -8,12 +8,14 @@ import dev.cartograph.protocol.Topics.Owned;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -63,6 +65,8 @@ public final class Ingest implements Runnable, AutoCloseable {
     private final AtomicLong markRequested = new AtomicLong(-1);
     /** What this consumer is assigned; only the ingest thread touches it. */
     private final Set<TopicPartition> assigned = new LinkedHashSet<>();
+    /** The assigned cluster topics' partitions and their clusters; read by the decoding thread too. */
+    private final Map<TopicPartition, String> clusterTopics = new ConcurrentHashMap<>();
 
     private final Summaries summaries;
     /** Cluster topics' records, newest per key, into their summaries (decoding thread). */
@@ -95,7 +99,7 @@ public final class Ingest implements Runnable, AutoCloseable {
         this.topology = topology;
         this.summaries = new Summaries(
                 coordinator, cluster -> commandTopics.execute(() -> topology.ensureCommandTopicOrLog(cluster)));
-        this.clusterReader = new ClusterReader(records, summaries, this::deliver);
+        this.clusterReader = new ClusterReader(records, summaries::assembly, this::deliver);
     }
 
     /**
@@ -132,16 +136,21 @@ public final class Ingest implements Runnable, AutoCloseable {
                         markRequested.compareAndSet(asked, -1);
                     }
                     ConsumerRecords<String, byte[]> batch = consumer.poll(Duration.ofMillis(200));
-                    if (!batch.isEmpty()) {
-                        decoding.then(() -> deliver(batch));
-                    }
+                    Set<TopicPartition> behind = behind();
+                    decoding.then(() -> deliver(batch, behind)); // even empty: what waits for the rest may go on
                     if (!caughtUp && reached(end)) {
                         caughtUp = true;
-                        decoding.then(() -> coordinator.post(new Input.CaughtUp()));
+                        decoding.then(() -> {
+                            clusterReader.flush();
+                            coordinator.post(new Input.CaughtUp());
+                        });
                     }
                     if (marking >= 0 && reached(markEnd)) {
                         long marked = marking;
-                        decoding.then(() -> coordinator.post(new Input.Marked(marked)));
+                        decoding.then(() -> {
+                            clusterReader.flush();
+                            coordinator.post(new Input.Marked(marked));
+                        });
                         marking = -1;
                     }
                     backoff = 250;
@@ -162,6 +171,18 @@ public final class Ingest implements Runnable, AutoCloseable {
             commandTopics.shutdownNow();
             consumer.close(Duration.ofSeconds(2));
         }
+    }
+
+    /** The cluster topics' partitions of which the consumer holds (or knows of) more than it handed over. */
+    private Set<TopicPartition> behind() {
+        Set<TopicPartition> behind = new HashSet<>();
+        for (TopicPartition tp : clusterTopics.keySet()) {
+            OptionalLong lag = consumer.currentLag(tp);
+            if (lag.isPresent() && lag.getAsLong() > 0) {
+                behind.add(tp);
+            }
+        }
+        return behind;
     }
 
     /** Drops the partitions read up to their end offset (and those no longer assigned); true when none is left. */
@@ -234,6 +255,7 @@ public final class Ingest implements Runnable, AutoCloseable {
                 .toList();
         if (!gone.isEmpty()) {
             gone.forEach(assigned::remove);
+            gone.forEach(clusterTopics::remove);
             gone.forEach(tp -> topics.owner(tp.topic())
                     .filter(o -> o.topic() == AgentTopic.CLUSTER)
                     .ifPresent(o -> decoding.then(() -> {
@@ -270,6 +292,9 @@ public final class Ingest implements Runnable, AutoCloseable {
             return;
         }
         assigned.addAll(fresh);
+        fresh.forEach(tp -> topics.owner(tp.topic())
+                .filter(o -> o.topic() == AgentTopic.CLUSTER)
+                .ifPresent(o -> clusterTopics.put(tp, o.cluster())));
         consumer.assign(assigned);
         consumer.seekToBeginning(fresh);
         Set<String> clusters = new TreeSet<>();
@@ -279,17 +304,21 @@ public final class Ingest implements Runnable, AutoCloseable {
         }
     }
 
-    /** One poll's records, partition by partition, in order; a cluster topic's through {@link ClusterReader}. */
-    private void deliver(ConsumerRecords<String, byte[]> batch) {
+    /**
+     * One poll's records, partition by partition, in order; a cluster topic's through {@link ClusterReader}
+     * ({@code behind}: the partitions the consumer has more of).
+     */
+    private void deliver(ConsumerRecords<String, byte[]> batch, Set<TopicPartition> behind) {
         for (TopicPartition tp : batch.partitions()) {
             List<ConsumerRecord<String, byte[]>> polled = batch.records(tp);
-            Optional<Owned> owner = topics.owner(tp.topic()).filter(o -> o.topic() == AgentTopic.CLUSTER);
-            if (owner.isPresent()) {
-                clusterReader.read(tp, owner.get().cluster(), polled);
+            String cluster = clusterTopics.get(tp);
+            if (cluster != null) {
+                clusterReader.read(tp, cluster, polled, behind.contains(tp));
             } else {
                 polled.forEach(r -> deliver(r, records.read(r.topic(), r.key(), r.value()), false));
             }
         }
+        clusterReader.settle(behind);
     }
 
     private void deliver(ConsumerRecord<String, byte[]> r, Records.Read read, boolean lastHeader) {
