@@ -43,8 +43,11 @@ final class FlatJson {
         return false;
     }
 
-    /** The next field's name (consuming it and its ':'), or null at the object's end (then nothing may follow). */
-    String name(boolean first) {
+    /**
+     * The next field's name (consuming it and its ':'), or null at the object's end (then nothing may follow); a name
+     * among {@code known} is that very string (no copy is made).
+     */
+    String name(boolean first, String[] known) {
         ws();
         if (!first) {
             if (peek() == '}') {
@@ -58,11 +61,37 @@ final class FlatJson {
             expect(',');
             ws();
         }
-        String name = text();
+        String name = known(known);
         ws();
         expect(':');
         ws();
         return name;
+    }
+
+    /** A string value as {@link #text()} reads it; one of {@code known} when it is one of them. */
+    private String known(String[] known) {
+        int from = i + 1;
+        for (String k : known) {
+            int n = k.length();
+            int end = from + n;
+            if (end < b.length && b[end] == '"' && same(k, from)) {
+                i = end + 1;
+                return k;
+            }
+        }
+        return text();
+    }
+
+    private boolean same(String ascii, int at) {
+        if (at < 1 || b[at - 1] != '"') {
+            return false;
+        }
+        for (int k = 0; k < ascii.length(); k++) {
+            if (b[at + k] != ascii.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A string value: printable ASCII, no escapes. */

@@ -21,6 +21,23 @@ import java.util.Optional;
  * (the parts are the caller's).
  */
 final class NodeRecordReader {
+    /** The fields this build writes, in the order it writes them. */
+    private static final String[] FIELDS = {
+        "schema",
+        "type",
+        "cluster",
+        "incarnation",
+        "resync",
+        "name",
+        "hostname",
+        "labels",
+        "taints",
+        "allocatable",
+        "ready",
+        "schedulable",
+        "allocated"
+    };
+
     private NodeRecordReader() {}
 
     static Optional<ClusterRecord> read(byte[] value, Key key, NodeParts parts) {
@@ -103,7 +120,7 @@ final class NodeRecordReader {
         if (json.open()) {
             return s;
         }
-        for (String field = json.name(true); field != null; field = json.name(false)) {
+        for (String field = json.name(true, FIELDS); field != null; field = json.name(false, FIELDS)) {
             switch (field) {
                 case "schema" -> s.schema = json.number();
                 case "resync" -> s.resync = json.number();
