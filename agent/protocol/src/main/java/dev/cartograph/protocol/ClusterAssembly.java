@@ -101,6 +101,30 @@ public final class ClusterAssembly {
         return nodes.size();
     }
 
+    /** The stamp of the newest header read; empty before the first. */
+    public Optional<Stamp> stamp() {
+        return Optional.ofNullable(stamp);
+    }
+
+    /**
+     * Whether {@code h}, read next, would complete a summary: it is newer than the newest header that completed
+     * one (within an incarnation by sequence, across incarnations by heartbeat), or none has.
+     */
+    public boolean completes(Header h) {
+        return completed == null
+                || (completed.stamp().incarnation().equals(h.stamp().incarnation())
+                        ? h.sequence() > completed.sequence()
+                        : h.heartbeat().isAfter(completed.heartbeat()));
+    }
+
+    /**
+     * Whether {@code records} more node or placement records can be read without one being refused for the
+     * {@value #MAX_NODES} bound, however they are keyed (a reader that skips superseded records relies on it).
+     */
+    public boolean hasRoomFor(int records) {
+        return nodes.size() + (long) records <= MAX_NODES && placements.size() + (long) records <= MAX_NODES;
+    }
+
     private Step node(Node r) {
         String name = r.node().name();
         if (nodes.size() >= MAX_NODES && !nodes.containsKey(name)) {
@@ -140,10 +164,7 @@ public final class ClusterAssembly {
             placements.values().removeIf(held -> !held.stamp().equals(stamp));
             everything = true;
         }
-        if (completed != null
-                && (completed.stamp().incarnation().equals(h.stamp().incarnation())
-                        ? h.sequence() <= completed.sequence()
-                        : !h.heartbeat().isAfter(completed.heartbeat()))) {
+        if (!completes(h)) {
             return HELD;
         }
         completed = h;

@@ -28,14 +28,23 @@ public final class NodeParts {
         private final int hash;
 
         Text(byte[] bytes, int from, int to) {
+            this(bytes, from, to, hash(bytes, from, to));
+        }
+
+        /** With {@code hash} computed by the caller on its way over the bytes, as {@link #hash} does. */
+        Text(byte[] bytes, int from, int to, int hash) {
             this.bytes = bytes;
             this.from = from;
             this.to = to;
+            this.hash = hash;
+        }
+
+        static int hash(byte[] bytes, int from, int to) {
             int h = 1;
             for (int i = from; i < to; i++) {
                 h = 31 * h + bytes[i];
             }
-            this.hash = h;
+            return h;
         }
 
         /** A copy holding only this range (so a cache does not keep the whole record). */

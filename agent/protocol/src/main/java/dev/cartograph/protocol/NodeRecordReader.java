@@ -1,8 +1,5 @@
 package dev.cartograph.protocol;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.interpreter.resources.ResourceList;
@@ -16,21 +13,37 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads a {@code cluster.node} record as this build writes it in one pass over its bytes, without building a
- * tree, taking its labels, taints and amounts from {@link NodeParts} when their JSON text was seen before (a
- * broker reads tens of thousands of these a second). Anything not exactly as written here — a missing or
- * mistyped field, a schema or type other than expected, a part whose checks fail — gives empty, and the caller
- * decodes the record the usual way, which says what is wrong. Thread-safe (the parts are the caller's).
+ * Reads a {@code cluster.node} record as this build writes it in one pass over its bytes ({@link FlatJson}), without
+ * a parser or a tree, taking its labels, taints and amounts from {@link NodeParts} when their JSON text was seen
+ * before (a broker reads tens of thousands of these a second). Anything not exactly as written here — a missing,
+ * mistyped or unknown field, an escape in a string, a schema or type other than expected, a part whose checks fail —
+ * gives empty, and the caller decodes the record the usual way (Jackson), which says what is wrong. Thread-safe
+ * (the parts are the caller's).
  */
 final class NodeRecordReader {
-    private static final JsonFactory FACTORY = Envelope.JSON.getFactory();
+    /** The fields this build writes, in the order it writes them. */
+    private static final String[] FIELDS = {
+        "schema",
+        "type",
+        "cluster",
+        "incarnation",
+        "resync",
+        "name",
+        "hostname",
+        "labels",
+        "taints",
+        "allocatable",
+        "ready",
+        "schedulable",
+        "allocated"
+    };
 
     private NodeRecordReader() {}
 
     static Optional<ClusterRecord> read(byte[] value, Key key, NodeParts parts) {
-        try (JsonParser p = FACTORY.createParser(value)) {
-            return Optional.ofNullable(node(p, value, key, parts));
-        } catch (IOException | RuntimeException e) {
+        try {
+            return Optional.ofNullable(node(value, key, parts));
+        } catch (RuntimeException e) { // FlatJson.NotPlain, or a part whose checks fail
             return Optional.empty();
         }
     }
@@ -53,8 +66,8 @@ final class NodeRecordReader {
     }
 
     /** The node, or null when the record is not as this build writes it. */
-    private static Node node(JsonParser p, byte[] value, Key key, NodeParts parts) throws IOException {
-        Seen s = fields(p, value);
+    private static Node node(byte[] value, Key key, NodeParts parts) {
+        Seen s = fields(new FlatJson(value));
         if (s == null
                 || s.schema < 1
                 || s.schema > Wire.SCHEMA
@@ -69,8 +82,8 @@ final class NodeRecordReader {
             return null;
         }
         String where = "node '" + s.name + "'";
-        Map<String, String> labels = new LinkedHashMap<>(parts.labels(s.labels, () -> strings(tree(s.labels))));
-        labels.put(ClusterRecordCodec.HOSTNAME, s.hostname == null ? s.name : s.hostname);
+        Map<String, String> labels = withHostname(
+                parts.labels(s.labels, () -> strings(tree(s.labels))), s.hostname == null ? s.name : s.hostname);
         return new Node(
                 s.cluster,
                 new Stamp(s.incarnation, s.resync),
@@ -84,71 +97,53 @@ final class NodeRecordReader {
                         s.allocated == null ? ResourceList.EMPTY : amounts(parts, s.allocated, "allocated", where)));
     }
 
+    /** The shared labels and the node's hostname, as an immutable map (which {@link NodeState} keeps as it is). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> withHostname(Map<String, String> shared, String hostname) {
+        if (shared.containsKey(ClusterRecordCodec.HOSTNAME)) {
+            Map<String, String> labels = new LinkedHashMap<>(shared);
+            labels.put(ClusterRecordCodec.HOSTNAME, hostname);
+            return Map.copyOf(labels);
+        }
+        Map.Entry<String, String>[] entries = shared.entrySet().toArray(new Map.Entry[shared.size() + 1]);
+        entries[shared.size()] = Map.entry(ClusterRecordCodec.HOSTNAME, hostname);
+        return Map.ofEntries(entries);
+    }
+
     private static ResourceList amounts(NodeParts parts, Text text, String field, String where) {
         return parts.resources(text, () -> Fields.boundedResources(wrap(field, tree(text)), field, where));
     }
 
-    /** One pass over the record's fields; null when it is not one object. */
-    private static Seen fields(JsonParser p, byte[] value) throws IOException {
-        if (p.nextToken() != JsonToken.START_OBJECT) {
-            return null;
-        }
+    /** One pass over the record's fields (a field read twice: the last one counts, as with Jackson). */
+    private static Seen fields(FlatJson json) {
         Seen s = new Seen();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken t = p.nextToken();
+        if (json.open()) {
+            return s;
+        }
+        for (String field = json.name(true, FIELDS); field != null; field = json.name(false, FIELDS)) {
             switch (field) {
-                case "schema" -> s.schema = number(t, p);
-                case "resync" -> s.resync = number(t, p);
-                case "type" -> s.type = text(p, t);
-                case "cluster" -> s.cluster = text(p, t);
-                case "incarnation" -> s.incarnation = text(p, t);
-                case "name" -> s.name = text(p, t);
-                case "hostname" -> s.hostname = text(p, t);
-                case "ready" -> s.ready = bool(t);
-                case "schedulable" -> s.schedulable = bool(t);
-                case "labels" -> s.labels = part(p, t, value, JsonToken.START_OBJECT);
-                case "taints" -> s.taints = part(p, t, value, JsonToken.START_ARRAY);
-                case "allocatable" -> s.allocatable = part(p, t, value, JsonToken.START_OBJECT);
-                case "allocated" -> s.allocated = part(p, t, value, JsonToken.START_OBJECT);
-                default -> p.skipChildren(); // unknown fields are ignored
+                case "schema" -> s.schema = json.number();
+                case "resync" -> s.resync = json.number();
+                case "type" -> s.type = json.text();
+                case "cluster" -> s.cluster = json.text();
+                case "incarnation" -> s.incarnation = json.text();
+                case "name" -> s.name = json.text();
+                case "hostname" -> s.hostname = json.text();
+                case "ready" -> s.ready = json.bool();
+                case "schedulable" -> s.schedulable = json.bool();
+                case "labels" -> s.labels = json.part('{');
+                case "taints" -> s.taints = json.part('[');
+                case "allocatable" -> s.allocatable = json.part('{');
+                case "allocated" -> s.allocated = json.part('{');
+                default -> { // a field this build does not write: ignored, once it is known to be JSON
+                    Text unknown = json.skip();
+                    if (unknown != null) {
+                        tree(unknown);
+                    }
+                }
             }
         }
-        return p.currentToken() == JsonToken.END_OBJECT && p.nextToken() == null ? s : null;
-    }
-
-    private static long number(JsonToken t, JsonParser p) throws IOException {
-        if (t != JsonToken.VALUE_NUMBER_INT) {
-            throw new IllegalStateException("not a whole number");
-        }
-        return p.getLongValue();
-    }
-
-    /** A string value; a non-string makes the record not ours (null is returned and checked by the caller). */
-    private static String text(JsonParser p, JsonToken t) throws IOException {
-        if (t != JsonToken.VALUE_STRING) {
-            p.skipChildren();
-            throw new IllegalStateException("not text");
-        }
-        return p.getText();
-    }
-
-    private static boolean bool(JsonToken t) {
-        if (t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE) {
-            return t == JsonToken.VALUE_TRUE;
-        }
-        throw new IllegalStateException("not a boolean");
-    }
-
-    /** The JSON text of an object or array value, which the parser skips. */
-    private static Text part(JsonParser p, JsonToken t, byte[] value, JsonToken expected) throws IOException {
-        if (t != expected) {
-            throw new IllegalStateException("not " + expected);
-        }
-        int from = (int) p.currentTokenLocation().getByteOffset();
-        p.skipChildren();
-        int to = (int) p.currentLocation().getByteOffset();
-        return new Text(value, from, to);
+        return s;
     }
 
     private static JsonNode tree(Text text) {

@@ -8,11 +8,14 @@ import dev.cartograph.protocol.Topics.Owned;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -44,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * only closing ends the loop. A cluster topic's records are put together per cluster ({@link ClusterAssembly}):
  * the coordinator gets the cluster's whole summary, with the nodes that changed, once per poll at the newest
  * header read (older headers in the same poll are superseded: catching up on a long topic costs one summary
- * per cluster and poll, not one per header). Runs on its own thread, and decodes on another ({@link Decoding}):
+ * per cluster and poll, not one per header), and only the newest record of each key up to that header is
+ * decoded ({@link ClusterReader}, {@link Newest}). Runs on its own thread, and decodes on another ({@link Decoding}):
  * fetching the next records overlaps decoding the last ones.
  */
 public final class Ingest implements Runnable, AutoCloseable {
@@ -61,8 +65,12 @@ public final class Ingest implements Runnable, AutoCloseable {
     private final AtomicLong markRequested = new AtomicLong(-1);
     /** What this consumer is assigned; only the ingest thread touches it. */
     private final Set<TopicPartition> assigned = new LinkedHashSet<>();
+    /** The assigned cluster topics' partitions and their clusters; read by the decoding thread too. */
+    private final Map<TopicPartition, String> clusterTopics = new ConcurrentHashMap<>();
 
     private final Summaries summaries;
+    /** Cluster topics' records, newest per key, into their summaries (decoding thread). */
+    private final ClusterReader clusterReader;
     /** Decodes and hands on what the polling thread read, in order, on a thread of its own. */
     private final Decoding decoding = new Decoding();
     /**
@@ -91,6 +99,7 @@ public final class Ingest implements Runnable, AutoCloseable {
         this.topology = topology;
         this.summaries = new Summaries(
                 coordinator, cluster -> commandTopics.execute(() -> topology.ensureCommandTopicOrLog(cluster)));
+        this.clusterReader = new ClusterReader(records, summaries::assembly, this::deliver);
     }
 
     /**
@@ -127,16 +136,21 @@ public final class Ingest implements Runnable, AutoCloseable {
                         markRequested.compareAndSet(asked, -1);
                     }
                     ConsumerRecords<String, byte[]> batch = consumer.poll(Duration.ofMillis(200));
-                    if (!batch.isEmpty()) {
-                        decoding.then(() -> deliver(batch));
-                    }
+                    Set<TopicPartition> behind = behind();
+                    decoding.then(() -> deliver(batch, behind)); // even empty: what waits for the rest may go on
                     if (!caughtUp && reached(end)) {
                         caughtUp = true;
-                        decoding.then(() -> coordinator.post(new Input.CaughtUp()));
+                        decoding.then(() -> {
+                            clusterReader.flush();
+                            coordinator.post(new Input.CaughtUp());
+                        });
                     }
                     if (marking >= 0 && reached(markEnd)) {
                         long marked = marking;
-                        decoding.then(() -> coordinator.post(new Input.Marked(marked)));
+                        decoding.then(() -> {
+                            clusterReader.flush();
+                            coordinator.post(new Input.Marked(marked));
+                        });
                         marking = -1;
                     }
                     backoff = 250;
@@ -157,6 +171,18 @@ public final class Ingest implements Runnable, AutoCloseable {
             commandTopics.shutdownNow();
             consumer.close(Duration.ofSeconds(2));
         }
+    }
+
+    /** The cluster topics' partitions of which the consumer holds (or knows of) more than it handed over. */
+    private Set<TopicPartition> behind() {
+        Set<TopicPartition> behind = new HashSet<>();
+        for (TopicPartition tp : clusterTopics.keySet()) {
+            OptionalLong lag = consumer.currentLag(tp);
+            if (lag.isPresent() && lag.getAsLong() > 0) {
+                behind.add(tp);
+            }
+        }
+        return behind;
     }
 
     /** Drops the partitions read up to their end offset (and those no longer assigned); true when none is left. */
@@ -229,9 +255,13 @@ public final class Ingest implements Runnable, AutoCloseable {
                 .toList();
         if (!gone.isEmpty()) {
             gone.forEach(assigned::remove);
+            gone.forEach(clusterTopics::remove);
             gone.forEach(tp -> topics.owner(tp.topic())
                     .filter(o -> o.topic() == AgentTopic.CLUSTER)
-                    .ifPresent(o -> decoding.then(() -> summaries.forget(o.cluster()))));
+                    .ifPresent(o -> decoding.then(() -> {
+                        clusterReader.forget(tp);
+                        summaries.forget(o.cluster());
+                    })));
             consumer.assign(assigned);
             LOG.info("no longer reading {}: the topics are gone", gone);
         }
@@ -262,6 +292,9 @@ public final class Ingest implements Runnable, AutoCloseable {
             return;
         }
         assigned.addAll(fresh);
+        fresh.forEach(tp -> topics.owner(tp.topic())
+                .filter(o -> o.topic() == AgentTopic.CLUSTER)
+                .ifPresent(o -> clusterTopics.put(tp, o.cluster())));
         consumer.assign(assigned);
         consumer.seekToBeginning(fresh);
         Set<String> clusters = new TreeSet<>();
@@ -271,34 +304,24 @@ public final class Ingest implements Runnable, AutoCloseable {
         }
     }
 
-    /** One poll's records, partition by partition, in order. */
-    private void deliver(ConsumerRecords<String, byte[]> batch) {
+    /**
+     * One poll's records, partition by partition, in order; a cluster topic's through {@link ClusterReader}
+     * ({@code behind}: the partitions the consumer has more of).
+     */
+    private void deliver(ConsumerRecords<String, byte[]> batch, Set<TopicPartition> behind) {
         for (TopicPartition tp : batch.partitions()) {
-            List<ConsumerRecord<String, byte[]>> records = batch.records(tp);
-            int lastHeader = topics.owner(tp.topic())
-                            .filter(o -> o.topic() == AgentTopic.CLUSTER)
-                            .isPresent()
-                    ? lastHeader(records)
-                    : -1;
-            for (int i = 0; i < records.size(); i++) {
-                deliver(records.get(i), i == lastHeader);
+            List<ConsumerRecord<String, byte[]>> polled = batch.records(tp);
+            String cluster = clusterTopics.get(tp);
+            if (cluster != null) {
+                clusterReader.read(tp, cluster, polled, behind.contains(tp));
+            } else {
+                polled.forEach(r -> deliver(r, records.read(r.topic(), r.key(), r.value()), false));
             }
         }
+        clusterReader.settle(behind);
     }
 
-    /** The index of the last cluster header (key without '/') in one cluster topic's records; -1 if none. */
-    private static int lastHeader(List<ConsumerRecord<String, byte[]>> records) {
-        for (int i = records.size() - 1; i >= 0; i--) {
-            String key = records.get(i).key();
-            if (key != null && key.indexOf('/') < 0) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private void deliver(ConsumerRecord<String, byte[]> r, boolean lastHeader) {
-        Records.Read read = records.read(r.topic(), r.key(), r.value());
+    private void deliver(ConsumerRecord<String, byte[]> r, Records.Read read, boolean lastHeader) {
         if (read instanceof Records.Read.Deliver d) {
             coordinator.post(d.input());
         } else if (read instanceof Records.Read.Part p) {

@@ -41,7 +41,7 @@ final class Summaries {
      * the summary completed. The reason it was refused, if it was.
      */
     Optional<String> part(Records.Read.Part p, boolean lastHeader) {
-        ClusterAssembly assembly = assemblies.computeIfAbsent(p.cluster(), cluster -> new ClusterAssembly(cluster));
+        ClusterAssembly assembly = assembly(p.cluster());
         Optional<String> refused = assembly.apply(p.record()) instanceof ClusterAssembly.Step.Refused r
                 ? Optional.of(r.reason())
                 : Optional.empty();
@@ -49,6 +49,11 @@ final class Summaries {
             take(p.cluster());
         }
         return refused;
+    }
+
+    /** The cluster's assembly (a new one for a cluster not read yet), to ask what it holds; not to change. */
+    ClusterAssembly assembly(String cluster) {
+        return assemblies.computeIfAbsent(cluster, ClusterAssembly::new);
     }
 
     /** A node or placement record could not be read: what was held for it is dropped. */
