@@ -145,32 +145,36 @@ public final class Dependencies {
                     CommandResult.Outcome.FAILED,
                     ref + " already exists on this cluster and was not created by Cartograph; it is left alone");
         }
-        ObjectNode next = found.deepCopy();
-        if (!ref.kind().equals(CLAIM)) {
-            for (String field : CONTENT.get(ref.kind())) {
-                if (wanted.has(field)) {
-                    next.set(field, wanted.get(field));
-                } else if (!field.equals("type")) { // a Secret's type is defaulted by the API server
-                    next.remove(field);
-                }
-            }
-            ObjectNode meta = next.with("metadata");
-            ObjectNode labels = ((ObjectNode) wanted.path("metadata").path("labels")).deepCopy();
-            found.path("metadata").path("labels").fields().forEachRemaining(e -> {
-                if (e.getKey().startsWith(MetadataKeys.USED_BY_PREFIX)) {
-                    labels.set(e.getKey(), e.getValue());
-                }
-            });
-            meta.set("labels", labels);
-            JsonNode annotations = wanted.path("metadata").path("annotations");
-            if (annotations.isObject() && !annotations.isEmpty()) {
-                meta.set("annotations", annotations);
-            } else {
-                meta.remove("annotations");
-            }
-        }
+        ObjectNode next = ref.kind().equals(CLAIM) ? found.deepCopy() : withContent(found, wanted);
         next.with("metadata").with("labels").put(usedBy(placementId), TRUE);
         return next.equals(found) ? new Change.None() : new Change.Replace(next);
+    }
+
+    /** {@code found} with the content, labels and annotations of {@code wanted}, keeping the placements' labels. */
+    private static ObjectNode withContent(JsonNode found, JsonNode wanted) {
+        ObjectNode next = found.deepCopy();
+        for (String field : CONTENT.get(wanted.path("kind").asText())) {
+            if (wanted.has(field)) {
+                next.set(field, wanted.get(field));
+            } else if (!field.equals("type")) { // a Secret's type is defaulted by the API server
+                next.remove(field);
+            }
+        }
+        ObjectNode meta = next.with("metadata");
+        ObjectNode labels = ((ObjectNode) wanted.path("metadata").path("labels")).deepCopy();
+        found.path("metadata").path("labels").fields().forEachRemaining(e -> {
+            if (e.getKey().startsWith(MetadataKeys.USED_BY_PREFIX)) {
+                labels.set(e.getKey(), e.getValue());
+            }
+        });
+        meta.set("labels", labels);
+        JsonNode annotations = wanted.path("metadata").path("annotations");
+        if (annotations.isObject() && !annotations.isEmpty()) {
+            meta.set("annotations", annotations);
+        } else {
+            meta.remove("annotations");
+        }
+        return next;
     }
 
     /**
