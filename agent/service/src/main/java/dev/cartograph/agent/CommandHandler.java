@@ -94,7 +94,7 @@ final class CommandHandler implements Function<Command, CommandResult> {
             String namespace =
                     apply.manifest().path("metadata").path("namespace").asText();
             List<JsonNode> listed = apply.dependencies();
-            DependencySync.Use use = dependencies.use(command.placementId(), namespace, listed);
+            DependencySync.Use use = dependencies.use(command.placementId(), listed);
             if (use.failure().isPresent()) {
                 return use.failure().get();
             }
@@ -104,7 +104,7 @@ final class CommandHandler implements Function<Command, CommandResult> {
                 return applied;
             }
             return dependencies
-                    .releaseDropped(command.placementId(), use, listed)
+                    .releaseDropped(command.placementId(), namespace, listed)
                     .map(f -> new KubeApplier.Outcome(
                             CommandResult.Outcome.APPLIED,
                             applied.reason() + "; " + f.reason() + " (released at the placement's next command)"))

@@ -201,8 +201,8 @@ public final class Dependencies {
     }
 
     /**
-     * Of the copies labelled for a placement before a command ({@code labelled}), those its dependencies
-     * ({@code listed}) no longer name: released once the workload is applied.
+     * Of the copies labelled for a placement ({@code labelled}), those its dependencies ({@code listed}) no longer
+     * name: released once the workload is applied.
      */
     public static List<DependencyRef> dropped(List<DependencyRef> labelled, List<JsonNode> listed) {
         Set<DependencyRef> named = new HashSet<>();
@@ -210,16 +210,11 @@ public final class Dependencies {
         return labelled.stream().filter(r -> !named.contains(r)).toList();
     }
 
-    /**
-     * Of an apply's dependencies, those not labelled for the placement before it: what a refused or failed apply
-     * releases again, so that it leaves nothing behind for the placement (whether this apply created them or found
-     * them, and whether or not the answer to its write arrived).
-     */
-    public static List<DependencyRef> added(List<DependencyRef> labelled, List<JsonNode> listed) {
-        Set<DependencyRef> before = Set.copyOf(labelled);
-        List<DependencyRef> added = new ArrayList<>();
-        listed.stream().map(DependencyRef::of).filter(r -> !before.contains(r)).forEach(added::add);
-        return added;
+    /** True when {@code current} is Cartograph's copy and labelled for {@code placementId}. */
+    public static boolean labelledFor(Optional<JsonNode> current, String placementId) {
+        return current.filter(Dependencies::ours)
+                .filter(o -> o.path("metadata").path("labels").has(usedBy(placementId)))
+                .isPresent();
     }
 
     /** The copy to create: the member manifest of the hub object, any marks it came with replaced by this agent's. */

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -52,35 +53,34 @@ public final class DependencySync {
 
     /**
      * What an apply did to its dependencies: {@code failure} when one could not be used (then what this apply had
-     * added is released again already), the copies labelled for the placement before it, and those it added.
+     * labelled is released again already), and the copies it labelled for the placement (created or found; those
+     * labelled for it before are not among them).
      */
-    public record Use(Optional<KubeApplier.Outcome> failure, List<DependencyRef> before, List<DependencyRef> added) {
+    public record Use(Optional<KubeApplier.Outcome> failure, List<DependencyRef> added) {
         public Use {
-            before = List.copyOf(before);
             added = List.copyOf(added);
         }
     }
 
     /** Creates or updates every dependency for {@code placementId}, in order; stops at the first that fails. */
-    public Use use(String placementId, String namespace, List<JsonNode> dependencies) {
-        List<DependencyRef> before;
-        try {
-            before = labelled(placementId, namespace);
-        } catch (RuntimeException e) {
-            return new Use(Optional.of(failed("dependencies in " + namespace + " not read", e)), List.of(), List.of());
-        }
-        List<DependencyRef> added = Dependencies.added(before, dependencies);
+    public Use use(String placementId, List<JsonNode> dependencies) {
+        List<DependencyRef> added = new ArrayList<>();
         for (JsonNode dependency : dependencies) {
-            Optional<KubeApplier.Outcome> failure = change(
-                    DependencyRef.of(dependency),
-                    placementId,
-                    current -> Dependencies.use(current, dependency, placementId));
+            DependencyRef ref = DependencyRef.of(dependency);
+            AtomicReference<Boolean> labelledBefore = new AtomicReference<>(); // at the first read, not a retry's
+            Optional<KubeApplier.Outcome> failure = change(ref, placementId, current -> {
+                labelledBefore.compareAndSet(null, Dependencies.labelledFor(current, placementId));
+                return Dependencies.use(current, dependency, placementId);
+            });
+            if (!Boolean.TRUE.equals(labelledBefore.get())) {
+                added.add(ref);
+            }
             if (failure.isPresent()) {
                 release(placementId, added);
-                return new Use(failure, before, List.of());
+                return new Use(failure, List.of());
             }
         }
-        return new Use(Optional.empty(), before, added);
+        return new Use(Optional.empty(), added);
     }
 
     /** The workload was not applied: what {@code use} added is released again (best effort, failures logged). */
@@ -88,9 +88,17 @@ public final class DependencySync {
         release(placementId, use.added());
     }
 
-    /** The workload was applied: copies labelled for the placement before and no longer listed are released. */
-    public Optional<KubeApplier.Outcome> releaseDropped(String placementId, Use use, List<JsonNode> dependencies) {
-        return release(placementId, Dependencies.dropped(use.before(), dependencies));
+    /**
+     * The workload was applied: copies labelled for the placement in {@code namespace} that {@code dependencies} no
+     * longer names are released.
+     */
+    public Optional<KubeApplier.Outcome> releaseDropped(
+            String placementId, String namespace, List<JsonNode> dependencies) {
+        try {
+            return release(placementId, Dependencies.dropped(labelled(placementId, namespace), dependencies));
+        } catch (RuntimeException e) {
+            return Optional.of(failed("dependencies in " + namespace + " not read", e));
+        }
     }
 
     /** The placement's workload is gone from this cluster: every copy labelled for it is released. */

@@ -127,13 +127,18 @@ class DependenciesTest {
     }
 
     @Test
-    void droppedAreTheLabelledNoLongerListedAndAddedTheListedNotLabelledBefore() throws Exception {
+    void droppedAreTheLabelledNoLongerListedAndOnlyOurLabelledCopyCountsAsLabelled() throws Exception {
         DependencyRef secret = new DependencyRef("Secret", "ml", "creds");
         DependencyRef old = new DependencyRef("ConfigMap", "ml", "old");
-        List<JsonNode> listed = List.of(yaml(SECRET), yaml(CONFIG));
-        assertThat(Dependencies.dropped(List.of(secret, old), listed)).containsExactly(old);
-        assertThat(Dependencies.added(List.of(secret, old), listed))
-                .containsExactly(new DependencyRef("ConfigMap", "ml", "settings"));
+        assertThat(Dependencies.dropped(List.of(secret, old), List.of(yaml(SECRET), yaml(CONFIG))))
+                .containsExactly(old);
+        JsonNode labelled = stored(Dependencies.use(Optional.empty(), yaml(CONFIG), "p-1"), "1");
+        assertThat(Dependencies.labelledFor(Optional.of(labelled), "p-1")).isTrue();
+        assertThat(Dependencies.labelledFor(Optional.of(labelled), "p-2")).isFalse();
+        assertThat(Dependencies.labelledFor(Optional.empty(), "p-1")).isFalse();
+        ObjectNode unmarked = labelled.deepCopy();
+        ((ObjectNode) unmarked.with("metadata").with("labels")).remove("cartograph.dev/dependency");
+        assertThat(Dependencies.labelledFor(Optional.of(unmarked), "p-1")).isFalse(); // not ours: never counted
     }
 
     @Test
