@@ -114,7 +114,11 @@ final class CommandHandler implements Function<Command, CommandResult> {
         if (command instanceof Command.Delete delete && outcome.outcome() == CommandResult.Outcome.DELETED) {
             return dependencies
                     .releaseAll(command.placementId(), delete.copy().namespace())
-                    .map(f -> new KubeApplier.Outcome(f.outcome(), outcome.reason() + "; " + f.reason()))
+                    .map(f -> new KubeApplier.Outcome(
+                            // sent again, the delete releases what is left; a refusal would only wedge the hub's
+                            // finalizer, so it is told in the reason and left to a person
+                            f.outcome() == CommandResult.Outcome.RETRY ? f.outcome() : outcome.outcome(),
+                            outcome.reason() + "; " + f.reason()))
                     .orElse(outcome);
         }
         return outcome;

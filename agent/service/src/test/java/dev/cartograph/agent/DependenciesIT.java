@@ -17,7 +17,10 @@ import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.WorkloadKey;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -28,6 +31,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,7 +61,7 @@ class DependenciesIT {
         MemberCluster member = new MemberCluster(client);
         cache = member.cache(catalog, change -> {});
         cache.start();
-        ApplyPolicy policy = new ApplyPolicy(catalog, java.util.Set.of(), ApplyPolicy.SYSTEM_NAMESPACES);
+        ApplyPolicy policy = new ApplyPolicy(catalog, Set.of(), ApplyPolicy.SYSTEM_NAMESPACES);
         handler = new CommandHandler(
                 "member", cache, member.applier(cache, true), () -> policy, new PendingChanges(), Clock.systemUTC());
     }
@@ -256,6 +260,61 @@ class DependenciesIT {
                         .withName("data")
                         .get())
                 .isNotNull();
+    }
+
+    @Test
+    void aDeleteWhoseReleaseFailsForNowIsRetriedAndOneTheServerRefusesIsDeletedWithTheReason() throws Exception {
+        assertThat(apply("p-1", 1, "train", configMap("settings", "1")).outcome())
+                .isEqualTo(CommandResult.Outcome.APPLIED);
+        String list = null; // the placement's labelled accounts, as the apply listed them after the Job
+        for (RecordedRequest r; (r = server.takeRequest(50, TimeUnit.MILLISECONDS)) != null; ) {
+            if (r.getMethod().equals("GET") && r.getPath().startsWith("/api/v1/namespaces/ml/serviceaccounts?")) {
+                list = r.getPath();
+            }
+        }
+        assertThat(list).contains("labelSelector=");
+        server.expect().get().withPath(list).andReturn(503, "overloaded").times(4); // the agent tries 4 times
+        server.expect()
+                .get()
+                .withPath(list)
+                .andReturn(
+                        403,
+                        new StatusBuilder()
+                                .withCode(403)
+                                .withReason("Forbidden")
+                                .withMessage("serviceaccounts is forbidden")
+                                .build())
+                .always();
+        // a client that does not retry a 503 itself: the agent's own retry is what is tested
+        KubernetesClient once = new KubernetesClientBuilder()
+                .withConfig(new ConfigBuilder(client.getConfiguration())
+                        .withRequestRetryBackoffLimit(0)
+                        .build())
+                .build();
+        ApplyPolicy policy = new ApplyPolicy(Catalog.load().definitions(), Set.of(), ApplyPolicy.SYSTEM_NAMESPACES);
+        handler = new CommandHandler(
+                "member",
+                cache,
+                new MemberCluster(once).applier(cache, true),
+                () -> policy,
+                new PendingChanges(),
+                Clock.systemUTC());
+        CommandResult first = delete("p-1", 1, "train");
+        assertThat(first.outcome()).as(first.reason()).isEqualTo(CommandResult.Outcome.RETRY);
+        assertThat(client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace("ml")
+                        .withName("train")
+                        .get())
+                .isNull();
+        CommandResult again = delete("p-1", 1, "train");
+        assertThat(again.outcome()).isEqualTo(CommandResult.Outcome.DELETED);
+        assertThat(again.reason())
+                .isEqualTo("nothing to delete; dependencies in ml not read: the API server refused it: 403 Forbidden:"
+                        + " serviceaccounts is forbidden");
+        assertThat(client.configMaps().inNamespace("ml").withName("settings").get())
+                .isNotNull(); // for a person
     }
 
     @Test
