@@ -35,6 +35,16 @@ public final class MetadataKeys {
     public static final String EPOCH_ANNOTATION = PREFIX + "epoch";
     /** Member label: the placement a copy was created for, so an agent finds it again after a restart. */
     public static final String PLACEMENT_ID_LABEL = PREFIX + "placement-id";
+    /**
+     * Member label, value {@code true}: a ConfigMap, Secret, ServiceAccount or PersistentVolumeClaim an agent created
+     * because a workload it applied needs it (with {@code app.kubernetes.io/managed-by=cartograph-agent}).
+     */
+    public static final String DEPENDENCY_LABEL = PREFIX + "dependency";
+    /**
+     * Prefix of the member labels that say which placements use a dependency copy, one label per placement:
+     * {@code used-by.cartograph.dev/<placement id>} (a hash of the id when the id is not a valid label name).
+     */
+    public static final String USED_BY_PREFIX = "used-by." + PREFIX;
 
     private MetadataKeys() {}
 }

@@ -19,6 +19,8 @@ class MetadataKeysTest {
         assertThat(MetadataKeys.REASON_ANNOTATION).isEqualTo("cartograph.dev/reason");
         assertThat(MetadataKeys.EPOCH_ANNOTATION).isEqualTo("cartograph.dev/epoch");
         assertThat(MetadataKeys.PLACEMENT_ID_LABEL).isEqualTo("cartograph.dev/placement-id");
+        assertThat(MetadataKeys.DEPENDENCY_LABEL).isEqualTo("cartograph.dev/dependency");
+        assertThat(MetadataKeys.USED_BY_PREFIX).isEqualTo("used-by.cartograph.dev/");
     }
 
     @Test

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.agent.apply.ApplyPolicy;
 import dev.cartograph.agent.apply.Ownership;
 import dev.cartograph.agent.kube.ClusterCache;
+import dev.cartograph.agent.kube.DependencySync;
 import dev.cartograph.agent.kube.KubeApplier;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.kind.GroupVersionKind;
@@ -12,6 +13,7 @@ import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.WorkloadKey;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -21,7 +23,7 @@ import org.slf4j.MDC;
 
 /**
  * One command at a time: find what this agent created for the placement, decide ({@link ApplyPolicy}), act
- * ({@link KubeApplier}), answer. Command thread only (the command loop calls it); not thread-safe.
+ * ({@link KubeApplier} for the workload, {@link DependencySync} for what its pods need), answer. Command thread only (the command loop calls it); not thread-safe.
  */
 final class CommandHandler implements Function<Command, CommandResult> {
     private static final Logger LOG = LoggerFactory.getLogger(CommandHandler.class);
@@ -29,6 +31,7 @@ final class CommandHandler implements Function<Command, CommandResult> {
     private final String cluster;
     private final ClusterCache cache;
     private final KubeApplier applier;
+    private final DependencySync dependencies;
     private final Supplier<ApplyPolicy> policy;
     private final PendingChanges changes;
     private final Clock clock;
@@ -44,6 +47,7 @@ final class CommandHandler implements Function<Command, CommandResult> {
         this.cluster = cluster;
         this.cache = cache;
         this.applier = applier;
+        this.dependencies = applier.dependencies();
         this.policy = policy;
         this.changes = changes;
         this.clock = clock;
@@ -56,7 +60,7 @@ final class CommandHandler implements Function<Command, CommandResult> {
         ApplyPolicy.Decision decision = misaddressed(command)
                 .<ApplyPolicy.Decision>map(ApplyPolicy.Decision.Reject::new)
                 .orElseGet(() -> policy.get().decide(command, existing));
-        KubeApplier.Outcome outcome = applier.carryOut(decision);
+        KubeApplier.Outcome outcome = carryOut(command, decision);
         changes.capacityChanged();
         boolean done =
                 outcome.outcome() != CommandResult.Outcome.RETRY && outcome.outcome() != CommandResult.Outcome.FAILED;
@@ -76,6 +80,48 @@ final class CommandHandler implements Function<Command, CommandResult> {
                 outcome.outcome(),
                 outcome.reason(),
                 clock.instant());
+    }
+
+    /**
+     * Acts on the decision. An apply carried out (create or update) first creates or updates every dependency,
+     * releases again what it added when the workload is not applied, and releases the dependencies the placement no
+     * longer lists once it is. A delete that leaves no copy releases every dependency labelled for the placement.
+     */
+    private KubeApplier.Outcome carryOut(Command command, ApplyPolicy.Decision decision) {
+        if (command instanceof Command.Apply apply
+                && (decision instanceof ApplyPolicy.Decision.Create
+                        || decision instanceof ApplyPolicy.Decision.Update)) {
+            String namespace =
+                    apply.manifest().path("metadata").path("namespace").asText();
+            List<JsonNode> listed = apply.dependencies();
+            DependencySync.Use use = dependencies.use(command.placementId(), listed);
+            if (use.failure().isPresent()) {
+                return use.failure().get();
+            }
+            KubeApplier.Outcome applied = applier.carryOut(decision);
+            if (applied.outcome() != CommandResult.Outcome.APPLIED) {
+                dependencies.undo(command.placementId(), use);
+                return applied;
+            }
+            return dependencies
+                    .releaseDropped(command.placementId(), namespace, listed)
+                    .map(f -> new KubeApplier.Outcome(
+                            CommandResult.Outcome.APPLIED,
+                            applied.reason() + "; " + f.reason() + " (released at the placement's next command)"))
+                    .orElse(applied);
+        }
+        KubeApplier.Outcome outcome = applier.carryOut(decision);
+        if (command instanceof Command.Delete delete && outcome.outcome() == CommandResult.Outcome.DELETED) {
+            return dependencies
+                    .releaseAll(command.placementId(), delete.copy().namespace())
+                    .map(f -> new KubeApplier.Outcome(
+                            // sent again, the delete releases what is left; a refusal would only wedge the hub's
+                            // finalizer, so it is told in the reason and left to a person
+                            f.outcome() == CommandResult.Outcome.RETRY ? f.outcome() : outcome.outcome(),
+                            outcome.reason() + "; " + f.reason()))
+                    .orElse(outcome);
+        }
+        return outcome;
     }
 
     /**

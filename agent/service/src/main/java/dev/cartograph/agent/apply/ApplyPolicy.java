@@ -19,7 +19,8 @@ import java.util.Set;
  * kube adapter carries the decision out. Immutable and thread-safe.
  *
  * <p>A manifest is checked again here, whatever the broker decided: its pod templates against its namespace's
- * pod security level ({@link PodSecurity}), and its namespace against those no command may write into.
+ * pod security level ({@link PodSecurity}), and its namespace against those no command may write into; its
+ * dependencies against what an agent copies ({@link Dependencies#refusal}).
  *
  * @param allowedNamespaces namespaces commands may write into; empty means any but {@code deniedNamespaces}
  * @param deniedNamespaces  namespaces no command writes into, even when allowed
@@ -72,7 +73,7 @@ public record ApplyPolicy(
             return existing.<Decision>map(Decision.Delete::new).orElseGet(Decision.NothingToDelete::new);
         }
         JsonNode manifest = ((Command.Apply) command).manifest();
-        Optional<String> refusal = refusal(manifest);
+        Optional<String> refusal = refusal(manifest).or(() -> Dependencies.refusal((Command.Apply) command));
         if (refusal.isPresent()) {
             return new Decision.Reject(refusal.get());
         }

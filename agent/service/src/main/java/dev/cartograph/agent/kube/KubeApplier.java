@@ -14,15 +14,9 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.github.resilience4j.retry.Retry;
-import io.github.resilience4j.retry.RetryConfig;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Carries out apply decisions against the member cluster. Every write goes through a retry with
@@ -39,9 +33,7 @@ public final class KubeApplier {
     private final KubernetesClient client;
     private final Function<GroupVersionKind, Optional<String>> plurals;
     private final boolean createNamespaces;
-    private final int attempts;
-    private final Retry retry;
-    private final CircuitBreaker breaker;
+    private final Writes writes;
 
     /**
      * @param plurals the resource name under which the cluster serves a kind (empty when it does not)
@@ -56,24 +48,12 @@ public final class KubeApplier {
         this.client = client;
         this.plurals = plurals;
         this.createNamespaces = createNamespaces;
-        this.attempts = attempts;
-        this.retry = Retry.of(
-                "kube-writes",
-                RetryConfig.custom()
-                        .maxAttempts(attempts)
-                        .intervalFunction(
-                                io.github.resilience4j.core.IntervalFunction.ofExponentialBackoff(firstBackoff, 2.0))
-                        .retryOnException(ApiAnswer::isTransient)
-                        .build());
-        this.breaker = CircuitBreaker.of(
-                "kube-writes",
-                CircuitBreakerConfig.custom()
-                        .failureRateThreshold(50)
-                        .slidingWindowSize(20)
-                        .minimumNumberOfCalls(10)
-                        .waitDurationInOpenState(Duration.ofSeconds(30))
-                        .recordException(ApiAnswer::isTransient)
-                        .build());
+        this.writes = new Writes(firstBackoff, attempts);
+    }
+
+    /** The member copies of workloads' dependencies, written through this applier's retry and circuit breaker. */
+    public DependencySync dependencies() {
+        return new DependencySync(client, writes, this::ensureNamespace);
     }
 
     public Outcome carryOut(ApplyPolicy.Decision decision) {
@@ -95,14 +75,8 @@ public final class KubeApplier {
                 return stale(s.applied());
             }
             return new Outcome(CommandResult.Outcome.REJECTED, ((ApplyPolicy.Decision.Reject) decision).reason());
-        } catch (CallNotPermittedException e) {
-            return new Outcome(
-                    CommandResult.Outcome.RETRY,
-                    "not written: the API server keeps failing, so writes pause for up to 30s " + "(circuit open)");
-        } catch (KubernetesClientException e) {
-            return ApiAnswer.of(e, attempts);
         } catch (RuntimeException e) {
-            return new Outcome(CommandResult.Outcome.RETRY, "not known to be written: " + e);
+            return writes.outcome(e, true);
         }
     }
 
@@ -180,16 +154,20 @@ public final class KubeApplier {
     }
 
     private void write(Runnable action) {
-        Supplier<Object> call = () -> {
-            action.run();
-            return null;
-        };
-        Retry.decorateSupplier(retry, CircuitBreaker.decorateSupplier(breaker, call))
-                .get();
+        writes.run(action);
     }
 
     private void createObject(JsonNode manifest) {
         String ns = manifest.path("metadata").path("namespace").asText();
+        ensureNamespace(ns);
+        client.genericKubernetesResources(context(manifest))
+                .inNamespace(ns)
+                .resource(resource(manifest))
+                .create();
+    }
+
+    /** Creates namespace {@code ns} when it is missing and this agent may create namespaces. */
+    private void ensureNamespace(String ns) {
         if (createNamespaces && client.namespaces().withName(ns).get() == null) {
             try {
                 client.namespaces()
@@ -205,10 +183,6 @@ public final class KubeApplier {
                 }
             }
         }
-        client.genericKubernetesResources(context(manifest))
-                .inNamespace(ns)
-                .resource(resource(manifest))
-                .create();
     }
 
     private void delete(JsonNode existing) {
@@ -230,7 +204,7 @@ public final class KubeApplier {
         return ClusterCache.context(kind, plural);
     }
 
-    private static GenericKubernetesResource resource(JsonNode manifest) {
+    static GenericKubernetesResource resource(JsonNode manifest) {
         try {
             return Documents.json().treeToValue(manifest, GenericKubernetesResource.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The shipped RBAC (deploy/rbac) is least privilege and covers the catalog: no wildcard anywhere; every catalog
  * kind has exactly the agent's read verbs (get, list, watch: informers and the read before a write), its write
- * verbs (create, patch, delete: KubeApplier) and the broker's hub verbs (get, list, watch, patch, and patch on
+ * verbs (create, patch, delete: KubeApplier), a workload's dependencies only per namespace (get, list, create,
+ * update, delete on configmaps, secrets, serviceaccounts, persistentvolumeclaims: DependencySync) and the broker's hub verbs (get, list, watch, patch, and patch on
  * status: HubWatch and KubeHub's edit/editStatus); and nothing else is granted beyond the fixed extras listed
  * here, each from a call read in the code (deploy/rbac/README.md). A catalog kind added without RBAC fails here by
  * name.
@@ -29,6 +30,8 @@ class RbacManifestsTest {
     static final Set<String> WRITE = Set.of("create", "patch", "delete");
     static final Set<String> HUB = Set.of("get", "list", "watch", "patch");
     static final Set<String> LIST_WATCH = Set.of("list", "watch");
+    /** DependencySync: read by name, list by the placement's label, create, update (read-modify-write), delete. */
+    static final Set<String> DEPENDENCY = Set.of("get", "list", "create", "update", "delete");
 
     @Test
     void noManifestGrantsAWildcardVerbGroupResourceNameOrUrl() throws Exception {
@@ -67,7 +70,11 @@ class RbacManifestsTest {
 
     @Test
     void everyCatalogKindHasExactlyTheAgentsWriteVerbsAndNoOtherWrite() throws Exception {
-        assertGrants("agent.yaml", "cartograph-agent-write", perCatalogKind("", WRITE));
+        Map<String, Set<String>> expected = perCatalogKind("", WRITE);
+        for (String dependency : List.of("configmaps", "secrets", "serviceaccounts", "persistentvolumeclaims")) {
+            expected.put("/" + dependency, new TreeSet<>(DEPENDENCY)); // bound per namespace, like the writes
+        }
+        assertGrants("agent.yaml", "cartograph-agent-write", expected);
     }
 
     @Test
