@@ -2,15 +2,10 @@ package dev.cartograph.broker.coordinate;
 
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
-import dev.cartograph.fleet.Reservation;
 import dev.cartograph.interpreter.Interpreter;
-import dev.cartograph.protocol.PlacementRecord;
-import dev.cartograph.protocol.PlacementRecord.State;
-import dev.cartograph.protocol.WorkloadSummary;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +61,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private long poison;
     private final Leadership leadership;
     private final QueueRetry retry;
+    /** Runs when this instance becomes active (leader and caught up). */
+    private final Takeover takeover;
 
     public Coordinator(BrokerSettings settings, Interpreter interpreter, Outbox outbox, Hub hub, Clock clock) {
         this(settings, interpreter, outbox, hub, clock, PriorityClasses.NONE, HubDependencies.NONE);
@@ -119,6 +116,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 new AgentReports(settings, fleet, book, fencing, mirror, deletion, failover, updates, effects, clock);
         this.quarantine = new Quarantine(book, placing, effects);
         this.retry = new QueueRetry(book, placing, clock);
+        this.takeover = new Takeover(book, fleet, reports, hubObjects, retry);
     }
 
     /** Queues an input; blocks while the inbox is full (back-pressure on the reader that produced it). */
@@ -273,23 +271,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
         leadership.fenced();
     }
 
-    /** Now leader and caught up: hold what recorded placements reserved, then act on every hub object. */
     private void becameActive() {
-        for (PlacementRecord p : book.placements()) {
-            if ((p.state() == State.PLACED || p.state() == State.APPLIED)
-                    && p.cluster().isPresent()
-                    && !p.reserved().isEmpty()
-                    && fleet.reservation(p.uid()).isEmpty()) {
-                fleet.hold(new Reservation(p.uid(), p.cluster().get(), p.epoch(), p.reserved()));
-            }
-        }
-        for (WorkloadSummary s : List.copyOf(book.copies())) {
-            reports.copy(s, Optional.empty()); // summaries replayed before their placement records: match them up now
-        }
-        for (HubObject object : List.copyOf(book.objects())) {
-            hubObjects.changed(object);
-        }
-        retry.changedEverywhere();
+        takeover.run();
     }
 
     /** Forgets everything about a placement, in every part (its hub object is gone, or is about to be). */

@@ -3,19 +3,14 @@ package dev.cartograph.broker.kafka;
 import dev.cartograph.broker.coordinate.Coordinator;
 import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.protocol.Topics;
-import dev.cartograph.protocol.Topics.AgentTopic;
 import dev.cartograph.protocol.Topics.Owned;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,7 +19,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -36,8 +30,7 @@ import org.slf4j.LoggerFactory;
  * Reads {@code P.placements} and every cluster's own topics ({@code P.from.CLUSTER.cluster|workloads|events})
  * from the beginning (compacted, so this rebuilds state after any restart) and then follows them,
  * handing every record {@link Records} accepts to the coordinator. Clusters are found by their topics'
- * names: at start, every {@value #DISCOVER_EVERY_SECONDS} s, and before a mark's end offsets are taken;
- * a new cluster's topics are added to the assignment and read from the beginning. Says once when it has
+ * names ({@link Assignment}), also before a mark's end offsets are taken. Says once when it has
  * read up to where each partition known at start stood then, and again, when asked ({@link #mark}), once
  * it has read up to where every partition stands at that moment — a new leader acts only after reading
  * everything the previous leader committed and every cluster that existed. Reads committed records
@@ -53,7 +46,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Ingest implements Runnable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ingest.class);
-    static final long DISCOVER_EVERY_SECONDS = 2;
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final Map<String, String> kafka;
@@ -63,10 +55,8 @@ public final class Ingest implements Runnable, AutoCloseable {
     private final Topology topology;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicLong markRequested = new AtomicLong(-1);
-    /** What this consumer is assigned; only the ingest thread touches it. */
-    private final Set<TopicPartition> assigned = new LinkedHashSet<>();
-    /** The assigned cluster topics' partitions and their clusters; read by the decoding thread too. */
-    private final Map<TopicPartition, String> clusterTopics = new ConcurrentHashMap<>();
+    /** The partitions read, and which are clusters' cluster topics. */
+    private final Assignment assignment;
 
     private final Summaries summaries;
     /** Cluster topics' records, newest per key, into their summaries (decoding thread). */
@@ -83,8 +73,6 @@ public final class Ingest implements Runnable, AutoCloseable {
         return t;
     });
 
-    private long discovered;
-
     public Ingest(Map<String, String> kafka, Topics topics, Topology topology, Coordinator coordinator) {
         Map<String, Object> config = new HashMap<>(kafka);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -100,6 +88,13 @@ public final class Ingest implements Runnable, AutoCloseable {
         this.summaries = new Summaries(
                 coordinator, cluster -> commandTopics.execute(() -> topology.ensureCommandTopicOrLog(cluster)));
         this.clusterReader = new ClusterReader(records, summaries::assembly, this::deliver);
+        this.assignment = new Assignment(
+                consumer,
+                topics,
+                (tp, cluster) -> decoding.then(() -> {
+                    clusterReader.forget(tp);
+                    summaries.forget(cluster);
+                }));
     }
 
     /**
@@ -116,21 +111,20 @@ public final class Ingest implements Runnable, AutoCloseable {
             if (!start()) {
                 return;
             }
-            Map<TopicPartition, Long> end = new HashMap<>(consumer.endOffsets(assigned));
+            Map<TopicPartition, Long> end = new HashMap<>(consumer.endOffsets(assignment.assigned()));
             boolean caughtUp = false;
             long marking = -1;
             Map<TopicPartition, Long> markEnd = Map.of();
             long backoff = 250;
             while (running.get()) {
                 try {
-                    if (System.nanoTime() - discovered
-                            >= Duration.ofSeconds(DISCOVER_EVERY_SECONDS).toNanos()) {
-                        discover();
+                    if (assignment.due()) {
+                        assignment.discover();
                     }
                     long asked = markRequested.get();
                     if (asked >= 0) {
-                        discover(); // a cluster that exists now is read before the mark is answered
-                        markEnd = new HashMap<>(consumer.endOffsets(assigned));
+                        assignment.discover(); // a cluster that exists now is read before the mark is answered
+                        markEnd = new HashMap<>(consumer.endOffsets(assignment.assigned()));
                         marking = asked;
                         // taken only now: a request is not lost when the calls above fail (a newer one stays)
                         markRequested.compareAndSet(asked, -1);
@@ -176,7 +170,7 @@ public final class Ingest implements Runnable, AutoCloseable {
     /** The cluster topics' partitions of which the consumer holds (or knows of) more than it handed over. */
     private Set<TopicPartition> behind() {
         Set<TopicPartition> behind = new HashSet<>();
-        for (TopicPartition tp : clusterTopics.keySet()) {
+        for (TopicPartition tp : assignment.clusterPartitions()) {
             OptionalLong lag = consumer.currentLag(tp);
             if (lag.isPresent() && lag.getAsLong() > 0) {
                 behind.add(tp);
@@ -187,7 +181,7 @@ public final class Ingest implements Runnable, AutoCloseable {
 
     /** Drops the partitions read up to their end offset (and those no longer assigned); true when none is left. */
     private boolean reached(Map<TopicPartition, Long> end) {
-        end.keySet().retainAll(assigned);
+        end.keySet().retainAll(assignment.assigned());
         end.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
         return end.isEmpty();
     }
@@ -210,15 +204,7 @@ public final class Ingest implements Runnable, AutoCloseable {
         while (running.get()) {
             try {
                 topology.ensurePlacements().forEach(shortfall -> LOG.warn("{}", shortfall));
-                Map<String, List<PartitionInfo>> all = consumer.listTopics(Duration.ofSeconds(30));
-                List<PartitionInfo> placements = all.getOrDefault(topics.placements(), List.of());
-                if (placements.isEmpty()) {
-                    // just created: its metadata has not reached this client yet
-                    throw new IllegalStateException("topic " + topics.placements() + " has no partitions yet");
-                }
-                List<TopicPartition> first = new ArrayList<>(partitions(topics.placements(), placements));
-                first.addAll(clusterPartitions(all));
-                add(first);
+                assignment.start(consumer.listTopics(Duration.ofSeconds(30)));
                 return true;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -244,74 +230,13 @@ public final class Ingest implements Runnable, AutoCloseable {
     }
 
     /**
-     * Adds the partitions of cluster topics that appeared since the last look, read from the beginning,
-     * and lets go of those whose topic is gone (a removed cluster's, deleted by an operator): a deleted
-     * partition would otherwise fail every end-offset request, and a new leader's catch-up with it.
-     */
-    private void discover() {
-        Map<String, List<PartitionInfo>> all = consumer.listTopics(Duration.ofSeconds(10));
-        List<TopicPartition> gone = assigned.stream()
-                .filter(tp -> topics.owner(tp.topic()).isPresent() && !all.containsKey(tp.topic()))
-                .toList();
-        if (!gone.isEmpty()) {
-            gone.forEach(assigned::remove);
-            gone.forEach(clusterTopics::remove);
-            gone.forEach(tp -> topics.owner(tp.topic())
-                    .filter(o -> o.topic() == AgentTopic.CLUSTER)
-                    .ifPresent(o -> decoding.then(() -> {
-                        clusterReader.forget(tp);
-                        summaries.forget(o.cluster());
-                    })));
-            consumer.assign(assigned);
-            LOG.info("no longer reading {}: the topics are gone", gone);
-        }
-        add(clusterPartitions(all));
-    }
-
-    /** The partitions of every agent-written topic in {@code all} not assigned yet. */
-    private List<TopicPartition> clusterPartitions(Map<String, List<PartitionInfo>> all) {
-        List<TopicPartition> found = new ArrayList<>();
-        all.forEach((topic, infos) -> {
-            if (topics.owner(topic).isPresent() && infos != null) {
-                partitions(topic, infos).stream()
-                        .filter(tp -> !assigned.contains(tp))
-                        .forEach(found::add);
-            }
-        });
-        return found;
-    }
-
-    private static List<TopicPartition> partitions(String topic, List<PartitionInfo> infos) {
-        return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-    }
-
-    /** Assigns {@code fresh} besides what is assigned (whose positions stay), from their beginning. */
-    private void add(List<TopicPartition> fresh) {
-        discovered = System.nanoTime();
-        if (fresh.isEmpty()) {
-            return;
-        }
-        assigned.addAll(fresh);
-        fresh.forEach(tp -> topics.owner(tp.topic())
-                .filter(o -> o.topic() == AgentTopic.CLUSTER)
-                .ifPresent(o -> clusterTopics.put(tp, o.cluster())));
-        consumer.assign(assigned);
-        consumer.seekToBeginning(fresh);
-        Set<String> clusters = new TreeSet<>();
-        fresh.forEach(tp -> topics.owner(tp.topic()).map(Owned::cluster).ifPresent(clusters::add));
-        if (!clusters.isEmpty()) {
-            LOG.info("reading the topics of cluster(s) {}", clusters);
-        }
-    }
-
-    /**
      * One poll's records, partition by partition, in order; a cluster topic's through {@link ClusterReader}
      * ({@code behind}: the partitions the consumer has more of).
      */
     private void deliver(ConsumerRecords<String, byte[]> batch, Set<TopicPartition> behind) {
         for (TopicPartition tp : batch.partitions()) {
             List<ConsumerRecord<String, byte[]>> polled = batch.records(tp);
-            String cluster = clusterTopics.get(tp);
+            String cluster = assignment.cluster(tp);
             if (cluster != null) {
                 clusterReader.read(tp, cluster, polled, behind.contains(tp));
             } else {
