@@ -65,22 +65,7 @@ class CoordinatorBenchmark {
             return true;
         }
     };
-    private final Hub hub = new Hub() {
-        @Override
-        public void addFinalizer(JsonNode object) {}
-
-        @Override
-        public void removeFinalizer(JsonNode object) {}
-
-        @Override
-        public void mark(JsonNode object, Map<String, String> labels, Map<String, String> annotations) {}
-
-        @Override
-        public void status(JsonNode object, JsonNode status) {}
-
-        @Override
-        public void event(JsonNode object, String type, String reason, String message) {}
-    };
+    private final Hub hub = NoHub.INSTANCE;
 
     @Test
     void submissionsPlacedPerSecondThroughTheRealCoordinator() throws Exception {

@@ -2,7 +2,6 @@ package dev.cartograph.broker.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.broker.coordinate.Coordinator;
 import dev.cartograph.broker.coordinate.Hub;
 import dev.cartograph.broker.coordinate.Outbox;
@@ -252,20 +251,5 @@ class IngestBenchmark {
         }
     };
 
-    static final Hub NO_HUB = new Hub() {
-        @Override
-        public void addFinalizer(JsonNode object) {}
-
-        @Override
-        public void removeFinalizer(JsonNode object) {}
-
-        @Override
-        public void mark(JsonNode object, Map<String, String> labels, Map<String, String> annotations) {}
-
-        @Override
-        public void status(JsonNode object, JsonNode status) {}
-
-        @Override
-        public void event(JsonNode object, String type, String reason, String message) {}
-    };
+    static final Hub NO_HUB = dev.cartograph.broker.coordinate.NoHub.INSTANCE;
 }
