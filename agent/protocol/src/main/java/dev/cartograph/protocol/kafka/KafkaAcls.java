@@ -22,7 +22,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * write the command topics and {@code P.placements}, use its transactional id). Everything else is
  * denied by a Kafka with {@code allow.everyone.if.no.acl.found=false}, so agent A's credentials
  * cannot write B's topics or read B's commands. Also renders them as {@code kafka-acls.sh} command
- * lines (docs/operations.md shows exactly those). Immutable; thread-safe.
+ * lines (docs/operations.md shows exactly those) and, through {@link StrimziUsers}, as Strimzi
+ * {@code KafkaUser} resources (docs/install.md). Immutable; thread-safe.
  *
  * <p>Only the operations that are not implied are listed: in Kafka, {@code READ} and {@code WRITE}
  * imply {@code DESCRIBE} (of a topic, group or transactional id); {@code CREATE} and
@@ -110,6 +111,28 @@ public record KafkaAcls(Topics topics) {
      * create ACLs.
      */
     public static List<String> commands(List<AclBinding> acls) {
+        List<String> lines = new ArrayList<>();
+        for (Grant grant : grants(acls)) {
+            StringBuilder line =
+                    new StringBuilder(COMMAND).append(" --allow-principal ").append(grant.principal());
+            grant.operations().forEach(op -> line.append(" --operation ").append(operation(op)));
+            line.append(' ').append(resource(grant.pattern()));
+            if (grant.pattern().patternType() == PatternType.PREFIXED) {
+                line.append(" --resource-pattern-type prefixed");
+            }
+            lines.add(line.toString());
+        }
+        return List.copyOf(lines);
+    }
+
+    /** One principal's operations on one resource pattern, as the renderers group them. */
+    record Grant(String principal, ResourcePattern pattern, List<AclOperation> operations) {}
+
+    /**
+     * {@code acls} grouped per principal and resource pattern, in the order they first appear; only
+     * ALLOW from any host can be rendered.
+     */
+    static List<Grant> grants(List<AclBinding> acls) {
         Map<List<Object>, List<AclOperation>> grouped = new LinkedHashMap<>();
         for (AclBinding acl : acls) {
             if (acl.entry().permissionType() != AclPermissionType.ALLOW
@@ -119,19 +142,10 @@ public record KafkaAcls(Topics topics) {
             grouped.computeIfAbsent(List.of(acl.entry().principal(), acl.pattern()), k -> new ArrayList<>())
                     .add(acl.entry().operation());
         }
-        List<String> lines = new ArrayList<>();
-        grouped.forEach((key, ops) -> {
-            ResourcePattern pattern = (ResourcePattern) key.get(1);
-            StringBuilder line =
-                    new StringBuilder(COMMAND).append(" --allow-principal ").append(key.get(0));
-            ops.forEach(op -> line.append(" --operation ").append(operation(op)));
-            line.append(' ').append(resource(pattern));
-            if (pattern.patternType() == PatternType.PREFIXED) {
-                line.append(" --resource-pattern-type prefixed");
-            }
-            lines.add(line.toString());
-        });
-        return List.copyOf(lines);
+        List<Grant> grants = new ArrayList<>();
+        grouped.forEach((key, ops) ->
+                grants.add(new Grant((String) key.get(0), (ResourcePattern) key.get(1), List.copyOf(ops))));
+        return List.copyOf(grants);
     }
 
     private static AclBinding allow(
@@ -149,7 +163,7 @@ public record KafkaAcls(Topics topics) {
     }
 
     /** kafka-acls.sh's spelling of an operation: {@code DESCRIBE_CONFIGS} is {@code DescribeConfigs}. */
-    private static String operation(AclOperation op) {
+    static String operation(AclOperation op) {
         StringBuilder name = new StringBuilder();
         for (String word : op.name().split("_")) {
             name.append(word.charAt(0)).append(word.substring(1).toLowerCase(java.util.Locale.ROOT));
