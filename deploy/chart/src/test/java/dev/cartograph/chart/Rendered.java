@@ -39,11 +39,16 @@ record Rendered(List<JsonNode> objects) {
 
     /** The service's configuration file the chart mounts (ConfigMap data key broker.yml or agent.yml), parsed. */
     JsonNode config(String component) {
+        return configFile(component).path("cartograph").path(component);
+    }
+
+    /** The whole configuration file of the component (micronaut.* and cartograph.*). */
+    JsonNode configFile(String component) {
         String text = get("ConfigMap", Chart.RELEASE + "-" + component)
                 .path("data")
                 .path(component + ".yml")
                 .asText();
-        return Chart.readAll(text).get(0).path("cartograph").path(component);
+        return Chart.readAll(text).get(0);
     }
 
     JsonNode container(String component) {
