@@ -50,7 +50,7 @@ final class Chart {
         return template(List.of(exampleFile), Map.of());
     }
 
-    /** helm lint of a copy of the chart whose values.yaml is the chart's defaults overridden by {@code values}. */
+    /** helm lint --strict (warnings fail too) of a copy of the chart whose values.yaml is the chart's defaults overridden by {@code values}. */
     static LintResult lint(JsonNode values, Path scratch) {
         Path copy = scratch.resolve("cartograph");
         copyTree(DIR, copy);
@@ -60,7 +60,7 @@ final class Chart {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new Helm(copy).lint().call();
+        return new Helm(copy).lint().strict().call();
     }
 
     static JsonNode example(String file) {
