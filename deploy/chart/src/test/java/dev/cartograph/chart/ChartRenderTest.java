@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What helm template renders for the documented value sets (examples/): the broker's replicas and leader
@@ -32,7 +30,7 @@ class ChartRenderTest {
         assertThat(config.path("bootstrap-servers").asText())
                 .isEqualTo("kafka-0.kafka.kafka.svc:9092,kafka-1.kafka.kafka.svc:9092,kafka-2.kafka.kafka.svc:9092");
         // each replica's identity in the Lease is its pod name
-        JsonNode id = env(hub.container("broker"), "CARTOGRAPH_BROKER_ID");
+        JsonNode id = Pods.env(hub.container("broker"), "CARTOGRAPH_BROKER_ID");
         assertThat(id.path("valueFrom").path("fieldRef").path("fieldPath").asText())
                 .isEqualTo("metadata.name");
         // kept apart, and one kept up through a drain
@@ -181,88 +179,17 @@ class ChartRenderTest {
                         both.get("Service", "cartograph-agent").path("spec").path("selector"));
     }
 
-    static List<String> examples() {
-        return Chart.examples();
-    }
-
-    @ParameterizedTest
-    @MethodSource("examples")
-    void everyPodIsHardenedProbedAndMountsWhatItsConfigurationNames(String example) {
-        Rendered r = Chart.template(example);
-
-        assertThat(r.ofKind("Deployment")).isNotEmpty();
-        for (JsonNode d : r.ofKind("Deployment")) {
-            JsonNode pod = d.path("spec").path("template").path("spec");
-            String component = d.path("metadata").path("name").asText().replace("cartograph-", "");
-            assertThat(pod.path("securityContext").path("runAsNonRoot").asBoolean())
-                    .isTrue();
-            assertThat(pod.path("securityContext").path("runAsUser").asInt()).isEqualTo(65532);
-            assertThat(pod.path("securityContext")
-                            .path("seccompProfile")
-                            .path("type")
-                            .asText())
-                    .isEqualTo("RuntimeDefault");
-            JsonNode c = pod.path("containers").get(0);
-            JsonNode sc = c.path("securityContext");
-            assertThat(sc.path("readOnlyRootFilesystem").asBoolean()).isTrue();
-            assertThat(sc.path("allowPrivilegeEscalation").asBoolean()).isFalse();
-            assertThat(sc.path("capabilities").path("drop").toString()).isEqualTo("[\"ALL\"]");
-            // the read-only root needs a writable /tmp
-            assertThat(volumeAt(pod, c, "/tmp").has("emptyDir")).isTrue();
-            // Micronaut's health endpoints on the named HTTP port
-            assertThat(c.path("livenessProbe").path("httpGet").path("path").asText())
-                    .isEqualTo("/health/liveness");
-            assertThat(c.path("readinessProbe").path("httpGet").path("path").asText())
-                    .isEqualTo("/health/readiness");
-            assertThat(c.path("livenessProbe").path("httpGet").path("port").asText())
-                    .isEqualTo("http");
-            assertThat(c.path("ports").get(0).path("name").asText()).isEqualTo("http");
-            // the service listens where the pod's port and probes point
-            assertThat(r.configFile(component)
-                            .path("micronaut")
-                            .path("server")
-                            .path("port")
-                            .asInt())
-                    .isEqualTo(c.path("ports").get(0).path("containerPort").asInt());
-            // the heap sized from the container's memory limit, not the JVM's default quarter
-            assertThat(env(c, "JAVA_TOOL_OPTIONS").path("value").asText()).isEqualTo("-XX:MaxRAMPercentage=75.0");
-            // the configuration file Micronaut is told to read is the ConfigMap's, mounted
-            String file = env(c, "MICRONAUT_CONFIG_FILES").path("value").asText();
-            assertThat(file).isEqualTo("/etc/cartograph/config/" + component + ".yml");
-            assertThat(volumeAt(pod, c, "/etc/cartograph/config")
-                            .path("configMap")
-                            .path("name")
-                            .asText())
-                    .isEqualTo("cartograph-" + component);
-            // every mount has its volume
-            for (JsonNode m : c.path("volumeMounts")) {
-                assertThat(volume(pod, m.path("name").asText()))
-                        .as(m.toString())
-                        .isNotNull();
-            }
-        }
-    }
-
     private static List<String> kinds(Rendered r, String kind) {
         List<String> names = new ArrayList<>();
         r.ofKind(kind).forEach(o -> names.add(o.path("metadata").path("name").asText()));
         return names;
     }
 
-    private static JsonNode env(JsonNode container, String name) {
-        for (JsonNode e : container.path("env")) {
-            if (name.equals(e.path("name").asText())) {
-                return e;
-            }
-        }
-        throw new AssertionError("no env " + name + " in " + container.path("env"));
-    }
-
     private static void assertSecretEnv(JsonNode container, String name, String secret, String key) {
-        JsonNode ref = env(container, name).path("valueFrom").path("secretKeyRef");
+        JsonNode ref = Pods.env(container, name).path("valueFrom").path("secretKeyRef");
         assertThat(ref.path("name").asText()).as(name).isEqualTo(secret);
         assertThat(ref.path("key").asText()).as(name).isEqualTo(key);
-        assertThat(env(container, name).has("value"))
+        assertThat(Pods.env(container, name).has("value"))
                 .as("%s must not be inlined", name)
                 .isFalse();
     }
@@ -276,27 +203,9 @@ class ChartRenderTest {
         JsonNode c = pod.path("containers").get(0);
         String dir = path.substring(0, path.lastIndexOf('/'));
         String file = path.substring(path.lastIndexOf('/') + 1);
-        JsonNode volume = volumeAt(pod, c, dir);
+        JsonNode volume = Pods.volumeAt(pod, c, dir);
         assertThat(volume.path("secret").path("secretName").asText()).isEqualTo(secret);
         assertThat(volume.path("secret").path("items").toString())
                 .isEqualTo("[{\"key\":\"" + key + "\",\"path\":\"" + file + "\"}]");
-    }
-
-    private static JsonNode volumeAt(JsonNode pod, JsonNode container, String mountPath) {
-        for (JsonNode m : container.path("volumeMounts")) {
-            if (mountPath.equals(m.path("mountPath").asText())) {
-                return volume(pod, m.path("name").asText());
-            }
-        }
-        throw new AssertionError("nothing mounted at " + mountPath + ": " + container.path("volumeMounts"));
-    }
-
-    private static JsonNode volume(JsonNode pod, String name) {
-        for (JsonNode v : pod.path("volumes")) {
-            if (name.equals(v.path("name").asText())) {
-                return v;
-            }
-        }
-        return null;
     }
 }
