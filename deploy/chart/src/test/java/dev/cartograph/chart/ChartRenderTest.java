@@ -127,6 +127,13 @@ class ChartRenderTest {
         assertMountedFromSecret(
                 member, "agent", kafka.path("ssl.truststore.location").asText(), "kafka-ca", "ca.p12");
         assertThat(member.config("agent").path("pod-security-level").asText()).isEqualTo("restricted");
+        // the agent's /prometheus is open: no token
+        JsonNode endpoint = member.get("ServiceMonitor", "cartograph-agent")
+                .path("spec")
+                .path("endpoints")
+                .get(0);
+        assertThat(endpoint.path("path").asText()).isEqualTo("/prometheus");
+        assertThat(endpoint.has("authorization")).isFalse();
         assertThat(member.ofKind("Secret")).isEmpty();
     }
 
@@ -165,6 +172,23 @@ class ChartRenderTest {
         assertThat(endpoint.path("port").asText()).isEqualTo("http");
         assertThat(monitor.path("spec").path("selector").path("matchLabels"))
                 .isEqualTo(hub.get("Service", "cartograph-broker").path("spec").path("selector"));
+        // /prometheus asks for a bearer token: a token of a ServiceAccount with no permissions
+        JsonNode credentials = endpoint.path("authorization").path("credentials");
+        assertThat(endpoint.path("authorization").path("type").asText()).isEqualTo("Bearer");
+        JsonNode token = hub.get("Secret", credentials.path("name").asText());
+        assertThat(token.path("type").asText()).isEqualTo("kubernetes.io/service-account-token");
+        assertThat(credentials.path("key").asText()).isEqualTo("token");
+        String scraper = token.path("metadata")
+                .path("annotations")
+                .path("kubernetes.io/service-account.name")
+                .asText();
+        assertThat(hub.find("ServiceAccount", scraper)).isPresent();
+        assertThat(hub.ofKind("RoleBinding").stream()
+                        .map(b -> b.path("subjects").toString()))
+                .noneMatch(subjects -> subjects.contains(scraper));
+        assertThat(hub.ofKind("ClusterRoleBinding").stream()
+                        .map(b -> b.path("subjects").toString()))
+                .noneMatch(subjects -> subjects.contains(scraper));
     }
 
     @Test
