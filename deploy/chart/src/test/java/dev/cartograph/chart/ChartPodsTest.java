@@ -59,8 +59,6 @@ class ChartPodsTest {
                             .path("port")
                             .asInt())
                     .isEqualTo(c.path("ports").get(0).path("containerPort").asInt());
-            // the heap sized from the container's memory limit, not the JVM's default quarter
-            assertThat(Pods.env(c, "JAVA_TOOL_OPTIONS").path("value").asText()).isEqualTo("-XX:MaxRAMPercentage=75.0");
             // the configuration file Micronaut is told to read is the ConfigMap's, mounted
             String file = Pods.env(c, "MICRONAUT_CONFIG_FILES").path("value").asText();
             assertThat(file).isEqualTo("/etc/cartograph/config/" + component + ".yml");

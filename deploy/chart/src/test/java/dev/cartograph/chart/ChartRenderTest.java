@@ -70,6 +70,24 @@ class ChartRenderTest {
     }
 
     @Test
+    void theImageIsTheOneTheBuildNamesUnlessSetAndJvmOptionsAreAddedOnlyWhenGiven() {
+        JsonNode byDefault = Chart.template("values-member.yaml").container("agent");
+        JsonNode set = Chart.template(
+                        List.of("values-member.yaml"),
+                        Map.of(
+                                "agent.image.repository", "registry.example.com/carto/agent",
+                                "agent.image.tag", "1.2.3",
+                                "agent.jvmOptions", "-Xss1m"))
+                .container("agent");
+
+        // mvn -Pimages: ${image.repository}/${project.artifactId}:${project.version}, repository "cartograph"
+        assertThat(byDefault.path("image").asText()).isEqualTo("cartograph/cartograph-agent:0.1.0-SNAPSHOT");
+        assertThat(byDefault.path("env").toString()).doesNotContain("JAVA_TOOL_OPTIONS");
+        assertThat(set.path("image").asText()).isEqualTo("registry.example.com/carto/agent:1.2.3");
+        assertThat(Pods.env(set, "JAVA_TOOL_OPTIONS").path("value").asText()).isEqualTo("-Xss1m");
+    }
+
+    @Test
     void theHubInstallsTheBrokerAndItsCrdAndNothingOfTheAgent() {
         Rendered hub = Chart.template("values-hub.yaml");
 
