@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -86,24 +88,34 @@ class ChartSourcesTest {
     }
 
     @Test
-    void everyValueIsInTheReadmesTable() throws IOException {
+    void everyValueIsInTheReadmesTableWithItsDefault() throws IOException {
         String readme = Files.readString(Chart.DIR.resolve("README.md"));
-        List<String> undocumented = new ArrayList<>();
-        for (String key : leafKeys(
-                "", Chart.YAML.readTree(Chart.DIR.resolve("values.yaml").toFile()))) {
-            if (!readme.contains("| `" + key + "` |")) {
-                undocumented.add(key);
+        JsonNode values = Chart.YAML.readTree(Chart.DIR.resolve("values.yaml").toFile());
+        List<String> wrong = new ArrayList<>();
+        for (String key : leafKeys("", values)) {
+            Matcher row = Pattern.compile("(?m)^\\| `" + Pattern.quote(key) + "` \\| `([^|]*)` \\|")
+                    .matcher(readme);
+            if (!row.find()) {
+                wrong.add(key + ": no row");
+            } else if (!Chart.YAML.readTree(row.group(1)).equals(at(values, key))) {
+                wrong.add(key + ": README says " + row.group(1) + ", values.yaml " + at(values, key));
             }
         }
-        // the two required values have no default in values.yaml (so the schema can say they are missing)
+        // the required values have no default in values.yaml (so the schema can say they are missing)
         for (String key : List.of("agent.cluster", "agent.kafka.bootstrapServers", "broker.kafka.bootstrapServers")) {
-            if (!readme.contains("| `" + key + "` |")) {
-                undocumented.add(key);
+            if (!readme.contains("| `" + key + "` | (none) |")) {
+                wrong.add(key + ": no row saying it has no default");
             }
         }
-        assertThat(undocumented)
-                .as("values missing from deploy/chart/cartograph/README.md")
-                .isEmpty();
+        assertThat(wrong).as("deploy/chart/cartograph/README.md's values table").isEmpty();
+    }
+
+    private static JsonNode at(JsonNode values, String dotted) {
+        JsonNode node = values;
+        for (String part : dotted.split("\\.")) {
+            node = node.path(part);
+        }
+        return node;
     }
 
     /** Dotted paths of the values a user sets: scalars, lists and empty maps (a map with keys is descended). */
