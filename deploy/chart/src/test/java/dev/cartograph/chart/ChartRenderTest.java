@@ -88,6 +88,28 @@ class ChartRenderTest {
     }
 
     @Test
+    void eachCrdFollowsItsToggle() {
+        Rendered withoutClusters = Chart.template(List.of("values-hub.yaml"), Map.of("crds.clusters", false));
+        Rendered withKartas = Chart.template(List.of("values-hub.yaml"), Map.of("crds.kartas", true));
+
+        assertThat(withoutClusters.ofKind("CustomResourceDefinition")).isEmpty();
+        assertThat(kinds(withKartas, "CustomResourceDefinition"))
+                .containsExactlyInAnyOrder("clusters.cartograph.dev", "kartas.run.ai");
+    }
+
+    @Test
+    void aTokenFileForTheApiIsMountedFromItsSecret() {
+        Rendered hub = Chart.template(
+                List.of("values-hub.yaml"),
+                Map.of("broker.auth.mode", "token-file", "broker.auth.tokenFile.secretName", "cartograph-tokens"));
+
+        JsonNode config = hub.config("broker");
+        assertThat(config.path("auth-mode").asText()).isEqualTo("token-file");
+        assertMountedFromSecret(
+                hub, "broker", config.path("auth-token-file").asText(), "cartograph-tokens", "tokens.csv");
+    }
+
+    @Test
     void theHubInstallsTheBrokerAndItsCrdAndNothingOfTheAgent() {
         Rendered hub = Chart.template("values-hub.yaml");
 
