@@ -178,6 +178,25 @@ class ChartRenderTest {
     }
 
     @Test
+    void theHubOnStrimziReadsStrimzisOwnSecrets() {
+        Rendered hub = Chart.template("values-hub-strimzi.yaml");
+
+        // Strimzi's names: CLUSTER-kafka-bootstrap, CLUSTER-cluster-ca-cert (ca.p12, ca.password), the user's Secret
+        JsonNode config = hub.config("broker");
+        assertThat(config.path("bootstrap-servers").asText())
+                .isEqualTo("cartograph-kafka-kafka-bootstrap.kafka.svc:9093");
+        JsonNode container = hub.container("broker");
+        assertSecretEnv(container, "KAFKA_TRUSTSTORE_PASSWORD", "cartograph-kafka-cluster-ca-cert", "ca.password");
+        assertSecretEnv(container, "KAFKA_SASL_PASSWORD", "cartograph-broker", "password");
+        assertMountedFromSecret(
+                hub,
+                "broker",
+                config.path("kafka").path("ssl.truststore.location").asText(),
+                "cartograph-kafka-cluster-ca-cert",
+                "ca.p12");
+    }
+
+    @Test
     void aMemberWithAClientCertificateUsesMutualTls() {
         Rendered member = Chart.template("values-member-mtls.yaml");
 
