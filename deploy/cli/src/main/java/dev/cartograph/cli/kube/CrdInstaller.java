@@ -163,16 +163,11 @@ public final class CrdInstaller implements AutoCloseable {
     /** {@link Kube#reason} with the API server's own message (who may not do what, which field is invalid). */
     private static String refusal(KubernetesClientException e) {
         String reason = Kube.reason(e);
-        if (e.getCode() > 0
-                && e.getStatus() != null
-                && e.getStatus().getMessage() != null
-                && !reason.startsWith("HTTP")) {
-            return reason + ": " + e.getStatus().getMessage();
+        String message = e.getStatus() == null ? null : e.getStatus().getMessage();
+        if (e.getCode() <= 0 || message == null || message.isBlank()) {
+            return reason;
         }
-        if (reason.startsWith("HTTP") && e.getStatus() != null && e.getStatus().getMessage() != null) {
-            return "HTTP " + e.getCode() + ": " + e.getStatus().getMessage();
-        }
-        return reason;
+        return reason.startsWith("HTTP ") ? "HTTP " + e.getCode() + ": " + message : reason + ": " + message;
     }
 
     @Override

@@ -39,9 +39,14 @@ public final class MockClusters {
     /** Reads the CRDs of {@code catalog}'s kinds and Cartograph's own. */
     public static MockClusters of(Definitions catalog) throws IOException {
         List<CustomResourceDefinition> crds = new ArrayList<>(CatalogCrds.of(catalog));
-        crds.add(CartographCrds.read(CartographCrds.KARTAS));
+        List<CustomResourceDefinition> own = CartographCrds.all(); // as carto install crds installs them
+        own.stream()
+                .filter(c -> c.getMetadata().getName().equals("kartas.run.ai"))
+                .forEach(crds::add);
         List<CustomResourceDefinition> hubCrds = new ArrayList<>(crds);
-        hubCrds.add(CartographCrds.read(CartographCrds.CLUSTERS));
+        own.stream()
+                .filter(c -> c.getMetadata().getName().equals("clusters.cartograph.dev"))
+                .forEach(hubCrds::add);
         return new MockClusters(crds, hubCrds);
     }
 
