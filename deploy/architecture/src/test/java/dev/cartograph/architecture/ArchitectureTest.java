@@ -150,11 +150,11 @@ class ArchitectureTest {
             .whereLayer("Broker")
             .mayOnlyAccessLayers("Interpreter", "Kube", "Catalog", "Protocol", "BrokerCore")
             .whereLayer("Cli")
-            .mayOnlyAccessLayers("Interpreter", "Catalog", "Protocol", "BrokerCore")
+            .mayOnlyAccessLayers("Interpreter", "Kube", "Catalog", "Protocol", "BrokerCore")
             .whereLayer("LocalKafka")
             .mayNotAccessAnyLayer()
             .whereLayer("MockCluster")
-            .mayOnlyAccessLayers("Interpreter", "Catalog")
+            .mayOnlyAccessLayers("Interpreter", "Kube", "Catalog")
             .whereLayer("Simulator")
             .mayOnlyAccessLayers("Interpreter", "Catalog");
 

@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 /**
  * {@code carto}: Cartograph's command line. Exit codes: 0 success, 1 invalid input (definitions
  * with errors, objects with problems), 2 unreadable input or bad usage, 3 no definition for a kind,
- * 4 object not found, 5 the cluster (or broker) could not be read, 6 the broker refused the caller: no
+ * 4 object not found, 5 the cluster (or broker) could not be read, or refused a write ({@code carto install crds}),
+ * 6 the broker refused the caller: no
  * token, a token it does not accept (401), or not allowed (403).
  *
  * <p>{@code -h}/{@code --help} and {@code -V}/{@code --version} are picocli's standard help options;
@@ -27,6 +28,7 @@ import picocli.CommandLine.Command;
             PlanCommand.class,
             FleetCommand.class,
             BenchCommand.class,
+            InstallCommand.class,
             CompletionCommand.class,
             CommandLine.HelpCommand.class
         })

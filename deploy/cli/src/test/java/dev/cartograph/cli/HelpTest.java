@@ -10,7 +10,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(30)
 class HelpTest {
     @ParameterizedTest
-    @ValueSource(strings = {"get", "validate", "describe", "definitions", "plan", "fleet", "bench", "completion"})
+    @ValueSource(
+            strings = {"get", "validate", "describe", "definitions", "plan", "fleet", "bench", "completion", "install"})
     void everySubcommandPrintsItsUsageForHelpAndH(String command) {
         for (String flag : new String[] {"--help", "-h"}) {
             CartoTest.Run run = CartoTest.carto(command, flag);
@@ -23,11 +24,24 @@ class HelpTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void installCrdsPrintsItsUsageAndInstallAloneIsAUsageError() {
+        CartoTest.Run help = CartoTest.carto("install", "crds", "--help");
+        assertThat(help.exit()).isZero();
+        assertThat(help.out()).startsWith("Usage: carto install crds").contains("--dry-run", "--all", "--kubeconfig");
+
+        CartoTest.Run bare = CartoTest.carto("install");
+        assertThat(bare.exit()).isEqualTo(2);
+        assertThat(bare.err()).contains("a subcommand is required: crds");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"--help", "-h"})
     void theRootCommandListsItsSubcommands(String flag) {
         CartoTest.Run run = CartoTest.carto(flag);
         assertThat(run.exit()).isZero();
-        assertThat(run.out()).startsWith("Usage: carto").contains("get", "describe", "definitions", "plan", "fleet");
+        assertThat(run.out())
+                .startsWith("Usage: carto")
+                .contains("get", "describe", "definitions", "plan", "fleet", "install");
     }
 }

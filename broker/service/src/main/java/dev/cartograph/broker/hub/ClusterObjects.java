@@ -121,9 +121,8 @@ public final class ClusterObjects {
                 if (e.getCode() == 404) {
                     if (!missingCrdReported) {
                         missingCrdReported = true;
-                        LOG.info(
-                                "the hub has no clusters.cartograph.dev CRD; install broker/service/src/main/resources/crds/"
-                                        + "clusters.cartograph.dev.yaml to see member clusters with kubectl");
+                        LOG.info("the hub has no clusters.cartograph.dev CRD; install it (carto install crds) "
+                                + "to see member clusters with kubectl");
                     }
                     return;
                 }

@@ -1,8 +1,9 @@
 package dev.cartograph.local.kube;
 
 import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.kube.crd.CartographCrds;
+import dev.cartograph.kube.crd.CatalogCrds;
 import dev.cartograph.mock.admission.Admission;
-import dev.cartograph.mock.crd.CatalogCrds;
 import dev.cartograph.mock.fleet.ClusterProfile;
 import dev.cartograph.mock.rbac.Rbac;
 import dev.cartograph.mock.seed.FleetSeeder;
@@ -10,9 +11,7 @@ import dev.cartograph.mock.server.MockApiServer;
 import dev.cartograph.protocol.MetadataKeys;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -40,9 +39,14 @@ public final class MockClusters {
     /** Reads the CRDs of {@code catalog}'s kinds and Cartograph's own. */
     public static MockClusters of(Definitions catalog) throws IOException {
         List<CustomResourceDefinition> crds = new ArrayList<>(CatalogCrds.of(catalog));
-        crds.add(crd("/crds/kartas.run.ai.yaml"));
+        List<CustomResourceDefinition> own = CartographCrds.all(); // as carto install crds installs them
+        own.stream()
+                .filter(c -> c.getMetadata().getName().equals("kartas.run.ai"))
+                .forEach(crds::add);
         List<CustomResourceDefinition> hubCrds = new ArrayList<>(crds);
-        hubCrds.add(crd("/crds/clusters.cartograph.dev.yaml"));
+        own.stream()
+                .filter(c -> c.getMetadata().getName().equals("clusters.cartograph.dev"))
+                .forEach(hubCrds::add);
         return new MockClusters(crds, hubCrds);
     }
 
@@ -93,14 +97,5 @@ public final class MockClusters {
                 .withAdmission(Admission.of(profile.admission())));
         FleetSeeder.seed(member.client(), profile);
         return member;
-    }
-
-    private static CustomResourceDefinition crd(String resource) throws IOException {
-        try (InputStream in = MockClusters.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IOException("missing resource " + resource);
-            }
-            return new KubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
-        }
     }
 }

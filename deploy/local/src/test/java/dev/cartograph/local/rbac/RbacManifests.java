@@ -8,7 +8,7 @@ import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.definition.BuiltInKinds;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
 import dev.cartograph.interpreter.kind.GroupVersionKind;
-import dev.cartograph.mock.crd.CatalogCrds;
+import dev.cartograph.kube.crd.CatalogCrds;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.cartograph.mock.discovery;
 
+import dev.cartograph.kube.crd.VersionPriority;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;
 import io.fabric8.kubernetes.api.model.APIGroupList;

@@ -2,6 +2,7 @@ package dev.cartograph.mock.discovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cartograph.kube.crd.VersionPriority;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cartograph.catalog.Catalog;
-import dev.cartograph.mock.crd.CatalogCrds;
+import dev.cartograph.kube.crd.CatalogCrds;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -118,7 +118,8 @@ class HttpWatchIT {
             assertThat(existing.path("type").asText()).isEqualTo("ADDED");
             JsonNode table = existing.path("object");
             assertThat(table.path("kind").asText()).isEqualTo("Table");
-            assertThat(table.path("columnDefinitions").findValuesAsText("name")).containsExactly("Name", "Age");
+            assertThat(table.path("columnDefinitions").findValuesAsText("name"))
+                    .containsExactly("Name", "Cluster", "Phase", "Age");
             assertThat(table.path("rows")).hasSize(1);
             assertThat(table.path("rows").get(0).path("cells").get(0).asText()).isEqualTo("first");
             assertThat(table.path("rows").get(0).path("object").path("kind").asText())

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cartograph.catalog.Catalog;
-import dev.cartograph.mock.crd.CatalogCrds;
+import dev.cartograph.kube.crd.CatalogCrds;
 import dev.cartograph.mock.fleet.FleetProfile;
 import dev.cartograph.mock.seed.FleetSeeder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

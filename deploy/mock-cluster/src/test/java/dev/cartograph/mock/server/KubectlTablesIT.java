@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cartograph.catalog.Catalog;
-import dev.cartograph.mock.crd.CatalogCrds;
+import dev.cartograph.kube.crd.CatalogCrds;
 import dev.cartograph.mock.fleet.FleetProfile;
 import dev.cartograph.mock.seed.FleetSeeder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
@@ -138,9 +138,52 @@ class KubectlTablesIT {
     }
 
     @Test
+    void catalogKindsShowTheClusterAndPhaseABrokerLabelledThemWith() throws Exception {
+        kubectl.ok(
+                "create",
+                "-f",
+                kubectl.file(
+                        "placed.yaml",
+                        pytorchJob("placed", "ops")
+                                .replace(
+                                        "labels: {team: ops}",
+                                        "labels: {team: ops, cartograph.dev/cluster: gpu-east, cartograph.dev/phase: Running}")));
+
+        String out = kubectl.ok("get", "pytorchjob", "placed");
+
+        assertThat(out).containsPattern("NAME\\s+CLUSTER\\s+PHASE\\s+AGE\\s*\n");
+        assertThat(out).containsPattern("placed\\s+gpu-east\\s+Running\\s+\\d+s");
+        // the columns' JSONPaths, read by kubectl's own (Go) JSONPath, the parser kube-apiserver validates them with
+        var columns = CatalogCrds.of(Catalog.load().definitions()).stream()
+                .filter(c -> c.getMetadata().getName().equals("pytorchjobs.kubeflow.org"))
+                .findFirst()
+                .orElseThrow()
+                .getSpec()
+                .getVersions()
+                .get(0)
+                .getAdditionalPrinterColumns();
+        assertThat(kubectl.ok(
+                        "get",
+                        "pytorchjob",
+                        "placed",
+                        "-o",
+                        "jsonpath={" + columns.get(0).getJsonPath() + "}"))
+                .isEqualTo("gpu-east");
+        assertThat(kubectl.ok(
+                        "get",
+                        "pytorchjob",
+                        "placed",
+                        "-o",
+                        "jsonpath={" + columns.get(1).getJsonPath() + "}"))
+                .isEqualTo("Running");
+        kubectl.ok("delete", "pytorchjob", "placed");
+    }
+
+    @Test
     void labelColumnsSelectorsAndMachineOutputStillWork() throws Exception {
         String labelled = kubectl.ok("get", "pytorchjobs", "-L", "team");
-        assertThat(labelled).containsPattern("NAME\\s+AGE\\s+TEAM\\s*\n");
+        // CatalogCrds' columns (Cluster, Phase: empty here, no broker labelled these), then the label column
+        assertThat(labelled).containsPattern("NAME\\s+CLUSTER\\s+PHASE\\s+AGE\\s+TEAM\\s*\n");
         assertThat(labelled)
                 .containsPattern("bert-finetune\\s+\\d+s\\s+nlp")
                 .containsPattern("resnet\\s+\\d+s\\s+vision");
@@ -151,7 +194,7 @@ class KubectlTablesIT {
         assertThat(kubectl.ok("get", "pytorchjobs", "--show-labels"))
                 .containsPattern("bert-finetune\\s+\\d+s\\s+team=nlp");
         assertThat(kubectl.ok("get", "pytorchjobs", "-A"))
-                .containsPattern("NAMESPACE\\s+NAME\\s+AGE")
+                .containsPattern("NAMESPACE\\s+NAME\\s+CLUSTER\\s+PHASE\\s+AGE")
                 .containsPattern("ml\\s+bert-finetune");
 
         JsonNode list = JSON.readTree(kubectl.ok("get", "pytorchjobs", "-o", "json"));
@@ -271,5 +314,5 @@ class KubectlTablesIT {
 
     /** The broker's own Cluster CRD, read where it is kept (the module runs from deploy/mock-cluster). */
     static final java.nio.file.Path BROKER_CLUSTER_CRD =
-            java.nio.file.Path.of("../../broker/service/src/main/resources/crds/clusters.cartograph.dev.yaml");
+            java.nio.file.Path.of("../../interpreter/kube/src/main/resources/crds/clusters.cartograph.dev.yaml");
 }

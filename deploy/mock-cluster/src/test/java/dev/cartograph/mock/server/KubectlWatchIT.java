@@ -3,7 +3,7 @@ package dev.cartograph.mock.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cartograph.catalog.Catalog;
-import dev.cartograph.mock.crd.CatalogCrds;
+import dev.cartograph.kube.crd.CatalogCrds;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -78,7 +78,7 @@ class KubectlWatchIT {
     @Test
     void getWatchPrintsACustomResourceCreatedWhileItRuns() throws Exception {
         try (Kubectl.Running watch = kubectl.start("get", "pytorchjobs", "-w")) {
-            watch.awaitOutput("NAME\\s+AGE\\s*\n.*existing\\s+\\d+s", SEEN_WITHIN);
+            watch.awaitOutput("NAME\\s+CLUSTER\\s+PHASE\\s+AGE\\s*\n.*existing\\s+\\d+s", SEEN_WITHIN);
 
             server.client()
                     .genericKubernetesResources(PYTORCHJOBS)

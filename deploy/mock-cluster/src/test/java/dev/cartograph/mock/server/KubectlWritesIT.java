@@ -3,7 +3,7 @@ package dev.cartograph.mock.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cartograph.catalog.Catalog;
-import dev.cartograph.mock.crd.CatalogCrds;
+import dev.cartograph.kube.crd.CatalogCrds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.cartograph.mock.crd;
+package dev.cartograph.kube.crd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,6 +43,13 @@ class CatalogCrdsTest {
             Map.entry("SparkApplication.sparkoperator.k8s.io", "sparkapplications"),
             Map.entry("TrainJob.trainer.kubeflow.org", "trainjobs"));
 
+    /**
+     * The catalog's 30 definition files (catalog/src/main/resources/cartograph-catalog), counted by hand: 6 are
+     * built-in kinds (core-pod, batch-job, batch-cronjob, apps-deployment, apps-statefulset, apps-replicaset), 24
+     * custom, of which DynamoGraphDeployment and LLMInferenceService come in two versions each: 22 CRDs.
+     */
+    private static final int CUSTOM_KINDS = 22;
+
     private static final Set<String> BUILT_IN =
             Set.of("Pod.", "Job.batch", "CronJob.batch", "Deployment.apps", "StatefulSet.apps", "ReplicaSet.apps");
 
@@ -79,6 +86,44 @@ class CatalogCrdsTest {
                 .allSatisfy(c -> assertThat(c.getMetadata().getName())
                         .isEqualTo(c.getSpec().getNames().getPlural() + "."
                                 + c.getSpec().getGroup()));
+    }
+
+    @Test
+    void exactlyOneCrdPerCustomKindCountedByHand() {
+        assertThat(crds).hasSize(CUSTOM_KINDS);
+        assertThat(EXPECTED_PLURALS).hasSize(CUSTOM_KINDS);
+        assertThat(crds.stream().map(c -> c.getMetadata().getName()).distinct()).hasSize(CUSTOM_KINDS);
+    }
+
+    @Test
+    void everyCrdHasClusterPhaseAndAgeColumnsReadingTheBrokersHubLabels() {
+        assertThat(crds)
+                .allSatisfy(c -> assertThat(c.getSpec().getVersions())
+                        .allSatisfy(v -> assertThat(v.getAdditionalPrinterColumns())
+                                .extracting(col -> col.getName() + " " + col.getType() + " " + col.getJsonPath())
+                                .containsExactly(
+                                        // the label keys as agent/protocol's MetadataKeys spells them, dots escaped for
+                                        // JSONPath
+                                        "Cluster string .metadata.labels.cartograph\\.dev/cluster",
+                                        "Phase string .metadata.labels.cartograph\\.dev/phase",
+                                        "Age date .metadata.creationTimestamp")));
+    }
+
+    @Test
+    void everyCrdIsLabelledAsManagedByCartograph() {
+        assertThat(crds)
+                .allSatisfy(c -> assertThat(c.getMetadata().getLabels())
+                        .containsEntry("app.kubernetes.io/managed-by", "cartograph"));
+    }
+
+    @Test
+    void onlyTheProtectedK8sIoGroupCarriesTheApprovalAnnotation() {
+        // of the 22, only sparkoperator.k8s.io ends in .k8s.io (jobset.x-k8s.io and leaderworkerset.x-k8s.io do not)
+        assertThat(crds)
+                .filteredOn(c -> c.getMetadata().getAnnotations() != null
+                        && c.getMetadata().getAnnotations().containsKey("api-approved.kubernetes.io"))
+                .extracting(c -> c.getMetadata().getName())
+                .containsExactly("sparkapplications.sparkoperator.k8s.io");
     }
 
     @Test

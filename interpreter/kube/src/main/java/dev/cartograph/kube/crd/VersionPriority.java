@@ -1,4 +1,4 @@
-package dev.cartograph.mock.discovery;
+package dev.cartograph.kube.crd;
 
 import java.util.Comparator;
 import java.util.regex.Matcher;

@@ -1,0 +1,83 @@
+package dev.cartograph.cli;
+
+import dev.cartograph.catalog.Catalog;
+import dev.cartograph.cli.kube.ClusterOptions;
+import dev.cartograph.cli.kube.CrdInstaller;
+import dev.cartograph.cli.kube.Kube;
+import dev.cartograph.interpreter.Definitions;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code carto install crds}: makes a hub that runs none of the operators accept every catalog kind. Installs
+ * Cartograph's own CRDs (Cluster, Karta) and one permissive CRD (open schema, status subresource, Cluster and
+ * Phase columns) for each catalog kind the hub does not serve; leaves alone a kind another CRD or API serves.
+ * Idempotent: a second run changes nothing and says unchanged.
+ */
+@Command(
+        name = "crds",
+        description = {
+            "Install the CRDs a hub needs to accept every catalog kind: Cartograph's own (clusters.cartograph.dev,"
+                    + " kartas.run.ai) and, for each catalog kind the hub does not serve yet, one with an open schema,"
+                    + " the status subresource and Cluster/Phase columns.",
+            "A kind the hub serves through another CRD (an operator's) is skipped, never overwritten; a CRD"
+                    + " labelled app.kubernetes.io/managed-by=cartograph is updated when it differs."
+                    + " Prints one line per CRD: created, updated, unchanged or skipped (served by ...)."
+        })
+final class InstallCrdsCommand implements Callable<Integer> {
+    @Mixin
+    ClusterOptions cluster;
+
+    @Option(
+            names = "--dry-run",
+            description = "read the hub, send nothing: print the CRDs that would be created or updated as one YAML"
+                    + " stream on stdout, and each CRD's line on stderr")
+    boolean dryRun;
+
+    @Option(
+            names = "--all",
+            description = "with --dry-run: print every CRD a bare hub would get, without contacting a cluster")
+    boolean all;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Errors errors = new Errors(Output.TABLE, out, err);
+        if (all && !dryRun) {
+            return errors.fail(
+                    Carto.UNREADABLE, "usage", "--all only goes with --dry-run (it prints, it never installs)");
+        }
+        Definitions catalog = Catalog.load().definitions();
+        if (all) {
+            out.print(CrdInstaller.allYaml(catalog));
+            out.flush();
+            return Carto.OK;
+        }
+        try (CrdInstaller installer = CrdInstaller.open(cluster)) {
+            List<CrdInstaller.Step> steps = installer.plan(catalog);
+            if (dryRun) {
+                out.print(CrdInstaller.yaml(steps));
+                out.flush();
+                steps.forEach(s -> err.println(s.line() + (s.writes() ? " (dry run)" : "")));
+                err.flush();
+                return Carto.OK;
+            }
+            installer.apply(steps, line -> {
+                out.println(line);
+                out.flush();
+            });
+            return Carto.OK;
+        } catch (Kube.ClusterError e) {
+            return errors.fail(Carto.CLUSTER_ERROR, "cluster", e.getMessage());
+        }
+    }
+}
