@@ -16,7 +16,8 @@ import java.util.Optional;
  *
  * <ol>
  *   <li>a CRD of the same name that Cartograph does not manage (no {@value CatalogCrds#MANAGED_BY_LABEL}={@value
- *       CatalogCrds#MANAGED_BY}, outside {@value CartographCrds#GROUP}) is an operator's: skipped, never overwritten;
+ *       CatalogCrds#MANAGED_BY}; in {@value CartographCrds#GROUP}, another manager named by that label, such as
+ *       Helm) is an operator's or that tool's: skipped, never overwritten;
  *   <li>Cartograph's own copy is unchanged when every field generated is there with the same value (what the API
  *       server adds by default, and labels others added, do not count), else updated;
  *   <li>with no CRD of that name, a kind the cluster already serves some other way (another CRD, an aggregated API)
@@ -79,10 +80,17 @@ public final class CrdPlan {
         return new CrdAction(name, CrdAction.Outcome.CREATE, "", wanted);
     }
 
-    /** Whether {@code crd} is Cartograph's to update: labelled as managed by it, or in its own group. */
+    /**
+     * Whether {@code crd} is Cartograph's to update: labelled as managed by it, or in its own group and labelled
+     * as managed by nobody. One in its own group that another tool manages (the Helm chart installs
+     * clusters.cartograph.dev labelled {@code managed-by: Helm}) is that tool's: updating it would start a tug of
+     * war with its next upgrade.
+     */
     public static boolean managedByCartograph(CustomResourceDefinition crd) {
-        return CatalogCrds.MANAGED_BY.equals(labels(crd).get(CatalogCrds.MANAGED_BY_LABEL))
-                || crd.getSpec() != null
+        String by = labels(crd).get(CatalogCrds.MANAGED_BY_LABEL);
+        return CatalogCrds.MANAGED_BY.equals(by)
+                || by == null
+                        && crd.getSpec() != null
                         && CartographCrds.GROUP.equals(crd.getSpec().getGroup());
     }
 

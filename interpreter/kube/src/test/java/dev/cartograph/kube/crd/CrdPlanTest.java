@@ -130,4 +130,21 @@ class CrdPlanTest {
         assertThat(action.outcome()).isEqualTo(CrdAction.Outcome.UPDATE); // only the managed-by label is new
         assertThat(action.crd().getMetadata().getLabels()).containsEntry("app.kubernetes.io/managed-by", "cartograph");
     }
+
+    @Test
+    void theClusterCrdTheHelmChartInstalledIsLeftToHelm() {
+        CustomResourceDefinition wanted = CartographCrds.all().get(0);
+        CustomResourceDefinition fromChart = new CustomResourceDefinitionBuilder(
+                        CartographCrds.read(CartographCrds.CLUSTERS))
+                .editMetadata()
+                .withLabels(Map.of("app.kubernetes.io/managed-by", "Helm"))
+                .endMetadata()
+                .build();
+        CrdAction action = CrdPlan.of(
+                        List.of(wanted),
+                        new CrdPlan.Cluster(Map.of("clusters.cartograph.dev", asStored(fromChart)), Map.of()))
+                .get(0);
+        assertThat(action.outcome()).isEqualTo(CrdAction.Outcome.SKIP);
+        assertThat(action.describe()).isEqualTo("skipped (served by CRD clusters.cartograph.dev, managed by Helm)");
+    }
 }
