@@ -1,0 +1,267 @@
+package dev.cartograph.images;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.abort;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The broker's and the agent's image tarballs ({@code mvn -Pimages -DskipTests package}) run without a container
+ * runtime: their config names a non-root user, the entrypoint and the service's port, and their layers, unpacked into
+ * a directory, start the entrypoint under {@code chroot} as that user, also on a read-only root with only /tmp
+ * writable. Skips, saying why, when a tarball is missing or chroot/unshare are not permitted (not root).
+ *
+ * <p>The chroot gets a /proc, as every container runtime mounts one: glibc finds {@code bin/java}'s libjli.so
+ * through {@code $ORIGIN}, which it reads from /proc/self/exe, and the JVM reads its container limits there. The
+ * mount is made in a private mount namespace ({@code unshare --mount --pid --fork --mount-proc}), so nothing stays
+ * mounted on the host when the command ends.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class ImageTarballIT {
+
+    /** What the poms say of each service (exec.mainClass, image.port, the usage in its main). */
+    record Service(String artifact, String tarballProperty, String mainClass, String port, String mainSetting) {
+        @Override
+        public String toString() {
+            return artifact;
+        }
+    }
+
+    static Stream<Service> services() {
+        return Stream.of(
+                new Service(
+                        "cartograph-broker",
+                        "image.broker.tar",
+                        "dev.cartograph.broker.BrokerApplication",
+                        "8080/tcp",
+                        "CARTOGRAPH_BROKER_BOOTSTRAP_SERVERS"),
+                new Service(
+                        "cartograph-agent",
+                        "image.agent.tar",
+                        "dev.cartograph.agent.AgentApplication",
+                        "8081/tcp",
+                        "CARTOGRAPH_AGENT_CLUSTER"));
+    }
+
+    /** distroless's nonroot user, which base-image.sh writes into /etc/passwd. */
+    private static final String NONROOT = "65532:65532";
+
+    @TempDir
+    static Path work;
+
+    /** Each tarball is read and unpacked once for all the tests of the class. */
+    private static final Map<String, ImageTarball> IMAGES = new ConcurrentHashMap<>();
+
+    private static final Map<String, Path> ROOTS = new ConcurrentHashMap<>();
+
+    @ParameterizedTest
+    @MethodSource("services")
+    void configRunsTheServiceAsNonrootOnItsPort(Service service) throws Exception {
+        ImageTarball image = open(service);
+
+        assertThat(image.user()).isEqualTo(NONROOT);
+        assertThat(image.entrypoint())
+                .startsWith("/opt/java/bin/java")
+                .contains("-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData")
+                .contains("-Djava.io.tmpdir=/tmp")
+                .endsWith("-cp", "@/app/jib-classpath-file", service.mainClass());
+        assertThat(image.exposedPorts()).containsExactly(service.port());
+        assertThat(image.env()).contains("JAVA_HOME=/opt/java");
+        assertThat(image.label("org.opencontainers.image.title")).isEqualTo(service.artifact());
+        assertThat(image.label("org.opencontainers.image.version")).isEqualTo(expectedVersion());
+    }
+
+    @ParameterizedTest
+    @MethodSource("services")
+    void entrypointPrintsTheVersionAndHelpUnderChroot(Service service) throws Exception {
+        ImageTarball image = open(service);
+        Path root = unpack(service, image);
+
+        Processes.Result version = inChroot(root, image, false, "--version");
+        Processes.Result help = inChroot(root, image, false, "--help");
+
+        assertThat(version.exit()).as(version.output()).isZero();
+        assertThat(version.output().strip()).isEqualTo(service.artifact() + " " + expectedVersion());
+        assertThat(help.exit()).as(help.output()).isZero();
+        assertThat(help.output()).startsWith(service.artifact() + " " + expectedVersion());
+        assertThat(help.output()).contains(service.mainSetting(), "--version");
+    }
+
+    @ParameterizedTest
+    @MethodSource("services")
+    void javaRunsAsNonrootOnAReadOnlyRootWritingOnlyTmp(Service service) throws Exception {
+        ImageTarball image = open(service);
+        Path root = unpack(service, image);
+
+        Processes.Result version = inChroot(root, image, true, "--version");
+        // the same java and flags, asked for its settings: who it runs as, where it may write
+        List<String> settings =
+                new ArrayList<>(image.entrypoint().subList(0, image.entrypoint().indexOf("-cp")));
+        settings.addAll(List.of("-XshowSettings:properties", "-version"));
+        Processes.Result properties = run(root, image, true, settings);
+
+        assertThat(version.exit()).as(version.output()).isZero();
+        assertThat(version.output().strip()).isEqualTo(service.artifact() + " " + expectedVersion());
+        assertThat(properties.exit()).as(properties.output()).isZero();
+        assertThat(properties.output())
+                .contains("user.name = nonroot", "user.home = /home/nonroot", "java.io.tmpdir = /tmp")
+                .contains("java.home = /opt/java");
+    }
+
+    @ParameterizedTest
+    @MethodSource("services")
+    void javaRuntimeHasEveryModuleTheServiceUses(Service service) throws Exception {
+        ImageTarball image = open(service);
+        Path root = unpackOnly(service, image);
+        Path jdeps = Path.of(System.getProperty("java.home"), "bin", "jdeps");
+        assumeTrue(Files.isExecutable(jdeps), "no jdeps in " + System.getProperty("java.home") + " (a JDK is needed)");
+        List<String> command = new ArrayList<>(List.of(
+                jdeps.toString(), "--print-module-deps", "--ignore-missing-deps", "--multi-release", "17", "-q"));
+        for (String dir : List.of("app/classpath", "app/libs")) {
+            try (Stream<Path> jars = Files.list(root.resolve(dir))) {
+                jars.map(Path::toString).sorted().forEach(command::add);
+            }
+        }
+
+        Processes.Result used = Processes.run(command, List.of()).requireSuccess("jdeps over " + service);
+        List<String> lines = used.output().strip().lines().toList();
+        List<String> modules = Arrays.asList(lines.get(lines.size() - 1).split(","));
+        String release = Files.readString(root.resolve("opt/java/release"));
+
+        assertThat(modules).contains("java.base");
+        assertThat(runtimeModules(release)).containsAll(modules);
+    }
+
+    private static List<String> runtimeModules(String release) {
+        return release.lines()
+                .filter(line -> line.startsWith("MODULES="))
+                .findFirst()
+                .map(line -> Arrays.asList(
+                        line.substring("MODULES=".length()).replace("\"", "").split(" ")))
+                .orElseThrow(() -> new IllegalStateException("/opt/java/release names no MODULES:\n" + release));
+    }
+
+    private ImageTarball open(Service service) throws IOException, InterruptedException {
+        String property = System.getProperty(service.tarballProperty(), "");
+        Path tarball = Path.of(property);
+        assumeTrue(
+                !property.isEmpty() && Files.isRegularFile(tarball),
+                service.artifact() + " has no image tarball at '" + property
+                        + "': build it with mvn -B -ntp -Pimages -DskipTests package");
+        ImageTarball image = IMAGES.get(service.artifact());
+        if (image == null) {
+            Path files = Files.createDirectories(work.resolve(service.artifact() + "-tarball"));
+            image = ImageTarball.open(tarball, files);
+            IMAGES.put(service.artifact(), image);
+        }
+        return image;
+    }
+
+    private Path unpack(Service service, ImageTarball image) throws IOException, InterruptedException {
+        requireChrootPermitted();
+        return unpackOnly(service, image);
+    }
+
+    private Path unpackOnly(Service service, ImageTarball image) throws IOException, InterruptedException {
+        Path root = ROOTS.get(service.artifact());
+        if (root == null) {
+            root = work.resolve(service.artifact() + "-root");
+            image.unpackInto(root);
+            ROOTS.put(service.artifact(), root);
+        }
+        return root;
+    }
+
+    /** The entrypoint with {@code args} after it (as a container runtime appends the container's args). */
+    private Processes.Result inChroot(Path root, ImageTarball image, boolean readOnly, String... args)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(image.entrypoint());
+        command.addAll(Arrays.asList(args));
+        return run(root, image, readOnly, command);
+    }
+
+    /**
+     * {@code command} inside {@code root} as the image's user with the image's environment, in a private mount and
+     * PID namespace with /proc; when {@code readOnly}, the root is bind-mounted read-only and /tmp is a tmpfs, as
+     * with a pod's {@code readOnlyRootFilesystem: true} and an emptyDir at /tmp.
+     */
+    private Processes.Result run(Path root, ImageTarball image, boolean readOnly, List<String> command)
+            throws IOException, InterruptedException {
+        String r = root.toAbsolutePath().toString();
+        String mount = host("mount");
+        String chroot = host("chroot") + " --userspec=" + image.user() + " " + r + " \"$@\"";
+        String mounts = readOnly
+                ? mount + " --bind " + r + " " + r + " && " + mount + " -o remount,bind,ro " + r + " " + r
+                        + " && " + mount + " -t proc proc " + r + "/proc && " + mount + " -t tmpfs -o mode=1777 tmpfs "
+                        + r + "/tmp"
+                : mount + " -t proc proc " + r + "/proc";
+        List<String> full = new ArrayList<>(List.of(
+                host("unshare"),
+                "--mount",
+                "--propagation",
+                "private",
+                "--pid",
+                "--fork",
+                host("sh"),
+                "-c",
+                "set -e; " + mounts + "; exec " + chroot,
+                "sh"));
+        full.addAll(command);
+        return Processes.run(full, image.env());
+    }
+
+    private void requireChrootPermitted() throws IOException, InterruptedException {
+        Optional<String> unshare = find("unshare");
+        Optional<String> chroot = find("chroot");
+        if (unshare.isEmpty() || chroot.isEmpty()) {
+            abort("unshare or chroot is not installed (util-linux, coreutils)");
+        }
+        Processes.Result probe = Processes.run(
+                List.of(unshare.get(), "--mount", "--propagation", "private", chroot.get(), "/", "true"), List.of());
+        if (probe.exit() != 0) {
+            abort("chroot in a private mount namespace is not permitted here (needs root or CAP_SYS_ADMIN and "
+                    + "CAP_SYS_CHROOT): " + probe.output().strip());
+        }
+    }
+
+    private static String host(String program) {
+        return find(program).orElseThrow(() -> new IllegalStateException(program + " is not on the host's PATH"));
+    }
+
+    private static Optional<String> find(String program) {
+        for (String dir : System.getenv()
+                .getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
+                .split(":")) {
+            Path candidate = Path.of(dir, program);
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate.toString());
+            }
+        }
+        for (String dir : List.of("/usr/sbin", "/usr/bin", "/sbin", "/bin")) {
+            Path candidate = Path.of(dir, program);
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate.toString());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String expectedVersion() {
+        return System.getProperty("cartograph.version", "the version the pom passes");
+    }
+}
