@@ -101,7 +101,9 @@ mkdir -p "$rootfs/home/nonroot" "$rootfs/tmp"
 chmod 1777 "$rootfs/tmp"
 
 # --- 2. Java runtime ------------------------------------------------------------------------------------------
-"$jlink_bin" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files --compress=2 \
+# --compress=0: the layer is gzipped anyway, and gzip does better on uncompressed class files (30 MB instead of 36 MB
+# for --compress=2, which also costs start time and 15 s of jlink); on disk the runtime is 89 MB instead of 62 MB
+"$jlink_bin" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files --compress=0 \
   --generate-cds-archive --output "$work/java/opt/java" >/dev/null
 # the class data sharing archive jlink made is mapped read-only at start (-Xshare:auto, the default), so the JVM
 # starts faster; the one for heaps over 32 GB (no compressed oops) goes: 10 MB for a case these services never see
