@@ -56,7 +56,7 @@ mkdir -p "$work/debs" "$work/rootfs" "$work/java" "$work/image"
 (cd "$work/debs" && apt-get download -q "${packages[@]}" 2>&1 | grep -v -e '^W: Download is performed unsandboxed' -e '^Get:' || true)
 for p in "${packages[@]}"; do
   deb=$(ls "$work/debs/${p}"_*.deb 2>/dev/null | head -n 1 || true)
-  [ -n "$deb" ] || { echo "base-image.sh: could not download $p (apt-get update first?)" >&2; exit 2; }
+  [ -n "$deb" ] || { echo "base-image.sh: could not download $p (stale or missing package lists? apt-get update)" >&2; exit 2; }
 done
 rootfs="$work/rootfs"
 mkdir -p "$rootfs/var/lib/dpkg/status.d"
