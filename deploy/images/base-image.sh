@@ -101,13 +101,13 @@ mkdir -p "$rootfs/home/nonroot" "$rootfs/tmp"
 chmod 1777 "$rootfs/tmp"
 
 # --- 2. Java runtime ------------------------------------------------------------------------------------------
-# --compress=0: the layer is gzipped anyway, and gzip does better on uncompressed class files (30 MB instead of 36 MB
-# for --compress=2, which also costs start time and 15 s of jlink); on disk the runtime is 89 MB instead of 62 MB
+# --compress=0: the layer is gzipped anyway, and gzip does better on uncompressed classes than on jlink's own
+# compression (measured with a CDS archive: 30 MB against 36 MB for --compress=2, which also costs start time and
+# 15 s of jlink); the runtime is 77 MB on disk, 27 MB gzipped.
+# No --generate-cds-archive: JDK 17 does not write the class-data-sharing archive the same way twice, so the layer
+# would get a new digest at every build (a new 30 MB for every registry and node); it saved ~0.1 s of a start.
 "$jlink_bin" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files --compress=0 \
-  --generate-cds-archive --output "$work/java/opt/java" >/dev/null
-# the class data sharing archive jlink made is mapped read-only at start (-Xshare:auto, the default), so the JVM
-# starts faster; the one for heaps over 32 GB (no compressed oops) goes: 10 MB for a case these services never see
-rm -f "$work/java/opt/java/lib/server/classes_nocoops.jsa"
+  --output "$work/java/opt/java" >/dev/null
 
 # --- 3. docker-save tarball -----------------------------------------------------------------------------------
 # Layers are reproducible: sorted names, owner root, one fixed date. /home/nonroot belongs to nonroot.
