@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.abort;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -123,6 +124,45 @@ class ImageTarballIT {
         assertThat(properties.output())
                 .contains("user.name = nonroot", "user.home = /home/nonroot", "java.io.tmpdir = /tmp")
                 .contains("java.home = /opt/java");
+    }
+
+    @ParameterizedTest
+    @MethodSource("services")
+    void baseIsDistrolessWithItsPackagesRecorded(Service service) throws Exception {
+        Path root = unpackOnly(service, open(service));
+        Path mozilla = root.resolve("usr/share/ca-certificates/mozilla");
+        long certificates;
+        try (Stream<Path> files = Files.list(mozilla)) {
+            certificates =
+                    files.filter(file -> file.toString().endsWith(".crt")).count();
+        }
+        String bundle = Files.readString(root.resolve("etc/ssl/certs/ca-certificates.crt"));
+        List<String> recorded;
+        try (Stream<Path> files = Files.list(root.resolve("var/lib/dpkg/status.d"))) {
+            recorded = files.map(file -> file.getFileName().toString()).sorted().toList();
+        }
+
+        assertThat(root.resolve("bin/sh")).as("no shell").doesNotExist();
+        assertThat(root.resolve("usr/bin/apt-get")).as("no package manager").doesNotExist();
+        // the list in base-image.sh
+        assertThat(recorded)
+                .containsExactly(
+                        "base-files",
+                        "ca-certificates",
+                        "libc6",
+                        "libgcc-s1",
+                        "libstdc++6",
+                        "netbase",
+                        "tzdata",
+                        "zlib1g");
+        assertThat(certificates)
+                .as("certificates in the ca-certificates package")
+                .isGreaterThan(100);
+        assertThat(bundle.split("-----BEGIN CERTIFICATE-----", -1)).hasSize((int) certificates + 1);
+        assertThat(Files.readString(root.resolve("etc/passwd")))
+                .contains("nonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin");
+        assertThat(Files.readString(root.resolve("usr/share/zoneinfo/Europe/Berlin"), StandardCharsets.ISO_8859_1))
+                .startsWith("TZif");
     }
 
     /** One jdeps run over both images' jars (most are shared; jdeps takes half a minute over each image). */
