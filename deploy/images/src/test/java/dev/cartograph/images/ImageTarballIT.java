@@ -1,7 +1,6 @@
 package dev.cartograph.images;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.abort;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -12,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -29,10 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * a directory, start the entrypoint under {@code chroot} as that user, also on a read-only root with only /tmp
  * writable. Skips, saying why, when a tarball is missing or chroot/unshare are not permitted (not root).
  *
- * <p>The chroot gets a /proc, as every container runtime mounts one: glibc finds {@code bin/java}'s libjli.so
- * through {@code $ORIGIN}, which it reads from /proc/self/exe, and the JVM reads its container limits there. The
- * mount is made in a private mount namespace ({@code unshare --mount --pid --fork --mount-proc}), so nothing stays
- * mounted on the host when the command ends.
+ * <p>{@link Chroot} says how a command runs in the unpacked image (with a /proc, in private namespaces).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ImageTarballIT {
@@ -221,7 +216,7 @@ class ImageTarballIT {
     }
 
     private Path unpack(Service service, ImageTarball image) throws IOException, InterruptedException {
-        requireChrootPermitted();
+        Chroot.requirePermitted();
         return unpackOnly(service, image);
     }
 
@@ -243,70 +238,10 @@ class ImageTarballIT {
         return run(root, image, readOnly, command);
     }
 
-    /**
-     * {@code command} inside {@code root} as the image's user with the image's environment, in a private mount and
-     * PID namespace with /proc; when {@code readOnly}, the root is bind-mounted read-only and /tmp is a tmpfs, as
-     * with a pod's {@code readOnlyRootFilesystem: true} and an emptyDir at /tmp.
-     */
+    /** {@code command} inside {@code root} as the image's user with the image's environment. */
     private Processes.Result run(Path root, ImageTarball image, boolean readOnly, List<String> command)
             throws IOException, InterruptedException {
-        String r = root.toAbsolutePath().toString();
-        String mount = host("mount");
-        String chroot = host("chroot") + " --userspec=" + image.user() + " " + r + " \"$@\"";
-        String mounts = readOnly
-                ? mount + " --bind " + r + " " + r + " && " + mount + " -o remount,bind,ro " + r + " " + r
-                        + " && " + mount + " -t proc proc " + r + "/proc && " + mount + " -t tmpfs -o mode=1777 tmpfs "
-                        + r + "/tmp"
-                : mount + " -t proc proc " + r + "/proc";
-        List<String> full = new ArrayList<>(List.of(
-                host("unshare"),
-                "--mount",
-                "--propagation",
-                "private",
-                "--pid",
-                "--fork",
-                host("sh"),
-                "-c",
-                "set -e; " + mounts + "; exec " + chroot,
-                "sh"));
-        full.addAll(command);
-        return Processes.run(full, image.env());
-    }
-
-    private void requireChrootPermitted() throws IOException, InterruptedException {
-        Optional<String> unshare = find("unshare");
-        Optional<String> chroot = find("chroot");
-        if (unshare.isEmpty() || chroot.isEmpty()) {
-            abort("unshare or chroot is not installed (util-linux, coreutils)");
-        }
-        Processes.Result probe = Processes.run(
-                List.of(unshare.get(), "--mount", "--propagation", "private", chroot.get(), "/", "true"), List.of());
-        if (probe.exit() != 0) {
-            abort("chroot in a private mount namespace is not permitted here (needs root or CAP_SYS_ADMIN and "
-                    + "CAP_SYS_CHROOT): " + probe.output().strip());
-        }
-    }
-
-    private static String host(String program) {
-        return find(program).orElseThrow(() -> new IllegalStateException(program + " is not on the host's PATH"));
-    }
-
-    private static Optional<String> find(String program) {
-        for (String dir : System.getenv()
-                .getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
-                .split(":")) {
-            Path candidate = Path.of(dir, program);
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(candidate.toString());
-            }
-        }
-        for (String dir : List.of("/usr/sbin", "/usr/bin", "/sbin", "/bin")) {
-            Path candidate = Path.of(dir, program);
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(candidate.toString());
-            }
-        }
-        return Optional.empty();
+        return Processes.run(Chroot.command(root, image.user(), readOnly, command), image.env());
     }
 
     private static String expectedVersion() {
