@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * rows {@code GET /api/v1/fleet} and {@code carto fleet} show (the same {@link Views#report}, not a second count),
  * readiness, the queue, GPUs held per hub namespace, ingest lag, leadership. Rows follow clusters, models,
  * namespaces and topics as they come and go: {@link #refresh} replaces them all, and is run before every scrape
- * ({@link ScrapeRefresh}), so a scrape sees the view as it is then. Thread-safe (refreshes are serialised).
+ * (the {@code config} package's {@code ScrapeRefresh}), so a scrape sees the view as it is then. Thread-safe (refreshes are serialised).
  */
 public final class ViewMetrics {
     /** The queue label: the broker has one queue (ordered by priority, then submission time). */

@@ -1,5 +1,6 @@
-package dev.cartograph.agent.metrics;
+package dev.cartograph.agent.config;
 
+import dev.cartograph.agent.metrics.AgentMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;

@@ -1,5 +1,6 @@
-package dev.cartograph.broker.metrics;
+package dev.cartograph.broker.config;
 
+import dev.cartograph.broker.metrics.ViewMetrics;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.annotation.RequestFilter;

@@ -1,6 +1,8 @@
-package dev.cartograph.broker.metrics;
+package dev.cartograph.broker.config;
 
 import dev.cartograph.broker.BrokerRuntime;
+import dev.cartograph.broker.metrics.DecisionMetrics;
+import dev.cartograph.broker.metrics.ViewMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;

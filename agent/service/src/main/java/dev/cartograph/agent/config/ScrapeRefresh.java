@@ -1,5 +1,6 @@
-package dev.cartograph.agent.metrics;
+package dev.cartograph.agent.config;
 
+import dev.cartograph.agent.metrics.AgentMetrics;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.annotation.RequestFilter;
