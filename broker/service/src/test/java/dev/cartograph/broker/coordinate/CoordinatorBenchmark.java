@@ -90,10 +90,11 @@ class CoordinatorBenchmark {
                 Duration.ofSeconds(1));
         Clock clock = Clock.systemUTC();
         // -Dmetrics=true: every attempt observed as the service does (a Prometheus registry), to compare with without
+        io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry =
+                new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
+                        io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
         DecisionObserver observer = Boolean.getBoolean("metrics")
-                ? new dev.cartograph.broker.metrics.DecisionMetrics(
-                        new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
-                                io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT))
+                ? new dev.cartograph.broker.metrics.DecisionMetrics(registry)
                 : DecisionObserver.NONE;
         System.out.println("decision metrics: " + (observer == DecisionObserver.NONE ? "off" : "on"));
         Coordinator coordinator = new Coordinator(
@@ -149,6 +150,12 @@ class CoordinatorBenchmark {
                     coordinator.view().queue().size(),
                     coordinator.view().placements().size(),
                     coordinator.view().fleet().reservations().size());
+            if (observer instanceof dev.cartograph.broker.metrics.DecisionMetrics) {
+                System.out.println("decisions observed: "
+                        + registry.find("cartograph.placement.decisions").counters().stream()
+                                .mapToDouble(c -> c.count())
+                                .sum());
+            }
         } finally {
             agents.stop = true;
             coordinator.close();
