@@ -3,12 +3,15 @@ package dev.cartograph.local.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.cli.Carto;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.testing.Eventually;
 import dev.cartograph.local.FleetOptions;
 import dev.cartograph.local.LocalFleet;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,11 +26,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * The broker's {@code /prometheus} on the local fleet (default profile) says what {@code carto fleet} says: every
  * (cluster, GPU model, state) number, the largest free block and node count, readiness and the queue length are
- * those of {@code GET /api/v1/fleet} (the JSON {@code carto fleet -o json} prints), read with the same bearer token.
+ * those {@code carto fleet -o json} prints (run in this JVM), scraped with the same bearer token it sends.
  * Namespace GPUs and the queue are checked against hand counts of the gangs submitted. An agent's metrics show the
  * summaries it published and the applies it carried out. Both expositions parse line by line.
  */
@@ -77,9 +81,9 @@ class MetricsIT {
                     Duration.ofSeconds(60),
                     () -> {
                         try {
-                            JsonNode before = fleetJson(fleet, token);
+                            JsonNode before = cartoFleet(fleet);
                             HttpResponse<String> scrape = get(fleet, "/prometheus", token);
-                            JsonNode after = fleetJson(fleet, token);
+                            JsonNode after = cartoFleet(fleet);
                             if (scrape.statusCode() != 200) {
                                 mismatch.set("scrape answered " + scrape.statusCode() + ": " + scrape.body());
                                 return false;
@@ -147,7 +151,7 @@ class MetricsIT {
     }
 
     /**
-     * Every way {@code /prometheus} differs from the fleet JSON: per cluster and model each GPU state, the largest
+     * Every way {@code /prometheus} differs from {@code carto fleet}'s JSON: per cluster and model each GPU state, the largest
      * free block, the nodes; per cluster readiness; the queue length; and no cluster or model it does not have.
      */
     static String differences(JsonNode fleet, Exposition e) {
@@ -221,10 +225,23 @@ class MetricsIT {
         return copy.toString();
     }
 
-    private JsonNode fleetJson(LocalFleet fleet, String token) throws Exception {
-        HttpResponse<String> r = get(fleet, "/api/v1/fleet", token);
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        return Documents.json().readTree(r.body());
+    /** What {@code carto fleet -o json --broker URL --token-file FILE} prints, run in this JVM. */
+    private static JsonNode cartoFleet(LocalFleet fleet) throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = new CommandLine(new Carto())
+                .setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(err))
+                .execute(
+                        "fleet",
+                        "--broker",
+                        fleet.brokerUrl(),
+                        "--token-file",
+                        fleet.token().file().toString(),
+                        "-o",
+                        "json");
+        assertThat(exit).as(err.toString()).isZero();
+        return Documents.json().readTree(out.toString());
     }
 
     /** A GET as {@code carto} sends it: {@code Authorization: Bearer TOKEN} (none when {@code token} is null). */
