@@ -38,6 +38,7 @@ public final class AgentRuntime implements AutoCloseable {
     private final AgentSettings settings;
     private final MemberCluster member;
     private final Clock clock;
+    private final AgentObserver observer;
     private volatile Interpreter interpreter;
     private final Reporter reporter;
     private final Topics topics;
@@ -64,6 +65,17 @@ public final class AgentRuntime implements AutoCloseable {
      *                    start and followed while the agent runs
      */
     public AgentRuntime(AgentSettings settings, MemberCluster member, Definitions definitions, Clock clock) {
+        this(settings, member, definitions, clock, AgentObserver.NONE);
+    }
+
+    /** @param observer told each summary Kafka acknowledged and each command carried out (metrics) */
+    public AgentRuntime(
+            AgentSettings settings,
+            MemberCluster member,
+            Definitions definitions,
+            Clock clock,
+            AgentObserver observer) {
+        this.observer = observer;
         this.catalog = definitions;
         this.settings = settings;
         this.member = member;
@@ -98,7 +110,7 @@ public final class AgentRuntime implements AutoCloseable {
                 settings.cluster(),
                 () -> CommandSource.kafka(settings.kafka(), topic, settings.cluster()),
                 publisher,
-                new CommandHandler(settings.cluster(), cache, applier, () -> policy, changes, clock),
+                new CommandHandler(settings.cluster(), cache, applier, () -> policy, changes, clock, observer),
                 Backoff.DEFAULT,
                 clock);
         commandThread = new Thread(commands, "agent-commands");
@@ -115,7 +127,8 @@ public final class AgentRuntime implements AutoCloseable {
                 fence,
                 () -> !loop.status().ended(),
                 settings.heartbeatInterval(),
-                clock);
+                clock,
+                observer);
         OwnTopics own = ownTopics;
         // nothing is published before the cluster's own topics exist; changes wait in PendingChanges
         publishing.scheduleWithFixedDelay(
@@ -145,6 +158,11 @@ public final class AgentRuntime implements AutoCloseable {
                 settings.allowedNamespaces(),
                 settings.admission().deniedNamespaces(),
                 settings.admission().podSecurity());
+    }
+
+    /** Per informer (nodes, pods, CRDs, each workload kind watched), whether its first list has arrived. */
+    public java.util.Map<String, Boolean> informersSynced() {
+        return cache.synced();
     }
 
     public String incarnation() {

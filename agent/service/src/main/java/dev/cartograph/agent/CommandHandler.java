@@ -35,6 +35,7 @@ final class CommandHandler implements Function<Command, CommandResult> {
     private final Supplier<ApplyPolicy> policy;
     private final PendingChanges changes;
     private final Clock clock;
+    private final AgentObserver observer;
 
     /** @param policy the admission policy of the definitions in force (they follow the cluster's Karta objects) */
     CommandHandler(
@@ -44,6 +45,19 @@ final class CommandHandler implements Function<Command, CommandResult> {
             Supplier<ApplyPolicy> policy,
             PendingChanges changes,
             Clock clock) {
+        this(cluster, cache, applier, policy, changes, clock, AgentObserver.NONE);
+    }
+
+    /** @param observer told each command's outcome and how long it took (metrics) */
+    CommandHandler(
+            String cluster,
+            ClusterCache cache,
+            KubeApplier applier,
+            Supplier<ApplyPolicy> policy,
+            PendingChanges changes,
+            Clock clock,
+            AgentObserver observer) {
+        this.observer = observer;
         this.cluster = cluster;
         this.cache = cache;
         this.applier = applier;
@@ -55,6 +69,7 @@ final class CommandHandler implements Function<Command, CommandResult> {
 
     @Override
     public CommandResult apply(Command command) {
+        long started = observer.started();
         Optional<JsonNode> existing = existing(command);
         existing.filter(o -> command instanceof Command.Delete).ifPresent(CommandHandler::mdc);
         ApplyPolicy.Decision decision = misaddressed(command)
@@ -62,6 +77,7 @@ final class CommandHandler implements Function<Command, CommandResult> {
                 .orElseGet(() -> policy.get().decide(command, existing));
         KubeApplier.Outcome outcome = carryOut(command, decision);
         changes.capacityChanged();
+        observer.command(verb(command), outcome.outcome(), started);
         boolean done =
                 outcome.outcome() != CommandResult.Outcome.RETRY && outcome.outcome() != CommandResult.Outcome.FAILED;
         (done ? LOG.atInfo() : LOG.atWarn())

@@ -39,6 +39,7 @@ final class Publishing implements Runnable {
     private final BooleanSupplier serving;
     private final Duration heartbeat;
     private final Clock clock;
+    private final AgentObserver observer;
     private final ClusterDeltas deltas = new ClusterDeltas();
     private Instant lastClusterRecord = Instant.EPOCH;
 
@@ -56,7 +57,9 @@ final class Publishing implements Runnable {
             SelfFence fence,
             BooleanSupplier serving,
             Duration heartbeat,
-            Clock clock) {
+            Clock clock,
+            AgentObserver observer) {
+        this.observer = observer;
         this.cache = cache;
         this.changes = changes;
         this.interpreter = interpreter;
@@ -93,7 +96,10 @@ final class Publishing implements Runnable {
             Owners owners = Owners.of(workloads, pods);
             publisher.cluster(
                     deltas.next(reporter.cluster(interpreter.get(), cache.nodes(), pods, placed, owners::podsOf, now)),
-                    () -> fence.delivered(now));
+                    () -> {
+                        fence.delivered(now);
+                        observer.summaryPublished();
+                    });
             lastClusterRecord = now;
         }
         for (ClusterCache.Change.Workload w : changes.takeWorkloads()) {

@@ -67,6 +67,16 @@ class AgentApplicationIT {
                             .getBean(AgentRuntime.class)
                             .incarnation())
                     .isNotBlank();
+            // its metrics on the same port, no token: summaries Kafka acknowledged, every informer listed
+            Eventually.asserted(Duration.ofSeconds(30), () -> {
+                String metrics = http.toBlocking().retrieve(HttpRequest.GET("/prometheus"));
+                assertThat(metrics)
+                        .containsPattern("(?m)^cartograph_agent_summaries_published_total [1-9]")
+                        .contains("cartograph_agent_informer_synced{resource=\"nodes\"} 1.0")
+                        .contains("cartograph_agent_informer_synced{resource=\"pods\"} 1.0")
+                        .contains("cartograph_agent_commands_total{command=\"apply\",outcome=\"applied\"} 0.0")
+                        .contains("# TYPE cartograph_agent_apply_seconds histogram");
+            });
         }
     }
 

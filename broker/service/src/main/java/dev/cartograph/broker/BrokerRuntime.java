@@ -5,6 +5,7 @@ import dev.cartograph.broker.api.BrokerState;
 import dev.cartograph.broker.api.Views;
 import dev.cartograph.broker.coordinate.BrokerView;
 import dev.cartograph.broker.coordinate.Coordinator;
+import dev.cartograph.broker.coordinate.DecisionObserver;
 import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.broker.coordinate.LeaderElection;
 import dev.cartograph.broker.hub.ClusterObjects;
@@ -22,6 +23,7 @@ import dev.cartograph.protocol.Topics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,10 +44,11 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
     private final Definitions definitions;
     private final Clock clock;
     private final Topics topics;
+    private final DecisionObserver decisions;
     private KafkaOutbox outbox;
     private Topology topology;
     private Coordinator coordinator;
-    private Ingest ingest;
+    private volatile Ingest ingest;
     private HubWatch watch;
     private KubeHub hub;
     private Thread coordinatorThread;
@@ -58,6 +61,17 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
 
     /** @param hubConnection the hub the broker watches and writes, and holds its leader Lease on */
     public BrokerRuntime(BrokerSettings settings, HubConnection hubConnection, Definitions definitions, Clock clock) {
+        this(settings, hubConnection, definitions, clock, DecisionObserver.NONE);
+    }
+
+    /** @param decisions told how each placement attempt ended and how long it took (metrics) */
+    public BrokerRuntime(
+            BrokerSettings settings,
+            HubConnection hubConnection,
+            Definitions definitions,
+            Clock clock,
+            DecisionObserver decisions) {
+        this.decisions = decisions;
         this.settings = settings;
         this.hubConnection = hubConnection;
         this.definitions = definitions;
@@ -83,7 +97,8 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
                 hub,
                 clock,
                 watch.priorityClasses(),
-                watch.dependencies());
+                watch.dependencies(),
+                decisions);
         ref.set(coordinator);
         ingest = new Ingest(settings.kafka(), topics, topology, coordinator);
         coordinator.catchUpWith(ingest::mark);
@@ -136,6 +151,12 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
                     e.getMessage());
             hubSync.schedule(this::watchHub, 5, TimeUnit.SECONDS);
         }
+    }
+
+    /** Records the ingest is behind the log end, per topic read (empty before it starts). Thread-safe. */
+    public Map<String, Long> ingestLag() {
+        Ingest i = ingest;
+        return i == null ? Map.of() : i.lag();
     }
 
     public boolean watchingHub() {

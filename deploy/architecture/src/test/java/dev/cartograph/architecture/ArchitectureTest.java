@@ -88,6 +88,20 @@ class ArchitectureTest {
             .resideInAnyPackage(MICRONAUT)
             .because("Micronaut belongs in config/http and factories");
 
+    /**
+     * Micrometer stays in the {@code metrics} packages (the meters), {@code config} (binding them to Micronaut's
+     * registry) and deploy/local (a registry per local agent); the coordinator and the agent only see observer
+     * interfaces of their own.
+     */
+    @ArchTest
+    static final ArchRule onlyMetricsPackagesUseMicrometer = noClasses()
+            .that()
+            .resideOutsideOfPackages("..metrics..", "..config..", "dev.cartograph.local..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.micrometer..", "io.prometheus..")
+            .because("each third-party library stays in one adapter package");
+
     /** jackson-jq stays behind the interpreter's {@code jq} package. */
     @ArchTest
     static final ArchRule onlyTheJqPackageUsesJacksonJq = noClasses()

@@ -4,6 +4,7 @@ import dev.cartograph.agent.AgentRuntime;
 import dev.cartograph.agent.AgentSettings;
 import dev.cartograph.agent.fence.SelfFence;
 import dev.cartograph.agent.kube.MemberCluster;
+import dev.cartograph.agent.metrics.AgentMetrics;
 import dev.cartograph.broker.BrokerRuntime;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
@@ -15,6 +16,8 @@ import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.simulator.MemberSimulator;
 import dev.cartograph.simulator.SimulatorSettings;
 import dev.cartograph.simulator.kube.MemberSimulators;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import java.io.IOException;
@@ -52,6 +55,9 @@ public final class LocalFleet implements AutoCloseable {
     private MockApiServer hub;
     private final Map<String, MockApiServer> members = new LinkedHashMap<>();
     private final Map<String, AgentRuntime> agents = new HashMap<>();
+    /** Each agent's metrics, in a registry of its own (an agent's own /prometheus would serve the same text). */
+    private final Map<String, AgentMetricsRegistry> agentMetrics = new HashMap<>();
+
     private final Map<String, MemberSimulator> simulators = new HashMap<>();
     private EmbeddedServer broker;
     private AdminToken token;
@@ -108,10 +114,14 @@ public final class LocalFleet implements AutoCloseable {
                 fencing(options),
                 AgentSettings.Admission.DEFAULT,
                 TopicSettings.SINGLE_BROKER); // one local Kafka broker
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        AgentMetrics metrics = new AgentMetrics(registry);
         AgentRuntime agent = new AgentRuntime(
-                settings, new MemberCluster(members.get(cluster).client()), catalog, Clock.systemUTC());
+                settings, new MemberCluster(members.get(cluster).client()), catalog, Clock.systemUTC(), metrics);
+        metrics.informers(agent::informersSynced);
         agent.start();
         agents.put(cluster, agent);
+        agentMetrics.put(cluster, new AgentMetricsRegistry(metrics, registry));
     }
 
     /**
@@ -142,10 +152,29 @@ public final class LocalFleet implements AutoCloseable {
         }
     }
 
+    /**
+     * The Prometheus text of a running agent's metrics, as its {@code /prometheus} would serve it (in the local
+     * fleet, agents run without an HTTP server); empty when the agent is not running.
+     */
+    public Optional<String> agentMetrics(String cluster) {
+        AgentMetricsRegistry m = agentMetrics.get(cluster);
+        if (m == null) {
+            return Optional.empty();
+        }
+        m.metrics().refresh();
+        return Optional.of(m.registry().scrape());
+    }
+
+    private record AgentMetricsRegistry(AgentMetrics metrics, PrometheusMeterRegistry registry) {}
+
     public void stopAgent(String cluster) {
         AgentRuntime a = agents.remove(cluster);
         if (a != null) {
             a.close();
+        }
+        AgentMetricsRegistry m = agentMetrics.remove(cluster);
+        if (m != null) {
+            m.registry().close();
         }
     }
 

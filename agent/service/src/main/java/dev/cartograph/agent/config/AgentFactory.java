@@ -1,9 +1,11 @@
 package dev.cartograph.agent.config;
 
+import dev.cartograph.agent.AgentObserver;
 import dev.cartograph.agent.AgentRuntime;
 import dev.cartograph.agent.AgentSettings;
 import dev.cartograph.agent.fence.SelfFence;
 import dev.cartograph.agent.kube.MemberCluster;
+import dev.cartograph.agent.metrics.AgentMetrics;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
@@ -44,13 +46,21 @@ public class AgentFactory {
 
     @Context
     @Bean(preDestroy = "close")
-    AgentRuntime agent(AgentProperties p, KubernetesClient client) {
+    AgentRuntime agent(
+            AgentProperties p, KubernetesClient client, @io.micronaut.core.annotation.Nullable AgentMetrics metrics) {
         Definitions.Loaded catalog = Catalog.load();
         if (catalog.hasErrors()) {
             throw new IllegalStateException("the built-in catalog has errors: " + catalog.problems());
         }
-        AgentRuntime runtime =
-                new AgentRuntime(settings(p), new MemberCluster(client), catalog.definitions(), Clock.systemUTC());
+        AgentRuntime runtime = new AgentRuntime(
+                settings(p),
+                new MemberCluster(client),
+                catalog.definitions(),
+                Clock.systemUTC(),
+                metrics == null ? AgentObserver.NONE : metrics);
+        if (metrics != null) {
+            metrics.informers(runtime::informersSynced);
+        }
         runtime.start();
         return runtime;
     }

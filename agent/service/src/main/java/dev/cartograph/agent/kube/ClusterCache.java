@@ -50,9 +50,9 @@ public final class ClusterCache implements AutoCloseable {
     private final Consumer<Change> onChange;
     private final Map<GroupVersionKind, Watched> workloads = new ConcurrentHashMap<>();
     private final CompactStore<Node> nodeStore = new CompactStore<>(Node.class, Kept::node);
-    private SharedIndexInformer<Node> nodes;
-    private Watched pods;
-    private SharedIndexInformer<CustomResourceDefinition> crds;
+    private volatile SharedIndexInformer<Node> nodes;
+    private volatile Watched pods;
+    private volatile SharedIndexInformer<CustomResourceDefinition> crds;
 
     /** An informer and the store it fills. */
     private record Watched(
@@ -101,6 +101,29 @@ public final class ClusterCache implements AutoCloseable {
                 .addEventHandler(handler(signal))
                 .run();
         return new Watched(informer, store);
+    }
+
+    /**
+     * Per informer, whether it has its first list: {@code nodes}, {@code pods}, {@code customresourcedefinitions}, and
+     * each workload kind watched by its qualified name (the pod informer serves Pods as workloads too). Thread-safe.
+     */
+    public Map<String, Boolean> synced() {
+        Map<String, Boolean> out = new java.util.TreeMap<>();
+        if (nodes != null) {
+            out.put("nodes", nodes.hasSynced());
+        }
+        if (pods != null) {
+            out.put("pods", pods.informer().hasSynced());
+        }
+        if (crds != null) {
+            out.put("customresourcedefinitions", crds.hasSynced());
+        }
+        workloads.forEach((kind, w) -> {
+            if (!kind.equals(POD)) {
+                out.put(kind.qualified(), w.informer().hasSynced());
+            }
+        });
+        return out;
     }
 
     /** New definitions (Karta objects changed): kinds they add are watched from now on. */

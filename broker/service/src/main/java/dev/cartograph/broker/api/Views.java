@@ -32,7 +32,7 @@ public final class Views {
                 .sorted(Comparator.comparing(ClusterState::name))
                 .toList();
         ObjectNode o = Wire.fleet(planning);
-        FleetReport report = FleetReport.of(view.fleet(), now, heartbeatTimeout, pendingByCluster(view));
+        FleetReport report = report(view, now, heartbeatTimeout);
         Map<String, FleetReport.ClusterReport> byName = new HashMap<>();
         report.clusters().forEach(c -> byName.put(c.name(), c));
         long[] totals = new long[5];
@@ -65,6 +65,14 @@ public final class Views {
                 .put("largestFreeBlock", totals[4]);
         o.put("queued", view.queue().size()).put("at", now.toString());
         return o;
+    }
+
+    /**
+     * The per-cluster, per-GPU-model numbers of {@link #fleet} (and so of {@code carto fleet}); the broker's metrics
+     * export these same rows.
+     */
+    public static FleetReport report(BrokerView view, Instant now, Duration heartbeatTimeout) {
+        return FleetReport.of(view.fleet(), now, heartbeatTimeout, pendingByCluster(view));
     }
 
     /** Per cluster, gangs placed there whose member copy is not Running (or Completed) yet. */

@@ -4,6 +4,7 @@ import dev.cartograph.broker.BrokerRuntime;
 import dev.cartograph.broker.access.AccessControl;
 import dev.cartograph.broker.access.Authorizer;
 import dev.cartograph.broker.access.StaticTokens;
+import dev.cartograph.broker.coordinate.DecisionObserver;
 import dev.cartograph.broker.hub.HubAccess;
 import dev.cartograph.broker.hub.HubConnection;
 import dev.cartograph.broker.settings.AccessSettings;
@@ -111,13 +112,21 @@ public class BrokerFactory {
 
     @Context
     @Bean(preDestroy = "close")
-    BrokerRuntime broker(BrokerProperties p, @jakarta.inject.Named("hub") KubernetesClient hub) throws Exception {
+    BrokerRuntime broker(
+            BrokerProperties p,
+            @jakarta.inject.Named("hub") KubernetesClient hub,
+            @io.micronaut.core.annotation.Nullable DecisionObserver decisions)
+            throws Exception {
         Definitions.Loaded catalog = Catalog.load();
         if (catalog.hasErrors()) {
             throw new IllegalStateException("the built-in catalog has errors: " + catalog.problems());
         }
-        BrokerRuntime runtime =
-                new BrokerRuntime(settings(p), new HubConnection(hub), catalog.definitions(), Clock.systemUTC());
+        BrokerRuntime runtime = new BrokerRuntime(
+                settings(p),
+                new HubConnection(hub),
+                catalog.definitions(),
+                Clock.systemUTC(),
+                decisions == null ? DecisionObserver.NONE : decisions);
         runtime.start();
         return runtime;
     }

@@ -68,11 +68,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this(settings, interpreter, outbox, hub, clock, PriorityClasses.NONE, HubDependencies.NONE);
     }
 
-    /**
-     * @param priorityClasses the hub's PriorityClasses (name → value), for workloads that name one
-     * @param dependencies    the hub's ConfigMaps, Secrets, ServiceAccounts and claims, copied to members with the
-     *                        gangs that need them
-     */
+    /** Attempts not observed. */
     public Coordinator(
             BrokerSettings settings,
             Interpreter interpreter,
@@ -81,6 +77,24 @@ public final class Coordinator implements Runnable, AutoCloseable {
             Clock clock,
             PriorityClasses priorityClasses,
             HubDependencies dependencies) {
+        this(settings, interpreter, outbox, hub, clock, priorityClasses, dependencies, DecisionObserver.NONE);
+    }
+
+    /**
+     * @param priorityClasses the hub's PriorityClasses (name → value), for workloads that name one
+     * @param dependencies    the hub's ConfigMaps, Secrets, ServiceAccounts and claims, copied to members with the
+     *                        gangs that need them
+     * @param observer        told how each placement attempt ended and how long it took (metrics)
+     */
+    public Coordinator(
+            BrokerSettings settings,
+            Interpreter interpreter,
+            Outbox outbox,
+            Hub hub,
+            Clock clock,
+            PriorityClasses priorityClasses,
+            HubDependencies dependencies,
+            DecisionObserver observer) {
         this.settings = settings;
         this.interpreter = interpreter;
         this.clock = clock;
@@ -104,7 +118,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 clock,
                 () -> this.interpreter,
                 copies,
-                this::freed);
+                this::freed,
+                observer);
         this.failover = new Failover(settings, book, fleet, forwarding, mirror, effects, clock);
         this.deletion = new Deletion(settings, book, fleet, forwarding, effects, clock, this::forget);
         Suspension suspension =

@@ -46,6 +46,8 @@ final class Placing {
     private final DependencyCopies dependencies;
     /** Told the cluster whose capacity a failed gang gave back. */
     private final Consumer<String> freed;
+    /** Told how each attempt ended and how long it took. */
+    private final DecisionObserver observer;
 
     private final Waiting waiting;
     /** The spec each failed placement had when it failed (or when this instance first saw it failed). */
@@ -62,7 +64,8 @@ final class Placing {
             Clock clock,
             Supplier<Interpreter> interpreter,
             DependencyCopies dependencies,
-            Consumer<String> freed) {
+            Consumer<String> freed,
+            DecisionObserver observer) {
         this.settings = settings;
         this.book = book;
         this.fleet = fleet;
@@ -74,6 +77,7 @@ final class Placing {
         this.interpreter = interpreter;
         this.dependencies = dependencies;
         this.freed = freed;
+        this.observer = observer;
         this.waiting = new Waiting(book, effects);
     }
 
@@ -94,7 +98,9 @@ final class Placing {
                 object.submitted(),
                 now);
         if (demands.demand(object, interpreter.get()) instanceof DemandCache.Asked.Invalid invalid) {
+            long started = observer.started();
             fail(queued, object, invalid.reason(), invalid.why());
+            observer.decided(DecisionObserver.Outcome.FAILED, started);
             return;
         }
         book.keep(queued);
@@ -128,24 +134,31 @@ final class Placing {
         return demands.demand(object, interpreter.get());
     }
 
-    /** Plans one queued placement; places it (durably, then forwards) or records why it waits. */
+    /** Plans one queued placement; places it (durably, then forwards) or records why it waits. True when placed. */
     boolean attempt(PlacementRecord p, HubObject object, PlanningFleet planning) {
+        long started = observer.started();
+        DecisionObserver.Outcome outcome = decide(p, object, planning);
+        observer.decided(outcome, started);
+        return outcome == DecisionObserver.Outcome.PLACED;
+    }
+
+    private DecisionObserver.Outcome decide(PlacementRecord p, HubObject object, PlanningFleet planning) {
         Instant now = clock.instant();
         book.queued().attempted(p.uid());
         DemandCache.Asked asked = demands.demand(object, interpreter.get());
         if (asked instanceof DemandCache.Asked.Invalid invalid) {
             fail(p, object, invalid.reason(), invalid.why());
-            return false;
+            return DecisionObserver.Outcome.FAILED;
         }
         DemandCache.Asked.Gang gang = (DemandCache.Asked.Gang) asked;
         if (demands.needs(object, interpreter.get()).suspended()) {
             hold(p, object);
-            return false;
+            return DecisionObserver.Outcome.SUSPENDED;
         }
         Optional<String> missing = dependencies.missing(object);
         if (missing.isPresent()) { // not grouped with the gangs waiting for room: tried again when a dependency changes
             waiting.waits(p, object, missing::get, EventReason.MissingDependency, now);
-            return false;
+            return DecisionObserver.Outcome.WAITING_FOR_DEPENDENCY;
         }
         PlanningFleet scope = planning.without(p.refusals().keySet());
         Decision decision = plan(gang, scope);
@@ -162,7 +175,7 @@ final class Placing {
             if (!book.write(next)) {
                 fleet.release(p.uid());
                 book.queued().enter(p.uid()); // not durable: tried again at the next retry
-                return false;
+                return DecisionObserver.Outcome.NOT_WRITTEN;
             }
             waiting.forget(p.uid());
             book.placedAgain(p.uid());
@@ -185,12 +198,12 @@ final class Placing {
                     object,
                     EventReason.Placed,
                     "placed on " + placed.cluster() + " (epoch " + p.epoch() + ")" + (why.isEmpty() ? "" : ": " + why));
-            return true;
+            return DecisionObserver.Outcome.PLACED;
         }
         book.queued().waits(p.uid(), gang);
         Decision decided = decision;
         waiting.waits(p, object, () -> waiting.reason(decided, p), EventReason.Unschedulable, now);
-        return false;
+        return DecisionObserver.Outcome.WAITING;
     }
 
     /**

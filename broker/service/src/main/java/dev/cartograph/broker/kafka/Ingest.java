@@ -265,6 +265,14 @@ public final class Ingest implements Runnable, AutoCloseable {
         LOG.warn("skipping record at {}-{} offset {}: {}", r.topic(), r.partition(), r.offset(), reason);
     }
 
+    /**
+     * Records behind the log end per topic read, as the consumer's own metrics say after its last fetch (no call to
+     * Kafka). Thread-safe: the consumer's metrics may be read from any thread.
+     */
+    public Map<String, Long> lag() {
+        return Lag.byTopic(consumer.metrics());
+    }
+
     @Override
     public void close() {
         running.set(false);

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Timeout;
  * one pod × 1 GPU. First as fast as the coordinator takes them (throughput), then at a paced rate
  * (latency from posting the hub object to the placement record written).
  * Run: {@code mvn -B -ntp -o -q verify -pl broker/service -am -DskipITs -Dtest=CoordinatorBenchmark
- * -Dsurefire.failIfNoSpecifiedTests=false -Dclusters=100 -Dnodes=1000}
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dclusters=100 -Dnodes=1000} (add {@code -Dmetrics=true} to observe every
+ * decision with the service's Prometheus metrics)
  */
 @Timeout(3600)
 class CoordinatorBenchmark {
@@ -88,8 +89,23 @@ class CoordinatorBenchmark {
                 "",
                 Duration.ofSeconds(1));
         Clock clock = Clock.systemUTC();
-        Coordinator coordinator =
-                new Coordinator(settings, Interpreter.of(Catalog.load().definitions()), outbox, hub, clock);
+        // -Dmetrics=true: every attempt observed as the service does (a Prometheus registry), to compare with without
+        io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry =
+                new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
+                        io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+        DecisionObserver observer = Boolean.getBoolean("metrics")
+                ? new dev.cartograph.broker.metrics.DecisionMetrics(registry)
+                : DecisionObserver.NONE;
+        System.out.println("decision metrics: " + (observer == DecisionObserver.NONE ? "off" : "on"));
+        Coordinator coordinator = new Coordinator(
+                settings,
+                Interpreter.of(Catalog.load().definitions()),
+                outbox,
+                hub,
+                clock,
+                PriorityClasses.NONE,
+                HubDependencies.NONE,
+                observer);
         Thread loop = new Thread(coordinator, "coordinator");
         loop.start();
         Agents agents = new Agents(coordinator, clusters, clock);
@@ -134,6 +150,12 @@ class CoordinatorBenchmark {
                     coordinator.view().queue().size(),
                     coordinator.view().placements().size(),
                     coordinator.view().fleet().reservations().size());
+            if (observer instanceof dev.cartograph.broker.metrics.DecisionMetrics) {
+                System.out.println("decisions observed: "
+                        + registry.find("cartograph.placement.decisions").counters().stream()
+                                .mapToDouble(c -> c.count())
+                                .sum());
+            }
         } finally {
             agents.stop = true;
             coordinator.close();

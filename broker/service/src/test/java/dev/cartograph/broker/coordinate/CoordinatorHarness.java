@@ -157,9 +157,33 @@ class CoordinatorHarness {
                 Duration.ofSeconds(1)));
     }
 
+    /** Each placement attempt the coordinator reported, as "outcome after mark" (marks count up from 1). */
+    final List<String> decisions = new ArrayList<>();
+
+    private final DecisionObserver observer = new DecisionObserver() {
+        private long marks;
+
+        @Override
+        public long started() {
+            return ++marks;
+        }
+
+        @Override
+        public void decided(Outcome outcome, long started) {
+            decisions.add(outcome.label() + " after " + started);
+        }
+    };
+
     CoordinatorHarness(BrokerSettings settings) {
         coordinator = new Coordinator(
-                settings, Interpreter.of(Catalog.load().definitions()), outbox, hub, clock, classes, hubDependencies);
+                settings,
+                Interpreter.of(Catalog.load().definitions()),
+                outbox,
+                hub,
+                clock,
+                classes,
+                hubDependencies,
+                observer);
     }
 
     void step(Input... inputs) {
