@@ -9,6 +9,7 @@ import dev.cartograph.interpreter.testing.Eventually;
 import dev.cartograph.local.FleetOptions;
 import dev.cartograph.local.LocalFleet;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -22,7 +23,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +43,7 @@ import picocli.CommandLine;
 @Timeout(300)
 class MetricsIT {
     static final Path EXAMPLES = Path.of("examples");
+    static final Path CHART_MONITORING = Path.of("../chart/cartograph/files");
     static final List<String> STATES = List.of("total", "allocated", "reserved", "free");
 
     @TempDir
@@ -147,7 +153,36 @@ class MetricsIT {
                     .satisfies(s -> assertThat(s.value()).isGreaterThanOrEqualTo(1));
             assertThat(agent.value("cartograph_agent_informer_synced", Map.of("resource", "nodes")))
                     .contains(1.0);
+
+            // the chart's Grafana dashboard and alert rules ask for nothing the broker and agents do not expose
+            assertThat(chartMetricNames())
+                    .as("metrics named in %s", CHART_MONITORING)
+                    .isNotEmpty()
+                    .allSatisfy(name -> assertThat(exposed(name, e, agent))
+                            .as("%s is exposed by the broker or an agent", name)
+                            .isTrue());
         }
+    }
+
+    /** Every {@code cartograph_*} series the chart's dashboard and alert rules query. */
+    static Set<String> chartMetricNames() throws IOException {
+        Set<String> names = new TreeSet<>();
+        Pattern metric = Pattern.compile("cartograph_[a-z_]+");
+        for (Path f : List.of(
+                CHART_MONITORING.resolve("grafana/cartograph-fleet.json"),
+                CHART_MONITORING.resolve("prometheus/alerts.yaml"))) {
+            Matcher m = metric.matcher(Files.readString(f));
+            while (m.find()) {
+                names.add(m.group());
+            }
+        }
+        return names;
+    }
+
+    /** Whether a series name (a histogram's {@code _bucket}, {@code _count} or {@code _sum} too) is in either scrape. */
+    private static boolean exposed(String name, Exposition broker, Exposition agent) {
+        return Exposition.family(name, broker.types()).isPresent()
+                || Exposition.family(name, agent.types()).isPresent();
     }
 
     /**
