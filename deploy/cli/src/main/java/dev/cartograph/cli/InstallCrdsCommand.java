@@ -1,11 +1,13 @@
 package dev.cartograph.cli;
 
 import dev.cartograph.catalog.Catalog;
-import dev.cartograph.cli.kube.ClusterOptions;
+import dev.cartograph.cli.kube.ConnectionOptions;
 import dev.cartograph.cli.kube.CrdInstaller;
 import dev.cartograph.cli.kube.Kube;
 import dev.cartograph.interpreter.Definitions;
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -27,11 +29,16 @@ import picocli.CommandLine.Spec;
                     + " the status subresource and Cluster/Phase columns.",
             "A kind the hub serves through another CRD (an operator's) is skipped, never overwritten; a CRD"
                     + " labelled app.kubernetes.io/managed-by=cartograph is updated when it differs."
-                    + " Prints one line per CRD: created, updated, unchanged or skipped (served by ...)."
+                    + " Prints one line per CRD: created, updated, unchanged or skipped (served by ...), then waits"
+                    + " until the hub serves them (--wait).",
+            "A CRD the hub refuses is named with the hub's message and the rest go on (a 401/403 stops the writes);"
+                    + " any refusal, or a CRD not established in time, exits 5."
         })
 final class InstallCrdsCommand implements Callable<Integer> {
+    private static final Duration POLL = Duration.ofMillis(250);
+
     @Mixin
-    ClusterOptions cluster;
+    ConnectionOptions cluster;
 
     @Option(
             names = "--dry-run",
@@ -43,6 +50,15 @@ final class InstallCrdsCommand implements Callable<Integer> {
             names = "--all",
             description = "with --dry-run: print every CRD a bare hub would get, without contacting a cluster")
     boolean all;
+
+    @Option(
+            names = "--wait",
+            paramLabel = "SECONDS",
+            defaultValue = "60",
+            description = "wait up to this long until the hub serves every installed CRD's kind (its Established"
+                    + " condition), so objects of those kinds can be created right after; 0: do not wait"
+                    + " (default: ${DEFAULT-VALUE})")
+    int waitSeconds;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -71,11 +87,19 @@ final class InstallCrdsCommand implements Callable<Integer> {
                 err.flush();
                 return Carto.OK;
             }
-            installer.apply(steps, line -> {
+            if (waitSeconds < 0) {
+                return errors.fail(Carto.UNREADABLE, "usage", "--wait takes seconds, 0 or more: " + waitSeconds);
+            }
+            CrdInstaller.Applied applied = installer.apply(steps, line -> {
                 out.println(line);
                 out.flush();
             });
-            return Carto.OK;
+            List<String> problems = new ArrayList<>(applied.refusals());
+            if (waitSeconds > 0) {
+                problems.addAll(installer.awaitEstablished(applied.installed(), Duration.ofSeconds(waitSeconds), POLL));
+            }
+            problems.forEach(p -> errors.fail(Carto.CLUSTER_ERROR, "cluster", p));
+            return problems.isEmpty() ? Carto.OK : Carto.CLUSTER_ERROR;
         } catch (Kube.ClusterError e) {
             return errors.fail(Carto.CLUSTER_ERROR, "cluster", e.getMessage());
         }

@@ -4,6 +4,7 @@ import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.kube.crd.CartographCrds;
 import dev.cartograph.kube.crd.CatalogCrds;
 import dev.cartograph.kube.crd.CrdAction;
+import dev.cartograph.kube.crd.CrdEstablishment;
 import dev.cartograph.kube.crd.CrdPlan;
 import dev.cartograph.kube.crd.CrdYaml;
 import io.fabric8.kubernetes.api.model.APIGroup;
@@ -12,11 +13,13 @@ import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -61,7 +64,7 @@ public final class CrdInstaller implements AutoCloseable {
     }
 
     /** Connects as kubectl would with {@code options}. */
-    public static CrdInstaller open(ClusterOptions options) {
+    public static CrdInstaller open(ConnectionOptions options) {
         return new CrdInstaller(Kube.connect(options));
     }
 
@@ -92,10 +95,17 @@ public final class CrdInstaller implements AutoCloseable {
 
     /**
      * Creates and updates what {@code steps} say, in order, passing each step's line to {@code printed} once it is
-     * done; stops at the first refusal with a {@link Kube.ClusterError} naming the CRD.
+     * done. Each CRD is written on its own: one the server refuses (422 invalid, 409 conflict) is named in the
+     * refusals returned and the rest go on; a 401 or 403 ends the writes there (the caller may not write CRDs at
+     * all), saying how many were not tried.
+     *
+     * @return the CRDs now installed as wanted and the refusals
      */
-    public void apply(List<Step> steps, Consumer<String> printed) {
-        for (Step step : steps) {
+    public Applied apply(List<Step> steps, Consumer<String> printed) {
+        List<String> installed = new ArrayList<>();
+        List<String> refusals = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            Step step = steps.get(i);
             CrdAction action = step.action;
             if (action.outcome().writes()) {
                 var crds = client.apiextensions().v1().customResourceDefinitions();
@@ -107,12 +117,88 @@ public final class CrdInstaller implements AutoCloseable {
                     }
                 } catch (KubernetesClientException e) {
                     String verb = action.outcome() == CrdAction.Outcome.CREATE ? "create" : "update";
-                    throw new Kube.ClusterError(
-                            Math.max(0, e.getCode()), "cannot " + verb + " CRD " + action.name() + ": " + refusal(e));
+                    refusals.add("cannot " + verb + " CRD " + action.name() + ": " + refusal(e));
+                    if (e.getCode() == 401 || e.getCode() == 403) {
+                        long left = steps.subList(i + 1, steps.size()).stream()
+                                .filter(Step::writes)
+                                .count();
+                        if (left > 0) {
+                            refusals.add(left + " more CRD" + (left == 1 ? "" : "s") + " not tried");
+                        }
+                        return new Applied(installed, refusals);
+                    }
+                    continue;
                 }
+            }
+            if (action.outcome() != CrdAction.Outcome.SKIP) {
+                installed.add(step.name());
             }
             printed.accept(step.line());
         }
+        return new Applied(installed, refusals);
+    }
+
+    /**
+     * What {@link #apply} did: the CRDs on the cluster as wanted (created, updated or unchanged), and one line per
+     * refusal naming the CRD with the API server's message. Immutable.
+     */
+    public record Applied(List<String> installed, List<String> refusals) {
+        public Applied {
+            installed = List.copyOf(installed);
+            refusals = List.copyOf(refusals);
+        }
+    }
+
+    /**
+     * Waits until the API server serves the kind of each of the CRDs {@code names}, as
+     * {@code kubectl wait --for condition=established} would, reading each CRD's conditions every {@code poll}.
+     *
+     * @return one line per CRD not established within {@code timeout}, or whose names the server refused; empty
+     *     when all are
+     */
+    public List<String> awaitEstablished(List<String> names, Duration timeout, Duration poll) {
+        Map<String, String> waiting = new TreeMap<>();
+        names.forEach(n -> waiting.put(n, ""));
+        List<String> problems = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (var it = waiting.entrySet().iterator(); it.hasNext(); ) {
+                var entry = it.next();
+                CustomResourceDefinition crd;
+                try {
+                    crd = client.apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .withName(entry.getKey())
+                            .get();
+                } catch (KubernetesClientException e) {
+                    entry.setValue("cannot read it: " + refusal(e));
+                    continue;
+                }
+                CrdEstablishment state = crd == null ? new CrdEstablishment.Pending("gone") : CrdEstablishment.of(crd);
+                if (state instanceof CrdEstablishment.Established) {
+                    it.remove();
+                } else if (state instanceof CrdEstablishment.NamesRefused refusedNames) {
+                    problems.add("CRD " + entry.getKey() + " is not established: names not accepted: "
+                            + refusedNames.reason());
+                    it.remove();
+                } else {
+                    entry.setValue(((CrdEstablishment.Pending) state).detail());
+                }
+            }
+            if (waiting.isEmpty() || System.nanoTime() >= deadline) {
+                break;
+            }
+            try {
+                Thread.sleep(poll.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        waiting.forEach((name, detail) -> problems.add("CRD " + name + " is not established after "
+                + timeout.toSeconds() + " s" + (detail.isEmpty() ? "" : ": " + detail)));
+        return problems;
     }
 
     private Map<String, CustomResourceDefinition> existing() {

@@ -42,7 +42,7 @@ public final class Kube {
         return new ClusterError(Math.max(0, e.getCode()), reason(e));
     }
 
-    static KubernetesClient connect(ClusterOptions options) {
+    static KubernetesClient connect(ConnectionOptions options) {
         Config config;
         try {
             if (options.kubeconfig != null) {

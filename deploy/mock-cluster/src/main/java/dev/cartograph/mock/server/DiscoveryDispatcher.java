@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  * ({@code /api}, {@code /api/v1}, {@code /apis}, {@code /apis/GROUP/VERSION}), {@code /version}
  * and health endpoints; everything else goes to the wrapped {@link KubernetesCrudDispatcher}.
  * Discovery is rebuilt per request from the built-in table and the CRDs currently stored, so CRDs
- * created later appear at once. After each CRD write it tells the CRUD dispatcher about every
+ * created later appear at once, and marks them established as kube-apiserver does ({@link CrdConditions}). After each CRD write it tells the CRUD dispatcher about every
  * served version, so {@code .../status} works on all of them (the CRUD dispatcher alone only knows
  * one version per CRD). It also strips the query from PUT/PATCH paths (so {@code .../status?fieldManager=x}
  * is still a status write), applies strategic merge patches itself (see {@link StrategicMergePatch}),
@@ -62,6 +62,7 @@ final class DiscoveryDispatcher extends Dispatcher {
     private final ServedTypes servedTypes;
     private final ResourceReads reads;
     private final AdmissionGate admission;
+    private final Clock clock;
 
     /**
      * @param clock     the time Table ages are computed against
@@ -80,6 +81,7 @@ final class DiscoveryDispatcher extends Dispatcher {
         this.serverSideApply = new ServerSideApply(delegate);
         this.servedTypes = new ServedTypes(this::storedCrds);
         this.reads = new ResourceReads(delegate, servedTypes, clock);
+        this.clock = clock;
         this.admission = new AdmissionGate(admission, this::discovery, delegate);
     }
 
@@ -115,6 +117,7 @@ final class DiscoveryDispatcher extends Dispatcher {
         }
         if (path.startsWith(CRD_PATH) && !"GET".equals(method) && response.code() < 300) {
             registerCustomResourceVersions();
+            CrdConditions.establish(delegate, storedCrds(), request, serialization, clock);
         }
         if (response.header("Content-Type") == null && response.getWebSocketListener() == null) {
             response.setHeader("Content-Type", Responses.JSON);
