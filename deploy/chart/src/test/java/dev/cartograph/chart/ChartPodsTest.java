@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The pods of every documented value set: hardened for the restricted pod security level (non-root user 65532,
  * read-only root with a writable /tmp, no capabilities, RuntimeDefault seccomp), probed on Micronaut's health
- * endpoints, and mounting the configuration file they are told to read.
+ * endpoints, given time to close their Kafka clients, and mounting the configuration file they are told to read.
  */
 @Timeout(300)
 class ChartPodsTest {
@@ -37,6 +37,8 @@ class ChartPodsTest {
                             .path("type")
                             .asText())
                     .isEqualTo("RuntimeDefault");
+            // stopping closes Kafka clients, up to about 45 s with Kafka unreachable: more than the default 30 s
+            assertThat(pod.path("terminationGracePeriodSeconds").asInt()).isEqualTo(60);
             JsonNode c = pod.path("containers").get(0);
             JsonNode sc = c.path("securityContext");
             assertThat(sc.path("readOnlyRootFilesystem").asBoolean()).isTrue();
