@@ -55,6 +55,18 @@ final class GangFit {
         }
     }
 
+    /** GPUs per model ({@code nvidia.com/gpu.product} of the nodes) the runs take. */
+    static Map<String, Long> gpusByModel(List<Run> runs, ClusterCapacity capacity) {
+        Map<String, Long> out = new java.util.HashMap<>();
+        for (Run r : runs) {
+            long gpus = r.demand().perPod().gpus() * r.pods();
+            if (gpus > 0) {
+                out.merge(capacity.slot(r.node()).node().gpuProduct(), gpus, Long::sum);
+            }
+        }
+        return out;
+    }
+
     /**
      * The lowest score the gang could get on the cluster. Bin packing: each node placed on changes
      * whether it is left part-used at most once, pods without GPUs change no node's GPUs, and the gang's
@@ -86,6 +98,7 @@ final class GangFit {
             Map<String, String> selector,
             PlanningCluster c,
             Planner.Policy policy,
+            GpuBudget budget,
             long beat,
             String beatName) {
         if (!c.ready()) {
@@ -137,6 +150,12 @@ final class GangFit {
                 index += many;
             }
             earlier.addAll(mine);
+        }
+        if (!budget.unlimited()) {
+            java.util.Optional<String> over = budget.exceeded(gpusByModel(runs, capacity));
+            if (over.isPresent()) {
+                return Attempt.no(over.get());
+            }
         }
         long score = pack ? t.fragmented() * 1_000_000 + t.leftOnTouched() : -t.freeGpus();
         return new Attempt(

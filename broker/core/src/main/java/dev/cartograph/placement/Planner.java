@@ -41,6 +41,19 @@ public final class Planner {
      */
     public static Decision plan(
             List<PodDemand> demand, Map<String, String> clusterSelector, PlanningFleet fleet, Policy policy) {
+        return plan(demand, clusterSelector, fleet, policy, GpuBudget.NONE);
+    }
+
+    /**
+     * As {@link #plan(List, Map, PlanningFleet, Policy)}, where the gang may take no more GPUs of a model than
+     * {@code budget} allows (its queue's quota): a cluster whose plan would is not chosen, its verdict says why.
+     */
+    public static Decision plan(
+            List<PodDemand> demand,
+            Map<String, String> clusterSelector,
+            PlanningFleet fleet,
+            Policy policy,
+            GpuBudget budget) {
         List<Need> needs = Need.of(demand);
         List<PlanningCluster> order = new ArrayList<>(fleet.clusters());
         Map<PlanningCluster, Long> bounds = new IdentityHashMap<>();
@@ -53,7 +66,7 @@ public final class Planner {
         GangFit.Attempt chosen = null;
         for (PlanningCluster c : order) {
             GangFit.Attempt a = GangFit.attempt(
-                    needs, clusterSelector, c, policy, chosen == null ? Long.MAX_VALUE : chosen.score(), best);
+                    needs, clusterSelector, c, policy, budget, chosen == null ? Long.MAX_VALUE : chosen.score(), best);
             attempts.put(c.name(), a);
             if (a.fits()
                     && (chosen == null
