@@ -36,6 +36,7 @@ class ArchitectureTest {
                     "dev.cartograph.protocol..",
                     "dev.cartograph.fleet..",
                     "dev.cartograph.placement..",
+                    "dev.cartograph.fairshare..",
                     "dev.cartograph.agent.apply..",
                     "dev.cartograph.agent.capacity..",
                     "dev.cartograph.agent.report..",
@@ -134,7 +135,7 @@ class ArchitectureTest {
             .layer("Protocol")
             .definedBy("dev.cartograph.protocol..")
             .layer("BrokerCore")
-            .definedBy("dev.cartograph.fleet..", "dev.cartograph.placement..")
+            .definedBy("dev.cartograph.fleet..", "dev.cartograph.placement..", "dev.cartograph.fairshare..")
             .layer("Agent")
             .definedBy("dev.cartograph.agent..")
             .layer("Broker")
