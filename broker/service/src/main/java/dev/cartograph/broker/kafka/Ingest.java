@@ -67,14 +67,23 @@ public final class Ingest implements Runnable, AutoCloseable {
         return t;
     });
 
-    /** Decodes on as many threads as there are processors, at most {@value #MAX_DECODING_THREADS}. */
+    /**
+     * Decodes on a thread per processor beyond the two the polling thread and the coordinator keep busy while catching
+     * up: at least one, at most {@value #MAX_DECODING_THREADS}. (On 2 processors a second decoding thread only competes
+     * with them: IngestBenchmark read no faster with two, and the two spent more CPU than one.)
+     */
     public Ingest(Map<String, String> kafka, Topics topics, Topology topology, Coordinator coordinator) {
         this(
                 kafka,
                 topics,
                 topology,
                 coordinator,
-                Math.min(MAX_DECODING_THREADS, Runtime.getRuntime().availableProcessors()));
+                decodingThreads(Runtime.getRuntime().availableProcessors()));
+    }
+
+    /** How many threads decode on a machine of {@code processors}. */
+    static int decodingThreads(int processors) {
+        return Math.max(1, Math.min(MAX_DECODING_THREADS, processors - 2));
     }
 
     /** @param decodingThreads how many threads decode (clusters are shared out among them) */

@@ -83,6 +83,14 @@ class DecodersTest {
         assertThat(summaries).as("summaries handed on in all tries").isGreaterThan(300);
     }
 
+    @Test
+    void decodingThreadsAreTheProcessorsBeyondThePollingThreadsAndTheCoordinators() {
+        assertThat(Ingest.decodingThreads(1)).isEqualTo(1);
+        assertThat(Ingest.decodingThreads(2)).isEqualTo(1);
+        assertThat(Ingest.decodingThreads(4)).isEqualTo(2);
+        assertThat(Ingest.decodingThreads(64)).isEqualTo(4);
+    }
+
     private static Result decode(
             int threads, List<ConsumerRecords<String, byte[]>> polls, List<Set<TopicPartition>> behind)
             throws InterruptedException {
