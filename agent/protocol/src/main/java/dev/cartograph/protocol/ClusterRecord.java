@@ -25,6 +25,17 @@ public sealed interface ClusterRecord {
                 throw new IllegalArgumentException("resync cannot be negative");
             }
         }
+
+        /** As a record's equality, written out: readers compare the stamp of every record they read. */
+        @Override
+        public boolean equals(Object o) {
+            return this == o || (o instanceof Stamp s && resync == s.resync && incarnation.equals(s.incarnation));
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * incarnation.hashCode() + Long.hashCode(resync);
+        }
     }
 
     /**

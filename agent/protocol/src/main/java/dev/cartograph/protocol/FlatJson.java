@@ -26,6 +26,8 @@ final class FlatJson {
 
     private final byte[] b;
     private int i;
+    /** Where in the known names the next field's name is looked for first: after the last one found. */
+    private int next;
 
     FlatJson(byte[] bytes) {
         this.b = bytes;
@@ -68,14 +70,20 @@ final class FlatJson {
         return name;
     }
 
-    /** A string value as {@link #text()} reads it; one of {@code known} when it is one of them. */
+    /**
+     * A string value as {@link #text()} reads it; one of {@code known} when it is one of them (at most one can be:
+     * the closing quote follows it), looked for from the one after the last found, as fields come in their order.
+     */
     private String known(String[] known) {
         int from = i + 1;
-        for (String k : known) {
+        for (int j = 0; j < known.length; j++) {
+            int at = (next + j) % known.length;
+            String k = known[at];
             int n = k.length();
             int end = from + n;
             if (end < b.length && b[end] == '"' && same(k, from)) {
                 i = end + 1;
+                next = at + 1;
                 return k;
             }
         }
@@ -107,6 +115,18 @@ final class FlatJson {
         }
         expect('"');
         return new String(b, from, i - 1 - from, StandardCharsets.ISO_8859_1);
+    }
+
+    /** A string value as {@link #text()} reads it; {@code same} itself (not a copy) when it is that text. */
+    String text(String same) {
+        if (same != null) {
+            int end = i + 1 + same.length();
+            if (end < b.length && b[end] == '"' && same(same, i + 1)) {
+                i = end + 1;
+                return same;
+            }
+        }
+        return text();
     }
 
     /** A whole number of at most {@value #MAX_DIGITS} digits, without leading zeros. */

@@ -4,6 +4,7 @@ import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.interpreter.scheduling.Taint;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -75,8 +76,19 @@ public final class NodeParts {
         }
     }
 
+    /**
+     * The cluster and incarnation of the node record read last, so the records of one cluster share those strings
+     * (no copy per record, and comparing them is comparing references).
+     */
+    String cluster;
+
+    String incarnation;
+
     private final Map<Text, Map<String, String>> labels = new HashMap<>();
     private final Map<Text, List<Taint>> taints = new HashMap<>();
+    /** Each shared labels map's entries, in its order, with a last slot left empty (see {@link #entries}). */
+    private final Map<Map<String, String>, Map.Entry<String, String>[]> entries = new IdentityHashMap<>();
+
     private final Map<Text, ResourceList> resources = new HashMap<>();
 
     Map<String, String> labels(Text text, Supplier<Map<String, String>> read) {
@@ -85,6 +97,20 @@ public final class NodeParts {
 
     List<Taint> taints(Text text, Supplier<List<Taint>> read) {
         return shared(taints, text, () -> List.copyOf(read.get()));
+    }
+
+    /**
+     * The entries of {@code shared} (labels this reader shares) in its order, and one slot more, empty, for the
+     * caller to fill: a copy, for the caller to keep.
+     */
+    @SuppressWarnings("unchecked")
+    Map.Entry<String, String>[] entries(Map<String, String> shared) {
+        Map.Entry<String, String>[] found = entries.get(shared);
+        if (found == null) {
+            found = shared.entrySet().toArray(new Map.Entry[shared.size() + 1]);
+            entries.put(shared, found);
+        }
+        return found.clone();
     }
 
     /** A node's allocatable or allocated amounts; {@code read} reads and checks them the first time. */
@@ -99,6 +125,7 @@ public final class NodeParts {
         }
         if (labels.size() + taints.size() + resources.size() >= MAX_ENTRIES) {
             labels.clear();
+            entries.clear();
             taints.clear();
             resources.clear();
         }

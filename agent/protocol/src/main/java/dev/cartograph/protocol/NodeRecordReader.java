@@ -38,6 +38,8 @@ final class NodeRecordReader {
         "allocated"
     };
 
+    private static final String TYPE = "cluster.node";
+
     private NodeRecordReader() {}
 
     static Optional<ClusterRecord> read(byte[] value, Key key, NodeParts parts) {
@@ -67,12 +69,12 @@ final class NodeRecordReader {
 
     /** The node, or null when the record is not as this build writes it. */
     private static Node node(byte[] value, Key key, NodeParts parts) {
-        Seen s = fields(new FlatJson(value));
+        Seen s = fields(new FlatJson(value), parts);
         if (s == null
                 || s.schema < 1
                 || s.schema > Wire.SCHEMA
                 || s.resync < 0
-                || !"cluster.node".equals(s.type)
+                || !TYPE.equals(s.type)
                 || s.cluster == null
                 || s.incarnation == null
                 || !key.name().equals(s.name)
@@ -83,7 +85,7 @@ final class NodeRecordReader {
         }
         String where = "node '" + s.name + "'";
         Map<String, String> labels = withHostname(
-                parts.labels(s.labels, () -> strings(tree(s.labels))), s.hostname == null ? s.name : s.hostname);
+                parts, parts.labels(s.labels, () -> strings(tree(s.labels))), s.hostname == null ? s.name : s.hostname);
         return new Node(
                 s.cluster,
                 new Stamp(s.incarnation, s.resync),
@@ -98,14 +100,13 @@ final class NodeRecordReader {
     }
 
     /** The shared labels and the node's hostname, as an immutable map (which {@link NodeState} keeps as it is). */
-    @SuppressWarnings("unchecked")
-    private static Map<String, String> withHostname(Map<String, String> shared, String hostname) {
+    private static Map<String, String> withHostname(NodeParts parts, Map<String, String> shared, String hostname) {
         if (shared.containsKey(ClusterRecordCodec.HOSTNAME)) {
             Map<String, String> labels = new LinkedHashMap<>(shared);
             labels.put(ClusterRecordCodec.HOSTNAME, hostname);
             return Map.copyOf(labels);
         }
-        Map.Entry<String, String>[] entries = shared.entrySet().toArray(new Map.Entry[shared.size() + 1]);
+        Map.Entry<String, String>[] entries = parts.entries(shared);
         entries[shared.size()] = Map.entry(ClusterRecordCodec.HOSTNAME, hostname);
         return Map.ofEntries(entries);
     }
@@ -115,7 +116,7 @@ final class NodeRecordReader {
     }
 
     /** One pass over the record's fields (a field read twice: the last one counts, as with Jackson). */
-    private static Seen fields(FlatJson json) {
+    private static Seen fields(FlatJson json, NodeParts parts) {
         Seen s = new Seen();
         if (json.open()) {
             return s;
@@ -124,9 +125,9 @@ final class NodeRecordReader {
             switch (field) {
                 case "schema" -> s.schema = json.number();
                 case "resync" -> s.resync = json.number();
-                case "type" -> s.type = json.text();
-                case "cluster" -> s.cluster = json.text();
-                case "incarnation" -> s.incarnation = json.text();
+                case "type" -> s.type = json.text(TYPE);
+                case "cluster" -> s.cluster = parts.cluster = json.text(parts.cluster);
+                case "incarnation" -> s.incarnation = parts.incarnation = json.text(parts.incarnation);
                 case "name" -> s.name = json.text();
                 case "hostname" -> s.hostname = json.text();
                 case "ready" -> s.ready = json.bool();

@@ -65,6 +65,10 @@ final class Member {
     void summary(ClusterSummary s, Instant receivedAt, Set<String> changed, List<Map<String, ResourceList>> released) {
         this.summary = s;
         this.received = receivedAt;
+        if (changed == null && capacity.size() == 0 && released.isEmpty()) {
+            first(s.nodes()); // the cluster's first nodes (or its first since it had none): each is new
+            return;
+        }
         Set<String> look = new HashSet<>();
         for (Map<String, ResourceList> r : released) {
             add(r, -1);
@@ -103,6 +107,19 @@ final class Member {
         refresh(look);
     }
 
+    /**
+     * Takes every node into an empty index, as the general case would (each is added, with what counts on it now,
+     * and looked at again), without the sets that find which nodes changed or left: none was held.
+     */
+    private void first(List<NodeState> nodes) {
+        List<String> names = new ArrayList<>(nodes.size());
+        for (NodeState n : nodes) {
+            names.add(n.name());
+            capacity.put(n, placed.getOrDefault(n.name(), ResourceList.EMPTY));
+        }
+        refresh(names);
+    }
+
     /** Adds ({@code sign} 1) or takes back ({@code sign} -1) a reservation's amounts per node. */
     void reserve(Map<String, ResourceList> perNode, int sign) {
         add(perNode, sign);
@@ -127,6 +144,9 @@ final class Member {
      * changed) still holds what is reserved on it, only those nodes can change.
      */
     private void refresh(Collection<String> nodes) {
+        if (!displaced && reserved.isEmpty() && placed.isEmpty()) {
+            return; // nothing reserved anywhere, nothing counted: no node's share can change
+        }
         Set<String> redo = new HashSet<>();
         if (!displaced && nodes.stream().allMatch(this::holdsItsOwn)) {
             for (String name : nodes) {

@@ -4,6 +4,7 @@ import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.protocol.NodeState;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -19,6 +20,18 @@ import java.util.Objects;
 public final class ClusterCapacity {
     private final Map<String, Slot> slots = new HashMap<>();
     private final Map<NodeGroup.Kind, NodeGroup> groups = new LinkedHashMap<>();
+    /**
+     * A group of each kind's hash, so a node finds its group without a kind made for it (a cluster's first summary
+     * puts thousands of nodes of a few kinds); two kinds of one hash: the other is found through {@link #groups}.
+     */
+    private final Map<Integer, NodeGroup> byHash = new HashMap<>();
+    /**
+     * {@link Units} of the resource lists seen lately, by identity: nodes of one shape share their allocatable list,
+     * and equal allocations often one list (as a reader decodes them). Bounded: cleared past {@value #UNITS_HELD}.
+     */
+    private final Map<ResourceList, long[]> units = new IdentityHashMap<>();
+
+    private static final int UNITS_HELD = 256;
     private int usable;
     private long fragmented;
     private long freeGpus;
@@ -49,7 +62,21 @@ public final class ClusterCapacity {
                     ? old.group()
                     : group(node);
         }
-        insert(Slot.of(node, reserved, group));
+        insert(Slot.of(node, reserved, group, this::units));
+    }
+
+    private long[] units(ResourceList r) {
+        long[] u = units.get(r);
+        if (u == null) {
+            u = Units.of(r, false);
+            if (u != null) { // not whole: worked out each time (the slot falls back to decimals then anyway)
+                if (units.size() >= UNITS_HELD) {
+                    units.clear();
+                }
+                units.put(r, u);
+            }
+        }
+        return u;
     }
 
     /** Forgets a node (it left the cluster). */
@@ -99,12 +126,19 @@ public final class ClusterCapacity {
     }
 
     private NodeGroup group(NodeState node) {
+        int hash = NodeGroup.Kind.hashOf(node);
+        NodeGroup known = byHash.get(hash);
+        if (known != null && known.kind().of(node)) {
+            return known;
+        }
         Map<String, String> labels = node.labels();
         if (labels.containsKey(NodeFilter.HOSTNAME)) {
             labels = new HashMap<>(labels);
             labels.remove(NodeFilter.HOSTNAME);
         }
-        return groups.computeIfAbsent(new NodeGroup.Kind(labels, node.taints()), NodeGroup::new);
+        NodeGroup group = groups.computeIfAbsent(new NodeGroup.Kind(labels, node.taints()), NodeGroup::new);
+        byHash.putIfAbsent(group.kind().hashCode(), group);
+        return group;
     }
 
     private void insert(Slot s) {
@@ -124,6 +158,7 @@ public final class ClusterCapacity {
             usable--;
             if (s.group().size() == 0) {
                 groups.remove(s.group().kind());
+                byHash.remove(s.group().kind().hashCode(), s.group());
             }
         }
         freeGpus -= s.freeGpus();

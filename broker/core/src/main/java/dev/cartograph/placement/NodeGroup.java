@@ -21,6 +21,20 @@ final class NodeGroup {
             this(Map.copyOf(labels), List.copyOf(taints), 31 * labels.hashCode() + taints.hashCode());
         }
 
+        /**
+         * The hash a kind made from {@code node} would have, worked out without making it (its labels' hash less the
+         * hostname's entry, as {@link Map#hashCode} sums entries).
+         */
+        static int hashOf(dev.cartograph.protocol.NodeState node) {
+            Map<String, String> l = node.labels();
+            int labels = l.hashCode();
+            String hostname = l.get(NodeFilter.HOSTNAME);
+            if (hostname != null) {
+                labels -= NodeFilter.HOSTNAME.hashCode() ^ hostname.hashCode();
+            }
+            return 31 * labels + node.taints().hashCode();
+        }
+
         /** Whether the node is of this kind (its labels but the hostname, its taints), without making a kind. */
         boolean of(dev.cartograph.protocol.NodeState node) {
             Map<String, String> l = node.labels();

@@ -5,6 +5,7 @@ import dev.cartograph.protocol.NodeState;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * One node as the planner indexes it: the node as its agent reported it, what the broker reserved
@@ -53,10 +54,11 @@ final class Slot {
         allGpus = node.allocatable().gpus();
     }
 
-    static Slot of(NodeState node, ResourceList reserved, NodeGroup group) {
-        long[] a = Units.of(node.allocatable(), false);
-        long[] b = Units.of(node.allocated(), false);
-        long[] c = reserved.isEmpty() ? NONE : Units.of(reserved, false);
+    /** @param units {@link Units#of}{@code (r, false)} for a list {@code r}, perhaps remembered (it is only read) */
+    static Slot of(NodeState node, ResourceList reserved, NodeGroup group, Function<ResourceList, long[]> units) {
+        long[] a = units.apply(node.allocatable());
+        long[] b = units.apply(node.allocated());
+        long[] c = reserved.isEmpty() ? NONE : units.apply(reserved);
         if (a == null || b == null || c == null) {
             return new Slot(
                     node, reserved, group, null, positive(node.allocatable().minus(allocated(node, reserved))));

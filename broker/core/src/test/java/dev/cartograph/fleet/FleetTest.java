@@ -91,6 +91,35 @@ class FleetTest {
     }
 
     @Test
+    void reservationsRestoredBeforeAClustersFirstSummaryCountOnItsNodesOnceItComes() {
+        Fleet fleet = new Fleet();
+        // a new leader restores its placements before any summary of cluster a was read
+        fleet.hold(new Reservation("r1", "a", 1, Map.of("a-0", gpus(8))));
+        fleet.hold(new Reservation("r2", "a", 1, Map.of("a-1", gpus(4))));
+        // a-0 and a-2 free, a-1 full (8 of 8 in use): r1 holds a-0, r2 no longer fits on a-1 and moves to a-2
+        fleet.accept(new ClusterSummary(
+                "a",
+                Map.of(),
+                "0.1.0",
+                "i",
+                1,
+                T,
+                List.of(
+                        Nodes.node("a-0", Nodes.H100, 8, 0),
+                        Nodes.node("a-1", Nodes.H100, 8, 8),
+                        Nodes.node("a-2", Nodes.H100, 8, 0)),
+                List.of()));
+        // by hand: 24 GPUs, 8 in use, 12 reserved: 4 free, all on a-2
+        List<PodDemand> four = List.of(new PodDemand("w", "w", 1, gpus(4), NodeConstraints.selecting(Map.of())));
+        Decision.Placed p =
+                (Decision.Placed) Planner.plan(four, Map.of(), fleet.planning(T, TIMEOUT), Planner.Policy.BIN_PACK);
+        assertThat(p.assignments()).extracting(Decision.Assignment::node).containsExactly("a-2");
+        List<PodDemand> five = List.of(new PodDemand("w", "w", 1, gpus(5), NodeConstraints.selecting(Map.of())));
+        assertThat(Planner.plan(five, Map.of(), fleet.planning(T, TIMEOUT), Planner.Policy.BIN_PACK))
+                .isInstanceOf(Decision.Unschedulable.class);
+    }
+
+    @Test
     void aReservationHoldsUntilTheAgentAccountsForThePlacement() {
         Fleet fleet = new Fleet();
         fleet.accept(summary("a", "i", 1, T, 1, List.of()));

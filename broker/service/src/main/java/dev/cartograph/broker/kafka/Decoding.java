@@ -7,8 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ingest's second thread: what the polling thread read is decoded and handed to the coordinator here, in the
- * order it was read, so the consumer fetches the next records while the last ones are decoded (decoding, not
+ * One of the ingest's decoding threads ({@link Shard}): what the polling thread read is decoded and handed to the
+ * coordinator here, in the order it was read, so the consumer fetches the next records while the last ones are decoded (decoding, not
  * fetching, is most of the ingest's work). Steps run one at a time; one that fails is logged and the next runs.
  * A few steps wait at most: a full queue blocks the polling thread (back-pressure, as the coordinator's inbox
  * does). {@link #then} is called by one thread; thread-safe otherwise. Close once.
@@ -19,9 +19,10 @@ final class Decoding implements AutoCloseable {
 
     private final BlockingQueue<Runnable> steps = new ArrayBlockingQueue<>(WAITING);
     private volatile boolean open = true;
-    private final Thread thread = new Thread(this::run, "ingest-decode");
+    private final Thread thread;
 
-    Decoding() {
+    Decoding(String name) {
+        thread = new Thread(this::run, name);
         thread.setDaemon(true);
         thread.start();
     }
@@ -52,10 +53,16 @@ final class Decoding implements AutoCloseable {
         }
     }
 
+    /** Asks the thread to stop after the step running now (steps still waiting are dropped); does not wait. */
+    void stop() {
+        open = false;
+        steps.offer(() -> {}); // wakes the thread if it waits for a step (not needed if the queue is full: it is busy)
+    }
+
     /** Stops after the step running now; steps still waiting are dropped (the broker is closing). */
     @Override
     public void close() {
-        open = false;
+        stop();
         try {
             thread.join(5_000);
         } catch (InterruptedException e) {

@@ -3,11 +3,9 @@ package dev.cartograph.broker.kafka;
 import dev.cartograph.broker.coordinate.Coordinator;
 import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.protocol.Topics;
-import dev.cartograph.protocol.Topics.Owned;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -16,7 +14,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -41,16 +38,16 @@ import org.slf4j.LoggerFactory;
  * the coordinator gets the cluster's whole summary, with the nodes that changed, once per poll at the newest
  * header read (older headers in the same poll are superseded: catching up on a long topic costs one summary
  * per cluster and poll, not one per header), and only the newest record of each key up to that header is
- * decoded ({@link ClusterReader}, {@link Newest}). Runs on its own thread, and decodes on another ({@link Decoding}):
- * fetching the next records overlaps decoding the last ones.
+ * decoded ({@link ClusterReader}, {@link Newest}). Runs on its own thread, and decodes on others ({@link Decoders}):
+ * fetching the next records overlaps decoding the last ones, and clusters are decoded side by side, each partition
+ * in order on the one thread it was given to.
  */
 public final class Ingest implements Runnable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ingest.class);
+    private static final int MAX_DECODING_THREADS = 4;
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final Map<String, String> kafka;
-    private final Topics topics;
-    private final Records records;
     private final Coordinator coordinator;
     private final Topology topology;
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -58,11 +55,8 @@ public final class Ingest implements Runnable, AutoCloseable {
     /** The partitions read, and which are clusters' cluster topics. */
     private final Assignment assignment;
 
-    private final Summaries summaries;
-    /** Cluster topics' records, newest per key, into their summaries (decoding thread). */
-    private final ClusterReader clusterReader;
-    /** Decodes and hands on what the polling thread read, in order, on a thread of its own. */
-    private final Decoding decoding = new Decoding();
+    /** Decodes and hands on what the polling thread read, each partition in order, on threads of their own. */
+    private final Decoders decoders;
     /**
      * Makes a newly heard-of cluster's command topic, off the reading threads (the outbox makes sure of it again
      * before it sends a command there).
@@ -73,7 +67,28 @@ public final class Ingest implements Runnable, AutoCloseable {
         return t;
     });
 
+    /**
+     * Decodes on a thread per processor beyond the two the polling thread and the coordinator keep busy while catching
+     * up: at least one, at most {@value #MAX_DECODING_THREADS}. (On 2 processors a second decoding thread only competes
+     * with them: IngestBenchmark read no faster with two, and the two spent more CPU than one.)
+     */
     public Ingest(Map<String, String> kafka, Topics topics, Topology topology, Coordinator coordinator) {
+        this(
+                kafka,
+                topics,
+                topology,
+                coordinator,
+                decodingThreads(Runtime.getRuntime().availableProcessors()));
+    }
+
+    /** How many threads decode on a machine of {@code processors}. */
+    static int decodingThreads(int processors) {
+        return Math.max(1, Math.min(MAX_DECODING_THREADS, processors - 2));
+    }
+
+    /** @param decodingThreads how many threads decode (clusters are shared out among them) */
+    public Ingest(
+            Map<String, String> kafka, Topics topics, Topology topology, Coordinator coordinator, int decodingThreads) {
         Map<String, Object> config = new HashMap<>(kafka);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -81,20 +96,30 @@ public final class Ingest implements Runnable, AutoCloseable {
         config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
         this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
         this.kafka = Map.copyOf(kafka);
-        this.topics = topics;
-        this.records = new Records(topics);
         this.coordinator = coordinator;
         this.topology = topology;
-        this.summaries = new Summaries(
-                coordinator, cluster -> commandTopics.execute(() -> topology.ensureCommandTopicOrLog(cluster)));
-        this.clusterReader = new ClusterReader(records, summaries::assembly, this::deliver);
-        this.assignment = new Assignment(
-                consumer,
+        this.assignment =
+                new Assignment(consumer, topics, (tp, cluster) -> decoders().forget(tp, cluster));
+        this.decoders = new Decoders(
+                decodingThreads,
                 topics,
-                (tp, cluster) -> decoding.then(() -> {
-                    clusterReader.forget(tp);
-                    summaries.forget(cluster);
-                }));
+                assignment::cluster,
+                new Decoders.Out() {
+                    @Override
+                    public void post(Input input) {
+                        coordinator.post(input);
+                    }
+
+                    @Override
+                    public void poison() {
+                        coordinator.poisonRecord();
+                    }
+                },
+                cluster -> commandTopics.execute(() -> topology.ensureCommandTopicOrLog(cluster)));
+    }
+
+    private Decoders decoders() {
+        return decoders;
     }
 
     /**
@@ -131,20 +156,14 @@ public final class Ingest implements Runnable, AutoCloseable {
                     }
                     ConsumerRecords<String, byte[]> batch = consumer.poll(Duration.ofMillis(200));
                     Set<TopicPartition> behind = behind();
-                    decoding.then(() -> deliver(batch, behind)); // even empty: what waits for the rest may go on
+                    decoders.deliver(batch, behind); // even empty: what waits for the rest may go on
                     if (!caughtUp && reached(end)) {
                         caughtUp = true;
-                        decoding.then(() -> {
-                            clusterReader.flush();
-                            coordinator.post(new Input.CaughtUp());
-                        });
+                        decoders.flushThen(() -> coordinator.post(new Input.CaughtUp()));
                     }
                     if (marking >= 0 && reached(markEnd)) {
                         long marked = marking;
-                        decoding.then(() -> {
-                            clusterReader.flush();
-                            coordinator.post(new Input.Marked(marked));
-                        });
+                        decoders.flushThen(() -> coordinator.post(new Input.Marked(marked)));
                         marking = -1;
                     }
                     backoff = 250;
@@ -161,7 +180,7 @@ public final class Ingest implements Runnable, AutoCloseable {
                 LOG.error("ingest woken up while running", e);
             }
         } finally {
-            decoding.close();
+            decoders.close();
             commandTopics.shutdownNow();
             consumer.close(Duration.ofSeconds(2));
         }
@@ -230,42 +249,6 @@ public final class Ingest implements Runnable, AutoCloseable {
     }
 
     /**
-     * One poll's records, partition by partition, in order; a cluster topic's through {@link ClusterReader}
-     * ({@code behind}: the partitions the consumer has more of).
-     */
-    private void deliver(ConsumerRecords<String, byte[]> batch, Set<TopicPartition> behind) {
-        for (TopicPartition tp : batch.partitions()) {
-            List<ConsumerRecord<String, byte[]>> polled = batch.records(tp);
-            String cluster = assignment.cluster(tp);
-            if (cluster != null) {
-                clusterReader.read(tp, cluster, polled, behind.contains(tp));
-            } else {
-                polled.forEach(r -> deliver(r, records.read(r.topic(), r.key(), r.value()), false));
-            }
-        }
-        clusterReader.settle(behind);
-    }
-
-    private void deliver(ConsumerRecord<String, byte[]> r, Records.Read read, boolean lastHeader) {
-        if (read instanceof Records.Read.Deliver d) {
-            coordinator.post(d.input());
-        } else if (read instanceof Records.Read.Part p) {
-            summaries.part(p, lastHeader).ifPresent(reason -> poison(r, reason));
-        } else if (read instanceof Records.Read.Poison p) {
-            p.unreadable().ifPresent(summaries::unreadable);
-            poison(r, p.reason());
-            if (lastHeader) { // a refused header: what was completed before it is still handed on
-                topics.owner(r.topic()).map(Owned::cluster).ifPresent(summaries::take);
-            }
-        }
-    }
-
-    private void poison(ConsumerRecord<String, byte[]> r, String reason) {
-        coordinator.poisonRecord();
-        LOG.warn("skipping record at {}-{} offset {}: {}", r.topic(), r.partition(), r.offset(), reason);
-    }
-
-    /**
      * Records behind the log end per topic read, as the consumer's own metrics say after its last fetch (no call to
      * Kafka). Thread-safe: the consumer's metrics may be read from any thread.
      */
@@ -276,7 +259,7 @@ public final class Ingest implements Runnable, AutoCloseable {
     @Override
     public void close() {
         running.set(false);
-        decoding.close();
+        decoders.close();
         consumer.wakeup();
     }
 }

@@ -113,8 +113,8 @@ final class Newest {
 
     /** From index {@code to} down to 0, headers left out: each key's records up to and including the one that decides it. */
     private static List<Planned> newestPerKey(List<String> keys, int to, IntFunction<Read> read) {
-        List<Planned> out = new ArrayList<>();
-        Set<String> decided = new HashSet<>();
+        List<Planned> out = new ArrayList<>(to + 1);
+        Set<String> decided = new HashSet<>(2 * (to + 1));
         for (int i = to; i >= 0; i--) {
             String key = keys.get(i);
             if (headerKey(key) || (key != null && decided.contains(key))) {

@@ -1,6 +1,5 @@
 package dev.cartograph.broker.kafka;
 
-import dev.cartograph.broker.coordinate.Coordinator;
 import dev.cartograph.broker.coordinate.Input;
 import dev.cartograph.protocol.ClusterAssembly;
 import java.util.HashMap;
@@ -15,23 +14,24 @@ import org.slf4j.LoggerFactory;
 /**
  * Per cluster, its summary put together from its cluster topic's records ({@link ClusterAssembly}), handed to
  * the coordinator as {@link Input.Cluster} with the nodes that changed — at the newest header of each poll, so older headers read in the same poll cost
- * nothing. When a header's counts differ from what was read, that is logged (again only when it changes). Ingest
- * thread only.
+ * nothing. When a header's counts differ from what was read, that is logged (again only when it changes). Not
+ * thread-safe: one decoding thread ({@link Shard}).
  */
 final class Summaries {
     private static final Logger LOG = LoggerFactory.getLogger(Summaries.class);
 
-    private final Coordinator coordinator;
+    private final Consumer<Input> coordinator;
     private final Consumer<String> heardOf;
     private final Set<String> known = new HashSet<>();
     private final Map<String, ClusterAssembly> assemblies = new HashMap<>();
     private final Map<String, String> doubts = new HashMap<>();
 
     /**
+     * @param coordinator where summaries go (the coordinator's inbox)
      * @param heardOf told once of each cluster whose summary is handed on (its command topic is made then, off this
      *                thread: one Kafka round trip per cluster would otherwise hold up catching up on every cluster)
      */
-    Summaries(Coordinator coordinator, Consumer<String> heardOf) {
+    Summaries(Consumer<Input> coordinator, Consumer<String> heardOf) {
         this.coordinator = coordinator;
         this.heardOf = heardOf;
     }
@@ -93,6 +93,6 @@ final class Summaries {
         } else {
             doubts.put(cluster, doubt);
         }
-        coordinator.post(new Input.Cluster(s.summary(), s.changedNodes()));
+        coordinator.accept(new Input.Cluster(s.summary(), s.changedNodes()));
     }
 }

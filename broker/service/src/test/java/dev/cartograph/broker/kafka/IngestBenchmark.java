@@ -205,17 +205,18 @@ class IngestBenchmark {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             var cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+            long[] decoding = java.util.Arrays.stream(cpu.getThreadInfo(cpu.getAllThreadIds()))
+                    .filter(i -> i != null && i.getThreadName().startsWith("ingest-decode"))
+                    .mapToLong(i -> cpu.getThreadCpuTime(i.getThreadId()))
+                    .toArray();
             System.out.printf(
                     "broker ingest: every cluster's newest summary in the fleet after %.2f s, the first after %.2f s"
-                            + " (CPU: polling thread %.2f s, decoding thread %.2f s, coordinator thread %.2f s)%n",
+                            + " (CPU: polling thread %.2f s, %d decoding threads %.2f s, coordinator thread %.2f s)%n",
                     seconds,
                     first,
                     cpu.getThreadCpuTime(reading.getId()) / 1e9,
-                    java.util.Arrays.stream(cpu.getThreadInfo(cpu.getAllThreadIds()))
-                                    .filter(i -> i != null && i.getThreadName().equals("ingest-decode"))
-                                    .mapToLong(i -> cpu.getThreadCpuTime(i.getThreadId()))
-                                    .sum()
-                            / 1e9,
+                    decoding.length,
+                    java.util.Arrays.stream(decoding).sum() / 1e9,
                     cpu.getThreadCpuTime(coordinating.getId()) / 1e9);
             ingest.close();
             reading.join(10_000);
