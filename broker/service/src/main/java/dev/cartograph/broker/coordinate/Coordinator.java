@@ -65,19 +65,15 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final Takeover takeover;
 
     public Coordinator(BrokerSettings settings, Interpreter interpreter, Outbox outbox, Hub hub, Clock clock) {
-        this(settings, interpreter, outbox, hub, clock, PriorityClasses.NONE, HubDependencies.NONE);
-    }
-
-    /** Attempts not observed. */
-    public Coordinator(
-            BrokerSettings settings,
-            Interpreter interpreter,
-            Outbox outbox,
-            Hub hub,
-            Clock clock,
-            PriorityClasses priorityClasses,
-            HubDependencies dependencies) {
-        this(settings, interpreter, outbox, hub, clock, priorityClasses, dependencies, DecisionObserver.NONE);
+        this(
+                settings,
+                interpreter,
+                outbox,
+                hub,
+                clock,
+                PriorityClasses.NONE,
+                HubDependencies.NONE,
+                DecisionObserver.NONE);
     }
 
     /**
