@@ -1,10 +1,13 @@
 package dev.cartograph.mock.server;
 
+import dev.cartograph.mock.discovery.ApiKind;
+import dev.cartograph.mock.discovery.CrdKinds;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionCondition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionConditionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
@@ -15,17 +18,46 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * What kube-apiserver's CRD controllers do after a CRD is written: accept its names and mark it
+ * What follows a CRD write on the mock: every served version of each stored CRD is registered with the CRUD
+ * dispatcher (alone it knows one version per CRD, so {@code .../status} works on all of them), and each CRD gets what
+ * kube-apiserver's CRD controllers do after a CRD is written: accept its names and mark it
  * {@code NamesAccepted=True}, {@code Established=True} (it serves the kind), with {@code acceptedNames} and
  * {@code storedVersions} in its status. Clients that wait for {@code condition=established}
  * ({@code kubectl wait}, {@code carto install crds}, Helm) see it at once. A write that drops the status (an
  * update of the whole CRD) gets it back. Stateless.
  */
-final class CrdConditions {
-    private CrdConditions() {}
+final class CrdWrites {
+    private CrdWrites() {}
+
+    /** After a CRD write: registers every CRD's versions and establishes those that are not yet. */
+    static void followed(
+            KubernetesCrudDispatcher store,
+            List<CustomResourceDefinition> stored,
+            RecordedRequest write,
+            KubernetesSerialization serialization,
+            Clock clock) {
+        registerVersions(store, stored);
+        establish(store, stored, write, serialization, clock);
+    }
+
+    private static void registerVersions(KubernetesCrudDispatcher delegate, List<CustomResourceDefinition> stored) {
+        for (CustomResourceDefinition crd : stored) {
+            for (ApiKind kind : CrdKinds.of(crd)) {
+                delegate.expectCustomResource(new CustomResourceDefinitionContext.Builder()
+                        .withName(crd.getMetadata().getName())
+                        .withGroup(kind.group())
+                        .withVersion(kind.version())
+                        .withPlural(kind.plural())
+                        .withKind(kind.kind())
+                        .withScope(kind.namespaced() ? "Namespaced" : "Cluster")
+                        .withStatusSubresource(kind.statusSubresource())
+                        .build());
+            }
+        }
+    }
 
     /** Writes the conditions on every CRD in {@code stored} that is not established yet, through {@code store}. */
-    static void establish(
+    private static void establish(
             KubernetesCrudDispatcher store,
             List<CustomResourceDefinition> stored,
             RecordedRequest write,

@@ -4,14 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cartograph.mock.admission.Admission;
 import dev.cartograph.mock.admission.AdmissionDenial;
-import dev.cartograph.mock.discovery.ApiKind;
 import dev.cartograph.mock.discovery.BuiltInKinds;
-import dev.cartograph.mock.discovery.CrdKinds;
 import dev.cartograph.mock.discovery.Discovery;
 import dev.cartograph.mock.discovery.OpenApiV3;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionList;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
@@ -35,7 +32,7 @@ import java.util.regex.Pattern;
  * ({@code /api}, {@code /api/v1}, {@code /apis}, {@code /apis/GROUP/VERSION}), {@code /version}
  * and health endpoints; everything else goes to the wrapped {@link KubernetesCrudDispatcher}.
  * Discovery is rebuilt per request from the built-in table and the CRDs currently stored, so CRDs
- * created later appear at once, and marks them established as kube-apiserver does ({@link CrdConditions}). After each CRD write it tells the CRUD dispatcher about every
+ * created later appear at once, and marks them established as kube-apiserver does ({@link CrdWrites}). After each CRD write it tells the CRUD dispatcher about every
  * served version, so {@code .../status} works on all of them (the CRUD dispatcher alone only knows
  * one version per CRD). It also strips the query from PUT/PATCH paths (so {@code .../status?fieldManager=x}
  * is still a status write), applies strategic merge patches itself (see {@link StrategicMergePatch}),
@@ -116,8 +113,7 @@ final class DiscoveryDispatcher extends Dispatcher {
                     405, "MethodNotAllowed", "the mock API server does not serve " + method + " requests");
         }
         if (path.startsWith(CRD_PATH) && !"GET".equals(method) && response.code() < 300) {
-            registerCustomResourceVersions();
-            CrdConditions.establish(delegate, storedCrds(), request, serialization, clock);
+            CrdWrites.followed(delegate, storedCrds(), request, serialization, clock);
         }
         if (response.header("Content-Type") == null && response.getWebSocketListener() == null) {
             response.setHeader("Content-Type", Responses.JSON);
@@ -250,22 +246,6 @@ final class DiscoveryDispatcher extends Dispatcher {
         CustomResourceDefinitionList crds =
                 serialization.unmarshal(list.getBody().readUtf8(), CustomResourceDefinitionList.class);
         return crds.getItems() == null ? List.of() : crds.getItems();
-    }
-
-    private void registerCustomResourceVersions() {
-        for (CustomResourceDefinition crd : storedCrds()) {
-            for (ApiKind kind : CrdKinds.of(crd)) {
-                delegate.expectCustomResource(new CustomResourceDefinitionContext.Builder()
-                        .withName(crd.getMetadata().getName())
-                        .withGroup(kind.group())
-                        .withVersion(kind.version())
-                        .withPlural(kind.plural())
-                        .withKind(kind.kind())
-                        .withScope(kind.namespaced() ? "Namespaced" : "Cluster")
-                        .withStatusSubresource(kind.statusSubresource())
-                        .build());
-            }
-        }
     }
 
     private static MockResponse json(int code, Object body) {
