@@ -100,6 +100,24 @@ public final class Fleet {
         return out;
     }
 
+    /** The GPU model ({@code nvidia.com/gpu.product}; {@code ""} without it) of a node of a cluster; empty when unknown. */
+    public Optional<String> gpuModel(String cluster, String node) {
+        Member m = members.get(cluster);
+        dev.cartograph.protocol.NodeState n = m == null ? null : m.capacity().node(node);
+        return n == null ? Optional.empty() : Optional.of(n.gpuProduct());
+    }
+
+    /** Allocatable GPUs per model on the clusters ready now: what the fleet has to lend (ADR 0006). */
+    public Map<String, Long> gpusByModel(Instant now, Duration heartbeatTimeout) {
+        Map<String, Long> out = new TreeMap<>();
+        members.forEach((name, m) -> {
+            if (m.summary() != null && ready(name, now, heartbeatTimeout)) {
+                m.gpusByModel().forEach((model, n) -> out.merge(model, n, Long::sum));
+            }
+        });
+        return out;
+    }
+
     public Optional<Reservation> reservation(String placementId) {
         return Optional.ofNullable(reservations.get(placementId));
     }

@@ -40,6 +40,26 @@ final class Member {
         return summary;
     }
 
+    /** The summary {@link #gpusByModel} was counted from, and its count (counted again only for a newer summary). */
+    private ClusterSummary countedFrom;
+
+    private Map<String, Long> gpusByModel = Map.of();
+
+    /** Allocatable GPUs per model ({@code nvidia.com/gpu.product}; {@code ""} without it) on the newest summary's nodes. */
+    Map<String, Long> gpusByModel() {
+        if (countedFrom != summary) {
+            Map<String, Long> out = new TreeMap<>();
+            for (NodeState n : summary.nodes()) {
+                if (n.allocatable().gpus() > 0) {
+                    out.merge(n.gpuProduct(), n.allocatable().gpus(), Long::sum);
+                }
+            }
+            gpusByModel = Map.copyOf(out);
+            countedFrom = summary;
+        }
+        return gpusByModel;
+    }
+
     Instant received() {
         return received;
     }

@@ -16,6 +16,9 @@ import java.util.TreeMap;
  * @param limits per GPU model ({@code nvidia.com/gpu.product}; {@code ""} for nodes without the label)
  */
 public record GpuBudget(Map<String, Limit> limits) {
+    /** How the verdict of a cluster where the gang would go over its budget begins. */
+    public static final String OVER_QUOTA = "over quota: ";
+
     /** No limit on any model: planning as without queues. */
     public static final GpuBudget NONE = new GpuBudget(Map.of());
 
@@ -48,7 +51,7 @@ public record GpuBudget(Map<String, Limit> limits) {
         for (Map.Entry<String, Long> u : new TreeMap<>(use).entrySet()) {
             Limit limit = limits.get(u.getKey());
             if (limit != null && u.getValue() > limit.gpus()) {
-                return Optional.of("over quota: would take " + u.getValue() + " " + model(u.getKey()) + " GPUs here, "
+                return Optional.of(OVER_QUOTA + "would take " + u.getValue() + " " + model(u.getKey()) + " GPUs here, "
                         + limit.gpus() + " allowed (" + limit.why() + ")");
             }
         }

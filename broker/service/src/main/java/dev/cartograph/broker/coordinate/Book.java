@@ -54,11 +54,22 @@ final class Book {
     /** The last command sent for a placement: at which epoch, and when. */
     record Sent(long epoch, java.time.Instant at) {}
 
+    /** Told of every change to a placement's record or member copy (what it holds may have changed). */
+    interface Holdings {
+        /** @param record the placement's record now, null when it is gone; {@code member} its copy, null when none */
+        void changed(String uid, PlacementRecord record, WorkloadSummary member);
+
+        Holdings NONE = (uid, record, member) -> {};
+    }
+
+    private final Holdings holdings;
+
     /** @param fenced called when a write is refused because a newer leader took over */
-    Book(Outbox outbox, BooleanSupplier active, Runnable fenced) {
+    Book(Outbox outbox, BooleanSupplier active, Runnable fenced, Holdings holdings) {
         this.outbox = outbox;
         this.active = active;
         this.fenced = fenced;
+        this.holdings = holdings;
     }
 
     /** Records written from now on carry this leader term. */
@@ -111,6 +122,7 @@ final class Book {
             placements = placements.minus(uid);
             queued.changed(before, null);
             members = members.minus(uid);
+            holdings.changed(uid, null, null);
         }
     }
 
@@ -125,6 +137,7 @@ final class Book {
         } else if (members.containsKey(uid)) {
             members = members.minus(uid);
         }
+        holdings.changed(uid, p, m.orElse(null));
     }
 
     /** Writes the tombstone; false when it could not be made durable (the caller tries again later). */

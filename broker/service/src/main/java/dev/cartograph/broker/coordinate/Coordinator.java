@@ -61,6 +61,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private long poison;
     private final Leadership leadership;
     private final QueueRetry retry;
+    private final FairShare fairShare;
     /** Runs when this instance becomes active (leader and caught up). */
     private final Takeover takeover;
 
@@ -95,7 +96,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.interpreter = interpreter;
         this.clock = clock;
         this.priorityClasses = priorityClasses;
-        this.book = new Book(outbox, this::active, this::fenced);
+        this.fairShare = new FairShare(fleet, clock, settings.heartbeatTimeout());
+        this.book = new Book(outbox, this::active, this::fenced, fairShare);
         this.leadership = new Leadership(!settings.leaderElection(), outbox, book, clock, this::becameActive);
         this.effects = new Effects(outbox, hub, this::active);
         this.demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity());
@@ -115,7 +117,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 () -> this.interpreter,
                 copies,
                 this::freed,
-                observer);
+                observer,
+                fairShare);
         this.failover = new Failover(settings, book, fleet, forwarding, mirror, effects, clock);
         this.deletion = new Deletion(settings, book, fleet, forwarding, effects, clock, this::forget);
         Suspension suspension =
@@ -126,7 +129,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         this.reports =
                 new AgentReports(settings, fleet, book, fencing, mirror, deletion, failover, updates, effects, clock);
         this.quarantine = new Quarantine(book, placing, effects);
-        this.retry = new QueueRetry(book, placing, clock);
+        this.retry = new QueueRetry(book, placing, fairShare, clock);
         this.takeover = new Takeover(book, fleet, reports, hubObjects, retry);
     }
 
@@ -205,6 +208,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
         for (Input input : batch) {
             quarantine.guard(input, () -> handle(input));
         }
+        if (fairShare.released()) {
+            retry.changedEverywhere(); // gangs that waited for quota may fit on any cluster now
+        }
         if (active() && retry.due()) {
             retry.run();
         }
@@ -219,7 +225,10 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private void handle(Input input) {
         if (input instanceof Input.Cluster c) {
             reports.cluster(c.summary(), c.changedNodes(), leadership.caughtUp())
-                    .ifPresent(retry::changed);
+                    .ifPresent(cluster -> {
+                        retry.changed(cluster);
+                        fairShare.capacityChanged();
+                    });
         } else if (input instanceof Input.Workload w) {
             reports.workload(w.key(), w.summary());
         } else if (input instanceof Input.Result r) {
@@ -255,6 +264,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
             interpreter = Interpreter.of(d.definitions());
             LOG.info("definitions changed: {} kinds", d.definitions().size());
             retry.changedEverywhere(); // queued gangs are interpreted again, and tried on every cluster
+        } else if (input instanceof Input.Queues q) {
+            fairShare.queues(q, book);
+            retry.changedEverywhere(); // every gang's queue, budget and turn may have changed
         } else if (input instanceof Input.Tick) {
             if (active()) {
                 failover.tick(leadership.activeSince()).forEach(retry::changed);
@@ -283,6 +295,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     }
 
     private void becameActive() {
+        fairShare.recount(book); // the fleet knows every cluster's nodes now, so each GPU's model
         takeover.run();
     }
 

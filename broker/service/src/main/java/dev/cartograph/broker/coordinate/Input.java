@@ -63,6 +63,18 @@ public sealed interface Input {
     /** The definitions changed (Karta objects on the hub): interpret with these from now on. */
     record Definitions(dev.cartograph.interpreter.Definitions definitions) implements Input {}
 
+    /**
+     * The hub's {@code queues.cartograph.dev} objects, all of them as they are now (ADR 0006), and the labels of the
+     * hub's namespaces when some Queue selects namespaces by label (empty otherwise).
+     */
+    record Queues(java.util.List<JsonNode> queues, java.util.Map<String, java.util.Map<String, String>> namespaceLabels)
+            implements Input {
+        public Queues {
+            queues = java.util.List.copyOf(queues);
+            namespaceLabels = java.util.Map.copyOf(namespaceLabels);
+        }
+    }
+
     record Tick() implements Input {}
 
     /** Runs on the coordinator's thread (for reads that must see one consistent state). */

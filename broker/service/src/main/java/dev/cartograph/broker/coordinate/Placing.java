@@ -5,6 +5,7 @@ import dev.cartograph.fleet.Fleet;
 import dev.cartograph.fleet.Reservation;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.placement.Decision;
+import dev.cartograph.placement.GpuBudget;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.placement.PlanningFleet;
 import dev.cartograph.protocol.MetadataKeys;
@@ -48,6 +49,8 @@ final class Placing {
     private final Consumer<String> freed;
     /** Told how each attempt ended and how long it took. */
     private final DecisionObserver observer;
+    /** Each gang's queue and what it may take of each GPU model. */
+    private final FairShare fairShare;
 
     private final Waiting waiting;
     /** The spec each failed placement had when it failed (or when this instance first saw it failed). */
@@ -65,7 +68,8 @@ final class Placing {
             Supplier<Interpreter> interpreter,
             DependencyCopies dependencies,
             Consumer<String> freed,
-            DecisionObserver observer) {
+            DecisionObserver observer,
+            FairShare fairShare) {
         this.settings = settings;
         this.book = book;
         this.fleet = fleet;
@@ -78,6 +82,7 @@ final class Placing {
         this.dependencies = dependencies;
         this.freed = freed;
         this.observer = observer;
+        this.fairShare = fairShare;
         this.waiting = new Waiting(book, effects);
     }
 
@@ -104,7 +109,9 @@ final class Placing {
             return;
         }
         book.keep(queued);
-        attempt(queued, object, planningView());
+        if (!fairShare.on()) {
+            attempt(queued, object, planningView());
+        } // with queues, it is attempted by the retry after this batch, in fair order with the rest (QueueRetry)
     }
 
     /**
@@ -161,10 +168,12 @@ final class Placing {
             return DecisionObserver.Outcome.WAITING_FOR_DEPENDENCY;
         }
         PlanningFleet scope = planning.without(p.refusals().keySet());
-        Decision decision = plan(gang, scope);
+        Queued.Group group = group(p, gang);
+        GpuBudget budget = budgetOf(p);
+        Decision decision = plan(gang, scope, budget);
         Optional<String> avoided = book.avoided(p.uid());
         if (avoided.isPresent() && decision.chosen().equals(avoided)) { // it could not start there: anywhere else first
-            Decision elsewhere = plan(gang, scope.without(avoided.get()));
+            Decision elsewhere = plan(gang, scope.without(avoided.get()), budget);
             decision = elsewhere instanceof Decision.Placed ? elsewhere : decision;
         }
         book.decided(p.uid(), decision);
@@ -200,7 +209,7 @@ final class Placing {
                     "placed on " + placed.cluster() + " (epoch " + p.epoch() + ")" + (why.isEmpty() ? "" : ": " + why));
             return DecisionObserver.Outcome.PLACED;
         }
-        book.queued().waits(p.uid(), gang);
+        book.queued().waits(p.uid(), group);
         Decision decided = decision;
         waiting.waits(p, object, () -> waiting.reason(decided, p), EventReason.Unschedulable, now);
         return DecisionObserver.Outcome.WAITING;
@@ -250,9 +259,24 @@ final class Placing {
         return dependencies;
     }
 
-    /** Plans a gang on some clusters of a planning view, under the broker's policy. */
-    Decision plan(DemandCache.Asked.Gang gang, PlanningFleet clusters) {
-        return Planner.plan(gang.pods(), gang.clusterSelector(), clusters, settings.policy());
+    /** Plans a gang on some clusters of a planning view, under the broker's policy, within its queue's budget. */
+    Decision plan(DemandCache.Asked.Gang gang, PlanningFleet clusters, GpuBudget budget) {
+        return Planner.plan(gang.pods(), gang.clusterSelector(), clusters, settings.policy(), budget);
+    }
+
+    /** The group a queued placement waits in: what it asks, in its queue. */
+    Queued.Group group(PlacementRecord p, DemandCache.Asked.Gang gang) {
+        return new Queued.Group(fairShare.queueOf(p.target().namespace()), gang);
+    }
+
+    /** What the placement's gang may take now, in its queue. */
+    GpuBudget budgetOf(PlacementRecord p) {
+        return fairShare.budget(p.target().namespace());
+    }
+
+    /** What one more gang of the queue may take now. */
+    GpuBudget budget(String queue) {
+        return fairShare.on() ? fairShare.quotas().budget(queue) : GpuBudget.NONE;
     }
 
     /** Whether the user changed a failed gang's spec since it failed (then it is submitted again). */

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +47,7 @@ final class QueueRetry {
 
     private final Book book;
     private final Placing placing;
+    private final FairShare fairShare;
     private final Clock clock;
     private final Set<String> changed = new TreeSet<>();
     private boolean everything = true;
@@ -55,9 +55,10 @@ final class QueueRetry {
     private Stats last = Stats.NONE;
     private long lastTestingNanos;
 
-    QueueRetry(Book book, Placing placing, Clock clock) {
+    QueueRetry(Book book, Placing placing, FairShare fairShare, Clock clock) {
         this.book = book;
         this.placing = placing;
+        this.fairShare = fairShare;
         this.clock = clock;
     }
 
@@ -103,36 +104,39 @@ final class QueueRetry {
             regroup();
         }
         Attempts attempts = new Attempts(full ? null : clusters);
-        TreeMap<Queued.Key, Optional<Gang>> next = new TreeMap<>();
+        RetryOrder next = new RetryOrder(fairShare);
         int tested = 0;
         if (full || !clusters.isEmpty()) {
-            for (Gang ask : List.copyOf(book.queued().asks())) {
+            for (Queued.Group group : List.copyOf(book.queued().groups())) {
                 tested++;
-                if (attempts.fits(ask)) {
-                    next.put(book.queued().waiting(ask).first(), Optional.of(ask));
+                if (attempts.fits(group)) {
+                    next.put(group.queue(), book.queued().waiting(group).first(), Optional.of(group));
                 }
             }
         }
         for (String uid : List.copyOf(book.queued().fresh())) {
-            next.put(book.queued().key(uid), Optional.empty());
+            String queue = book.placement(uid)
+                    .map(p -> fairShare.queueOf(p.target().namespace()))
+                    .orElse(dev.cartograph.fairshare.QueueSpec.DEFAULT);
+            next.put(queue, book.queued().key(uid), Optional.empty());
         }
         while (!next.isEmpty()) {
-            Map.Entry<Queued.Key, Optional<Gang>> e = next.pollFirstEntry();
-            Optional<Gang> ask = e.getValue();
-            if (ask.isPresent() && !attempts.stillFits(ask.get())) {
+            Map.Entry<Queued.Key, Optional<Queued.Group>> e = next.poll();
+            Optional<Queued.Group> group = e.getValue();
+            if (group.isPresent() && !attempts.stillFits(group.get())) {
                 continue; // what was placed since took the room it had: the rest of its gangs wait
             }
-            NavigableSet<Queued.Key> group =
-                    ask.map(a -> book.queued().waiting(a)).orElse(java.util.Collections.emptyNavigableSet());
-            Queued.Key after = group.higher(e.getKey());
+            NavigableSet<Queued.Key> waiting =
+                    group.map(g -> book.queued().waiting(g)).orElse(java.util.Collections.emptyNavigableSet());
+            Queued.Key after = waiting.higher(e.getKey());
             attempts.attempt(e.getKey().uid());
             boolean closed =
-                    ask.isPresent() && book.queued().askOf(e.getKey().uid()).equals(ask);
+                    group.isPresent() && book.queued().groupOf(e.getKey().uid()).equals(group);
             if (!closed && after != null) {
-                next.put(after, ask);
+                next.put(group.get().queue(), after, group);
             }
         }
-        last = new Stats(full, clusters.size(), book.queued().asks().size(), tested, attempts.count, attempts.placed);
+        last = new Stats(full, clusters.size(), book.queued().groups().size(), tested, attempts.count, attempts.placed);
         lastTestingNanos = attempts.testingNanos;
         if (full) {
             LOG.debug("whole queue tried: {}", last);
@@ -141,12 +145,16 @@ final class QueueRetry {
 
     /** Every waiting gang grouped again by what it asks now (the definitions may have changed since it was attempted). */
     private void regroup() {
-        for (Gang ask : List.copyOf(book.queued().asks())) {
-            for (Queued.Key key : List.copyOf(book.queued().waiting(ask))) {
+        for (Queued.Group group : List.copyOf(book.queued().groups())) {
+            for (Queued.Key key : List.copyOf(book.queued().waiting(group))) {
                 Optional<HubObject> object = book.object(key.uid());
-                DemandCache.Asked now = object.isPresent() ? placing.ask(object.get()) : ask;
-                if (now instanceof Gang gang && !gang.equals(ask)) {
-                    book.queued().waits(key.uid(), gang);
+                Optional<PlacementRecord> record = book.placement(key.uid());
+                DemandCache.Asked now = object.isPresent() ? placing.ask(object.get()) : group.ask();
+                if (now instanceof Gang gang && record.isPresent()) {
+                    Queued.Group regrouped = placing.group(record.get(), gang);
+                    if (!regrouped.equals(group)) {
+                        book.queued().waits(key.uid(), regrouped);
+                    }
                 } else if (!(now instanceof Gang)) {
                     book.queued().enter(key.uid()); // its attempt fails it, with the reason
                 }
@@ -164,7 +172,7 @@ final class QueueRetry {
         private final Set<String> scope;
         private PlanningFleet planning;
         private PlanningFleet inScope;
-        private final Map<Gang, Integer> testedAt = new java.util.HashMap<>();
+        private final Map<Queued.Group, Integer> testedAt = new java.util.HashMap<>();
         private int version;
         int count;
         int placed;
@@ -186,8 +194,8 @@ final class QueueRetry {
             return planning;
         }
 
-        /** Whether the ask fits some cluster in scope now. */
-        boolean fits(Gang ask) {
+        /** Whether the group's ask fits some cluster in scope now, within its queue's budget. */
+        boolean fits(Queued.Group ask) {
             long start = System.nanoTime();
             try {
                 return fitsNow(ask);
@@ -196,12 +204,13 @@ final class QueueRetry {
             }
         }
 
-        private boolean fitsNow(Gang ask) {
+        private boolean fitsNow(Queued.Group ask) {
             planning();
             testedAt.put(ask, version);
             try {
                 // the planner refuses a cluster short of GPU blocks before placing any pod, so testing is cheap
-                return !inScope.clusters().isEmpty() && placing.plan(ask, inScope) instanceof Decision.Placed;
+                return !inScope.clusters().isEmpty()
+                        && placing.plan(ask.ask(), inScope, placing.budget(ask.queue())) instanceof Decision.Placed;
             } catch (RuntimeException | StackOverflowError e) {
                 LOG.warn(
                         "an ask of {} waiting gangs could not be tested; each is attempted alone: {}",
@@ -212,7 +221,7 @@ final class QueueRetry {
         }
 
         /** Whether the ask still fits: tested again when something was placed since it was. */
-        boolean stillFits(Gang ask) {
+        boolean stillFits(Queued.Group ask) {
             return testedAt.getOrDefault(ask, -1) == version || fits(ask);
         }
 

@@ -45,14 +45,20 @@ final class Queued {
         }
     }
 
+    /**
+     * What a waiting gang asks, in its queue (ADR 0006): gangs of one group fit, or do not, on the same clusters, since
+     * they ask for the same pods under the same selector and the same queue's budget.
+     */
+    record Group(String queue, Gang ask) {}
+
     /* Persistent, so the published queue is shared as it is; a change costs O(log n), not a copy of the queue. */
     private TreePSet<Key> order = TreePSet.empty();
     private TreePVector<String> uids = TreePVector.empty();
     private final Map<String, Key> keys = new HashMap<>();
     private final Set<String> fresh = new LinkedHashSet<>();
-    private final Map<String, Gang> askOf = new HashMap<>();
+    private final Map<String, Group> groupOf = new HashMap<>();
     /** Insertion-ordered, so a retry tests the groups in a repeatable order. */
-    private final Map<Gang, NavigableSet<Key>> byAsk = new LinkedHashMap<>();
+    private final Map<Group, NavigableSet<Key>> byGroup = new LinkedHashMap<>();
 
     /** A record was put in place of {@code before} (null: none), or removed ({@code after} null). */
     void changed(PlacementRecord before, PlacementRecord after) {
@@ -94,25 +100,25 @@ final class Queued {
     /** An attempt is under way: it is neither new nor waiting until the attempt says which. */
     void attempted(String uid) {
         fresh.remove(uid);
-        Gang ask = askOf.remove(uid);
-        if (ask != null) {
-            NavigableSet<Key> group = byAsk.get(ask);
+        Group was = groupOf.remove(uid);
+        if (was != null) {
+            NavigableSet<Key> group = byGroup.get(was);
             group.remove(keys.get(uid));
             if (group.isEmpty()) {
-                byAsk.remove(ask);
+                byGroup.remove(was);
             }
         }
     }
 
-    /** Its attempt found no room: it waits, asking {@code ask}. */
-    void waits(String uid, Gang ask) {
+    /** Its attempt found no room: it waits in {@code group}. */
+    void waits(String uid, Group group) {
         Key key = keys.get(uid);
         if (key == null) {
             return; // no longer queued (the attempt failed it, or it was written otherwise)
         }
         attempted(uid);
-        askOf.put(uid, ask);
-        byAsk.computeIfAbsent(ask, a -> new TreeSet<>()).add(key);
+        groupOf.put(uid, group);
+        byGroup.computeIfAbsent(group, a -> new TreeSet<>()).add(key);
     }
 
     /** To be attempted against the whole fleet at the next retry, as new (e.g. its spec changed while it waited). */
@@ -123,18 +129,24 @@ final class Queued {
         }
     }
 
+    /** What a waiting placement asked at its last attempt. */
     Optional<Gang> askOf(String uid) {
-        return Optional.ofNullable(askOf.get(uid));
+        return groupOf(uid).map(Group::ask);
     }
 
-    /** The distinct asks of the waiting placements. */
-    Set<Gang> asks() {
-        return Collections.unmodifiableSet(byAsk.keySet());
+    /** The group a waiting placement waits in. */
+    Optional<Group> groupOf(String uid) {
+        return Optional.ofNullable(groupOf.get(uid));
     }
 
-    /** The placements waiting with this ask, in queue order (empty when none). */
-    NavigableSet<Key> waiting(Gang ask) {
-        NavigableSet<Key> group = byAsk.get(ask);
-        return group == null ? Collections.emptyNavigableSet() : Collections.unmodifiableNavigableSet(group);
+    /** The distinct groups of the waiting placements. */
+    Set<Group> groups() {
+        return Collections.unmodifiableSet(byGroup.keySet());
+    }
+
+    /** The placements waiting in this group, in queue order (empty when none). */
+    NavigableSet<Key> waiting(Group group) {
+        NavigableSet<Key> keys = byGroup.get(group);
+        return keys == null ? Collections.emptyNavigableSet() : Collections.unmodifiableNavigableSet(keys);
     }
 }

@@ -104,7 +104,7 @@ final class Suspension {
         String home = p.cluster().get();
         long epoch = p.epoch() + 1;
         Optional<String> missing = placing.dependencies().missing(object);
-        Decision atHome = placing.plan(gang, placing.planningView().only(home));
+        Decision atHome = placing.plan(gang, placing.planningView().only(home), placing.budgetOf(p));
         if (atHome instanceof Decision.Placed placed && missing.isEmpty()) {
             Reservation held = fleet.reserve(p.uid(), epoch, placed, gang.pods());
             PlacementRecord next = p.with(p.cluster(), epoch, State.PLACED, "", held.perNode(), now);

@@ -91,7 +91,9 @@ final class Waiting {
         if (decision.clusters().isEmpty()) {
             return "no member cluster has reported yet";
         }
-        return "fits on no cluster now: "
+        boolean quota = decision.clusters().stream()
+                .allMatch(v -> v.reason().startsWith(dev.cartograph.placement.GpuBudget.OVER_QUOTA));
+        return (quota ? "waits for quota: " : "fits on no cluster now: ")
                 + decision.clusters().stream()
                         .map(v -> v.cluster() + ": " + v.reason())
                         .collect(Collectors.joining("; "));

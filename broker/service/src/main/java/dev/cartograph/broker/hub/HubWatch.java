@@ -47,6 +47,7 @@ public final class HubWatch implements AutoCloseable {
     private final Consumer<Input> sink;
     private final PriorityClassWatch priorityClasses;
     private final DependencyWatch dependencies;
+    private final QueueWatch queues;
     private final Map<String, ResourceDefinitionContext> contexts = new ConcurrentHashMap<>();
     /** Every federated object is offered again this often, so whatever the broker failed to write on it is written again. */
     static final java.time.Duration RESYNC = java.time.Duration.ofMinutes(5);
@@ -54,7 +55,7 @@ public final class HubWatch implements AutoCloseable {
     private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers = new ConcurrentHashMap<>();
     private final Map<String, Boolean> federatedNamespaces = new ConcurrentHashMap<>();
     private final List<SharedIndexInformer<?>> others = new ArrayList<>();
-    private SharedIndexInformer<Namespace> namespaceInformer;
+    private volatile SharedIndexInformer<Namespace> namespaceInformer;
     private SharedIndexInformer<CustomResourceDefinition> crdInformer;
     private volatile boolean started;
 
@@ -72,6 +73,13 @@ public final class HubWatch implements AutoCloseable {
         this.sink = sink;
         this.priorityClasses = new PriorityClassWatch(client);
         this.dependencies = new DependencyWatch(client, sink);
+        this.queues = new QueueWatch(client, sink, this::namespaces);
+    }
+
+    /** The hub's namespaces as the namespace informer has them (none before it started). */
+    private List<Namespace> namespaces() {
+        SharedIndexInformer<Namespace> informer = namespaceInformer;
+        return informer == null ? List.of() : informer.getStore().list();
     }
 
     /**
@@ -96,6 +104,7 @@ public final class HubWatch implements AutoCloseable {
                                 @Override
                                 public void onDelete(Namespace ns, boolean unknown) {
                                     federatedNamespaces.remove(ns.getMetadata().getName());
+                                    queues.namespaceChanged();
                                 }
                             },
                             0);
@@ -103,6 +112,7 @@ public final class HubWatch implements AutoCloseable {
         }
         priorityClasses.start();
         dependencies.start();
+        queues.start();
         watchKartas();
         discover();
         if (crdInformer != null) {
@@ -159,6 +169,7 @@ public final class HubWatch implements AutoCloseable {
     }
 
     private void namespace(Namespace ns) {
+        queues.namespaceChanged();
         boolean selected = labelValue.equals(
                 ns.getMetadata().getLabels() == null
                         ? null
@@ -291,5 +302,6 @@ public final class HubWatch implements AutoCloseable {
         others.forEach(SharedIndexInformer::close);
         priorityClasses.close();
         dependencies.close();
+        queues.close();
     }
 }
