@@ -46,6 +46,13 @@ public final class Quotas {
         nominal.put(queue, promised);
     }
 
+    /** The GPU models the queue is promised or uses (a parent: its subtree's), by name. */
+    public Set<String> models(String queue) {
+        Set<String> out = new TreeSet<>(inUse.getOrDefault(queue, Map.of()).keySet());
+        out.addAll(nominal.getOrDefault(queue, Map.of()).keySet());
+        return out;
+    }
+
     /** GPUs of {@code model} the queue's gangs hold (a parent: all of its subtree's). */
     public long inUse(String queue, String model) {
         return inUse.getOrDefault(queue, Map.of()).getOrDefault(model, 0L);

@@ -12,6 +12,7 @@ import dev.cartograph.broker.hub.ClusterObjects;
 import dev.cartograph.broker.hub.HubConnection;
 import dev.cartograph.broker.hub.HubWatch;
 import dev.cartograph.broker.hub.KubeHub;
+import dev.cartograph.broker.hub.QueueObjects;
 import dev.cartograph.broker.kafka.Ingest;
 import dev.cartograph.broker.kafka.KafkaOutbox;
 import dev.cartograph.broker.kafka.Topology;
@@ -110,6 +111,7 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
         long every = settings.tick().toMillis();
         ticker.scheduleWithFixedDelay(() -> coordinator.post(new Input.Tick()), every, every, TimeUnit.MILLISECONDS);
         ClusterObjects clusterObjects = hubConnection.clusterObjects();
+        QueueObjects queueObjects = hubConnection.queueObjects();
         hubSync.scheduleWithFixedDelay(
                 () -> {
                     try {
@@ -120,9 +122,10 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
                                     FleetReport.of(
                                             v.fleet(), now, settings.heartbeatTimeout(), Views.pendingByCluster(v)),
                                     now);
+                            queueObjects.sync(v.queues());
                         }
                     } catch (RuntimeException e) {
-                        LOG.warn("cluster objects not synced: {}", e.toString());
+                        LOG.warn("cluster and queue objects not synced: {}", e.toString());
                     }
                 },
                 1,

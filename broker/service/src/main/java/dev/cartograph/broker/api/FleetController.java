@@ -66,6 +66,16 @@ public class FleetController {
                 broker.view(), broker.clock().instant(), broker.settings().heartbeatTimeout()));
     }
 
+    @Get("/queues")
+    @Operation(
+            summary = "The queues",
+            description = "Per queue (Queue objects on the hub, and default): weight, parent, GPUs per model nominal,"
+                    + " in use and borrowed, the totals, waiting gangs, weighted dominant share, problems with its"
+                    + " Queue object. Queues' totals are any caller's to see, like the fleet's capacity.")
+    public HttpResponse<String> queues() {
+        return ok(Views.queues(broker.view()));
+    }
+
     @Get("/clusters/{name}")
     @Operation(summary = "One cluster of the fleet snapshot")
     @ApiResponse(responseCode = "404", description = "no such cluster has reported")

@@ -155,6 +155,23 @@ public final class Views {
         return w;
     }
 
+    /**
+     * Every queue (ADR 0006): weight, parent, per GPU model nominal / in use / borrowed, the totals, waiting gangs,
+     * weighted share and problems with its Queue object; {@code queues} is empty without Queues on the hub.
+     */
+    public static ObjectNode queues(BrokerView view) {
+        ObjectNode o = Documents.json().createObjectNode();
+        ArrayNode rows = o.putArray("queues");
+        for (dev.cartograph.fairshare.QueueReport.Row q : view.queues().queues()) {
+            ObjectNode row = rows.addObject();
+            row.put("name", q.name());
+            q.parent().ifPresent(parent -> row.put("parent", parent));
+            row.put("weight", q.weight());
+            row.setAll(Documents.json().<ObjectNode>valueToTree(q.status()));
+        }
+        return o;
+    }
+
     public static ObjectNode error(String code, String message) {
         ObjectNode o = Documents.json().createObjectNode();
         o.putObject("error").put("code", code).put("message", message);

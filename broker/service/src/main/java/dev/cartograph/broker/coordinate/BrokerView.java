@@ -1,5 +1,6 @@
 package dev.cartograph.broker.coordinate;
 
+import dev.cartograph.fairshare.QueueReport;
 import dev.cartograph.fleet.FleetSnapshot;
 import dev.cartograph.placement.Decision;
 import dev.cartograph.protocol.PlacementRecord;
@@ -18,6 +19,7 @@ import org.pcollections.PSequence;
  * @param decisions the latest decision per uid (with the per-cluster explanation)
  * @param members   the member copy's latest summary per placed uid
  * @param quarantined inputs that failed to be handled and were skipped (their objects carry the reason)
+ * @param queues    each queue's quota, use and waiting gangs (ADR 0006); empty without Queues on the hub
  */
 public record BrokerView(
         FleetSnapshot fleet,
@@ -29,9 +31,46 @@ public record BrokerView(
         boolean caughtUp,
         long poisonRecords,
         long quarantined,
+        QueueReport queues,
         Instant at) {
     public static final BrokerView EMPTY = new BrokerView(
-            FleetSnapshot.EMPTY, Map.of(), List.of(), Map.of(), Map.of(), false, false, 0, 0, Instant.EPOCH);
+            FleetSnapshot.EMPTY,
+            Map.of(),
+            List.of(),
+            Map.of(),
+            Map.of(),
+            false,
+            false,
+            0,
+            0,
+            QueueReport.EMPTY,
+            Instant.EPOCH);
+
+    /** A view without queues. */
+    public BrokerView(
+            FleetSnapshot fleet,
+            Map<String, PlacementRecord> placements,
+            List<String> queue,
+            Map<String, Decision> decisions,
+            Map<String, WorkloadSummary> members,
+            boolean leading,
+            boolean caughtUp,
+            long poisonRecords,
+            long quarantined,
+            Instant at) {
+        this(
+                fleet,
+                placements,
+                queue,
+                decisions,
+                members,
+                leading,
+                caughtUp,
+                poisonRecords,
+                quarantined,
+                QueueReport.EMPTY,
+                at);
+    }
 
     public BrokerView {
         placements = frozen(placements);

@@ -322,6 +322,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 leadership.caughtUp(),
                 poison,
                 quarantine.count(),
+                fairShare.report(book),
                 clock.instant()));
     }
 

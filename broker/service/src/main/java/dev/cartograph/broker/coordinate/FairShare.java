@@ -1,6 +1,7 @@
 package dev.cartograph.broker.coordinate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.fairshare.QueueReport;
 import dev.cartograph.fairshare.QueueSpec;
 import dev.cartograph.fairshare.QueueSpecs;
 import dev.cartograph.fairshare.QueueTree;
@@ -97,6 +98,29 @@ final class FairShare implements Book.Holdings {
             quotas = new Quotas(tree, usage, fleet.gpusByModel(clock.instant(), heartbeatTimeout));
         }
         return quotas;
+    }
+
+    /** The queues' report, made again at most every {@link #REPORT_EVERY} (it counts the whole queue). */
+    static final Duration REPORT_EVERY = Duration.ofSeconds(1);
+
+    private QueueReport report = QueueReport.EMPTY;
+    private java.time.Instant reportedAt = java.time.Instant.MIN;
+
+    /** What each queue has, uses and has waiting; empty without Queues. */
+    QueueReport report(Book book) {
+        java.time.Instant now = clock.instant();
+        if (!on) {
+            report = QueueReport.EMPTY;
+        } else if (report == QueueReport.EMPTY || !now.isBefore(reportedAt.plus(REPORT_EVERY))) {
+            Map<String, Integer> waiting = new HashMap<>();
+            for (String uid : book.queued().uids()) {
+                book.placement(uid)
+                        .ifPresent(p -> waiting.merge(queueOf(p.target().namespace()), 1, Integer::sum));
+            }
+            report = QueueReport.of(tree, quotas(), waiting);
+            reportedAt = now;
+        }
+        return report;
     }
 
     /** GPUs per model a placement holds now, by its queue; empty when it holds none. */

@@ -37,6 +37,11 @@ public final class HubConnection {
         return new ClusterObjects(client);
     }
 
+    /** Keeps the hub's Queue objects' status in step with the broker's queues. */
+    public QueueObjects queueObjects() {
+        return new QueueObjects(client);
+    }
+
     /** Leader election on the Lease {@code namespace/name} on the hub, as {@code identity}; not started. */
     public LeaderElection election(String namespace, String name, String identity) {
         return new LeaseElection(client, namespace, name, identity);

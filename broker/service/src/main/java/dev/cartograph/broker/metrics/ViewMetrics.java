@@ -41,6 +41,7 @@ public final class ViewMetrics {
     private final MultiGauge oldestWait;
     private final MultiGauge namespaceGpus;
     private final MultiGauge lag;
+    private final MultiGauge queueGpus;
 
     /** @param ingestLag records behind the log end per topic (the ingest's own consumer metrics) */
     public ViewMetrics(MeterRegistry registry, BrokerState state, Supplier<Map<String, Long>> ingestLag) {
@@ -72,6 +73,10 @@ public final class ViewMetrics {
         lag = MultiGauge.builder("cartograph.ingest.lag")
                 .baseUnit("records")
                 .description("Records the broker's ingest is behind the log end, per topic")
+                .register(registry);
+        queueGpus = MultiGauge.builder("cartograph.queue.gpus")
+                .description("GPUs per queue and model: nominal (its quota, with its children's), in_use (held by its"
+                        + " placed gangs), borrowed (in use above nominal); only with Queues on the hub")
                 .register(registry);
         Gauge.builder("cartograph.broker.leader", state, s -> s.view().leading() ? 1 : 0)
                 .description("1 while this broker holds the leader lease (or needs none), else 0")
@@ -105,10 +110,35 @@ public final class ViewMetrics {
         nodes.register(nodeRows, true);
         ready.register(readyRows, true);
         Tags queue = Tags.of("queue", QUEUE);
-        queueGangs.register(List.of(MultiGauge.Row.of(queue, view.queue().size())), true);
+        queueGangs.register(queueRows(view), true);
+        queueGpus.register(queueGpuRows(view), true);
         oldestWait.register(List.of(MultiGauge.Row.of(queue, oldestWaitSeconds(view, now))), true);
         namespaceGpus.register(rows("namespace", gpusByNamespace(view)), true);
         lag.register(rows("topic", ingestLag.get()), true);
+    }
+
+    /** Gangs waiting per queue: per Queue (leaves and parents) with Queues on the hub, else one row, {@code default}. */
+    static List<MultiGauge.Row<?>> queueRows(BrokerView view) {
+        if (view.queues().queues().isEmpty()) {
+            return List.of(
+                    MultiGauge.Row.of(Tags.of("queue", QUEUE), view.queue().size()));
+        }
+        List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        view.queues().queues().forEach(q -> rows.add(MultiGauge.Row.of(Tags.of("queue", q.name()), q.waiting())));
+        return rows;
+    }
+
+    static List<MultiGauge.Row<?>> queueGpuRows(BrokerView view) {
+        List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        for (dev.cartograph.fairshare.QueueReport.Row q : view.queues().queues()) {
+            for (dev.cartograph.fairshare.QueueReport.Model m : q.models()) {
+                Tags t = Tags.of("queue", q.name(), "gpu_model", m.model().isEmpty() ? NO_MODEL : m.model());
+                rows.add(MultiGauge.Row.of(t.and("state", "nominal"), m.nominal()));
+                rows.add(MultiGauge.Row.of(t.and("state", "in_use"), m.inUse()));
+                rows.add(MultiGauge.Row.of(t.and("state", "borrowed"), m.borrowed()));
+            }
+        }
+        return rows;
     }
 
     /** Seconds since the earliest submission among the queued gangs; 0 when the queue is empty. */

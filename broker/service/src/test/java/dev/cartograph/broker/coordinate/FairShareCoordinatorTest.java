@@ -3,6 +3,7 @@ package dev.cartograph.broker.coordinate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.fairshare.QueueReport;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import java.time.Instant;
@@ -41,6 +42,19 @@ class FairShareCoordinatorTest extends CoordinatorHarness {
         //   6. a 1/4 < 1/3 → a4; a = 1/3; the six nodes are taken: a 32 GPUs, b 16 (2:1)
         assertThat(gpusByNamespace()).isEqualTo(Map.of("team-a", 32L, "team-b", 16L));
         assertThat(coordinator.view().queue()).hasSize(6);
+
+        now = now.plusSeconds(1); // the queues' report is made again at most once a second
+        step(new Input.Tick());
+        // by hand: a holds 32, all borrowed (nominal 0), 2 of its 6 wait, share 32/48/2 = 0.333; b 16, 4 wait, 16/48
+        QueueReport.Row a = coordinator.view().queues().queue("team-a").orElseThrow();
+        QueueReport.Row b = coordinator.view().queues().queue("team-b").orElseThrow();
+        assertThat(List.of(a.nominalGpus(), a.inUseGpus(), a.borrowedGpus(), (long) a.waiting()))
+                .containsExactly(0L, 32L, 32L, 2L);
+        assertThat(List.of(b.nominalGpus(), b.inUseGpus(), b.borrowedGpus(), (long) b.waiting()))
+                .containsExactly(0L, 16L, 16L, 4L);
+        assertThat(a.status()).containsEntry("share", 0.333);
+        assertThat(b.status()).containsEntry("share", 0.333);
+        assertThat(a.models()).containsExactly(new QueueReport.Model(H100, 0, 32, 32));
     }
 
     @Test
