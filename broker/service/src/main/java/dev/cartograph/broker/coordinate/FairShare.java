@@ -9,6 +9,11 @@ import dev.cartograph.fairshare.Quotas;
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.placement.GpuBudget;
+import dev.cartograph.placement.Planner;
+import dev.cartograph.placement.PlanningFleet;
+import dev.cartograph.preemption.Preemption;
+import dev.cartograph.preemption.Preemptor;
+import dev.cartograph.preemption.Victim;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import dev.cartograph.protocol.WorkloadSummary;
@@ -18,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -121,6 +127,12 @@ final class FairShare implements Book.Holdings {
             reportedAt = now;
         }
         return report;
+    }
+
+    /** Who would make room for the gang ({@link Preemption}), by what the queues hold now. */
+    Optional<Preemption.Plan> preempt(Preemptor gang, List<Victim> placed, PlanningFleet scope, Planner.Policy policy) {
+        Map<String, Long> fleetGpus = fleet.gpusByModel(clock.instant(), heartbeatTimeout);
+        return Preemption.plan(gang, placed, scope, tree, usage, fleetGpus, policy);
     }
 
     /** GPUs per model a placement holds now, by its queue; empty when it holds none. */

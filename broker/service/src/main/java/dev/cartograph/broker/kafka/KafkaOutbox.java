@@ -74,6 +74,13 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
     }
 
     @Override
+    public void placements(java.util.List<PlacementRecord> records) throws Exception {
+        send(records.stream()
+                .map(r -> new ProducerRecord<>(topics.placements(), r.uid(), Wire.encode(r)))
+                .toList());
+    }
+
+    @Override
     public void forget(String uid) throws Exception {
         send(new ProducerRecord<>(topics.placements(), uid, null));
     }
@@ -104,12 +111,17 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
     }
 
     private void send(ProducerRecord<String, byte[]> record) throws Exception {
+        send(java.util.List.of(record));
+    }
+
+    /** Sends the records in one transaction: all of them count, or none. */
+    private void send(java.util.List<ProducerRecord<String, byte[]>> records) throws Exception {
         if (producer == null) {
             throw new IllegalStateException("the outbox is not active (this instance has not taken the lead)");
         }
         try {
             producer.beginTransaction();
-            producer.send(record);
+            records.forEach(producer::send);
             producer.commitTransaction();
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             producer.close(Duration.ZERO);
