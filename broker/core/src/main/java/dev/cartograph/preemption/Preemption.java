@@ -65,12 +65,13 @@ public final class Preemption {
             Map<String, Map<String, Long>> usage,
             Map<String, Long> fleetGpus,
             Planner.Policy policy) {
-        QueueSpec.Preemption allowed =
-                tree.queue(gang.queue()).map(QueueSpec::preemption).orElse(QueueSpec.Preemption.NEVER);
-        if (allowed == QueueSpec.Preemption.NEVER) {
+        Quotas now = new Quotas(tree, usage, fleetGpus);
+        if (!mayPreempt(gang.queue(), tree, now)) {
             return Optional.empty();
         }
-        Search search = new Search(gang, allowed, tree, usage, fleetGpus, policy);
+        QueueSpec.Preemption allowed =
+                tree.queue(gang.queue()).map(QueueSpec::preemption).orElse(QueueSpec.Preemption.NEVER);
+        Search search = new Search(gang, allowed, tree, now, usage, fleetGpus, policy);
         Map<String, List<Victim>> byCluster = search.candidates(placed);
         Plan best = null;
         for (PlanningCluster c : clusters.clusters()) {
@@ -84,6 +85,23 @@ public final class Preemption {
             }
         }
         return Optional.ofNullable(best);
+    }
+
+    /**
+     * Whether a gang of the queue could preempt anyone now, before looking at who: its policy is {@code LowerPriority},
+     * or it is {@code ReclaimOnly} and the queue uses less than its nominal quota of some model. Cheap: a waiting gang
+     * asks on every attempt.
+     */
+    public static boolean mayPreempt(String queue, QueueTree tree, Quotas quotas) {
+        QueueSpec.Preemption allowed =
+                tree.queue(queue).map(QueueSpec::preemption).orElse(QueueSpec.Preemption.NEVER);
+        return switch (allowed) {
+            case NEVER -> false;
+            case LOWER_PRIORITY -> true;
+            case RECLAIM_ONLY ->
+                tree.queue(queue).orElseThrow().nominal().keySet().stream()
+                        .anyMatch(model -> quotas.nominal(queue, model) > quotas.inUse(queue, model));
+        };
     }
 
     private static final Comparator<Plan> BETTER = Comparator.comparingInt(
@@ -105,16 +123,17 @@ public final class Preemption {
                 Preemptor gang,
                 QueueSpec.Preemption allowed,
                 QueueTree tree,
+                Quotas now,
                 Map<String, Map<String, Long>> usage,
                 Map<String, Long> fleetGpus,
                 Planner.Policy policy) {
             this.gang = gang;
             this.allowed = allowed;
             this.tree = tree;
+            this.now = now;
             this.usage = usage;
             this.fleetGpus = fleetGpus;
             this.policy = policy;
-            this.now = new Quotas(tree, usage, fleetGpus);
         }
 
         /** The gangs that may be victims, per cluster, each cluster's in the order they are taken. */

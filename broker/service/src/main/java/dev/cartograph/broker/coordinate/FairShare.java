@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -130,9 +131,13 @@ final class FairShare implements Book.Holdings {
     }
 
     /** Who would make room for the gang ({@link Preemption}), by what the queues hold now. */
-    Optional<Preemption.Plan> preempt(Preemptor gang, List<Victim> placed, PlanningFleet scope, Planner.Policy policy) {
+    Optional<Preemption.Plan> preempt(
+            Preemptor gang, Supplier<List<Victim>> placed, PlanningFleet scope, Planner.Policy policy) {
+        if (!Preemption.mayPreempt(gang.queue(), tree, quotas())) {
+            return Optional.empty(); // most waiting gangs: no victims gathered
+        }
         Map<String, Long> fleetGpus = fleet.gpusByModel(clock.instant(), heartbeatTimeout);
-        return Preemption.plan(gang, placed, scope, tree, usage, fleetGpus, policy);
+        return Preemption.plan(gang, placed.get(), scope, tree, usage, fleetGpus, policy);
     }
 
     /** GPUs per model a placement holds now, by its queue; empty when it holds none. */

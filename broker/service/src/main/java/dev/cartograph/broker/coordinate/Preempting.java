@@ -73,7 +73,7 @@ final class Preempting {
                 p.priority(),
                 gang.pods(),
                 gang.clusterSelector());
-        return fairShare.preempt(preemptor, victims(p.uid()), scope, settings.policy());
+        return fairShare.preempt(preemptor, () -> victims(p.uid()), scope, settings.policy());
     }
 
     /** The gangs that hold GPUs now, as victims; not the waiting gang itself. */
