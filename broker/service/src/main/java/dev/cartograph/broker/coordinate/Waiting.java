@@ -93,7 +93,7 @@ final class Waiting {
         }
         boolean quota = decision.clusters().stream()
                 .allMatch(v -> v.reason().startsWith(dev.cartograph.placement.GpuBudget.OVER_QUOTA));
-        return (quota ? "waits for quota: " : "fits on no cluster now: ")
+        return (quota ? "waits for quota: " : "waits for capacity: ")
                 + decision.clusters().stream()
                         .map(v -> v.cluster() + ": " + v.reason())
                         .collect(Collectors.joining("; "));
