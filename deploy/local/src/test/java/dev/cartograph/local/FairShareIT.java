@@ -24,13 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(420)
 class FairShareIT {
-    static final ResourceDefinitionContext QUEUES = new ResourceDefinitionContext.Builder()
-            .withGroup("cartograph.dev")
-            .withVersion("v1alpha1")
-            .withKind("Queue")
-            .withPlural("queues")
-            .withNamespaced(false)
-            .build();
+    static final ResourceDefinitionContext QUEUES = dev.cartograph.broker.hub.QueueObjects.QUEUES;
     static final String A100 = "NVIDIA-A100-SXM4-80GB";
 
     @TempDir
@@ -75,8 +69,8 @@ class FairShareIT {
     }
 
     static LocalFleet started(java.nio.file.Path dir) {
-        LocalFleet fleet = LocalFleet.start(
-                FleetOptions.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofHours(1)));
+        LocalFleet fleet =
+                LocalFleet.start(FleetOptions.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofHours(1)));
         Eventually.until(
                 Duration.ofSeconds(60),
                 () -> fleet.broker().view().active()
@@ -120,9 +114,11 @@ class FairShareIT {
     static Map<String, Long> running(LocalFleet fleet) {
         Map<String, Long> out = new TreeMap<>();
         for (String ns : List.of("team-a", "team-b")) {
-            out.put(ns, jobs(fleet, ns).stream()
-                    .filter(j -> "Running".equals(label(j, "cartograph.dev/phase")))
-                    .count());
+            out.put(
+                    ns,
+                    jobs(fleet, ns).stream()
+                            .filter(j -> "Running".equals(label(j, "cartograph.dev/phase")))
+                            .count());
         }
         return out;
     }
@@ -131,7 +127,8 @@ class FairShareIT {
         Eventually.until(
                 Duration.ofSeconds(30),
                 () -> fleet.broker().view().queues().queues().size() >= n,
-                () -> "the broker sees " + n + " queues: " + fleet.broker().view().queues());
+                () -> "the broker sees " + n + " queues: "
+                        + fleet.broker().view().queues());
     }
 
     @Test
@@ -145,8 +142,11 @@ class FairShareIT {
             hub.resource(job(fleet, "ml", "blocker", 21, 2)).create();
             Eventually.until(
                     Duration.ofSeconds(60),
-                    () -> "Running".equals(label(hub.resource(job(fleet, "ml", "blocker", 21, 2)).get(),
-                            "cartograph.dev/phase")),
+                    () -> "Running"
+                            .equals(label(
+                                    hub.resource(job(fleet, "ml", "blocker", 21, 2))
+                                            .get(),
+                                    "cartograph.dev/phase")),
                     () -> "the blocker runs");
             for (int i = 1; i <= 21; i++) {
                 hub.resource(job(fleet, "team-a", "a" + i, 1, 2)).create();
@@ -157,7 +157,8 @@ class FairShareIT {
                     () -> jobs(fleet, "team-a").stream().allMatch(j -> reason(j).startsWith("waits for capacity"))
                             && jobs(fleet, "team-b").stream()
                                     .allMatch(j -> reason(j).startsWith("waits for capacity")),
-                    () -> "all 42 wait for capacity, saying so: " + reason(jobs(fleet, "team-a").get(0)));
+                    () -> "all 42 wait for capacity, saying so: "
+                            + reason(jobs(fleet, "team-a").get(0)));
 
             hub.resource(job(fleet, "ml", "blocker", 21, 2)).delete();
 
@@ -178,8 +179,7 @@ class FairShareIT {
     }
 
     @Test
-    void aTeamUnderItsQuotaPreemptsExactlyOneBorrowingGangOnOneClusterWhichRunsAgainWhenRoomReturns()
-            throws Exception {
+    void aTeamUnderItsQuotaPreemptsExactlyOneBorrowingGangOnOneClusterWhichRunsAgainWhenRoomReturns() throws Exception {
         try (LocalFleet fleet = started(dir)) {
             queue(fleet, "team-a", "{namespaces: [team-a], quota: {gpus: {" + A100 + ": 16}}}");
             queue(fleet, "team-b", "{namespaces: [team-b], preemption: Never}");
@@ -209,7 +209,8 @@ class FairShareIT {
             assertThat(label(victim, "cartograph.dev/phase")).isEqualTo("Queued");
             assertThat(reason(victim))
                     .startsWith("preempted by team-a/a1 (queue team-a reclaiming 8 " + A100 + " lent to team-b)");
-            assertThat(label(jobs(fleet, "team-a").get(0), "cartograph.dev/cluster")).isEqualTo("gpu-west");
+            assertThat(label(jobs(fleet, "team-a").get(0), "cartograph.dev/cluster"))
+                    .isEqualTo("gpu-west");
             // its copy stays on gpu-west, suspended through the PyTorchJob's suspend path; no other cluster was touched
             assertThat(copy(fleet, "gpu-west", "team-b", name).orElseThrow().toString())
                     .contains("suspend=true");
@@ -222,8 +223,10 @@ class FairShareIT {
             Eventually.until(
                     Duration.ofSeconds(120),
                     () -> running(fleet).get("team-b") == 4,
-                    () -> name + " runs again: " + running(fleet) + " " + reason(hub.resource(victim).get()));
-            assertThat(label(hub.resource(victim).get(), "cartograph.dev/cluster")).isEqualTo("gpu-west");
+                    () -> name + " runs again: " + running(fleet) + " "
+                            + reason(hub.resource(victim).get()));
+            assertThat(label(hub.resource(victim).get(), "cartograph.dev/cluster"))
+                    .isEqualTo("gpu-west");
             assertThat(copy(fleet, "gpu-west", "team-b", name).orElseThrow().toString())
                     .contains("suspend=false");
         }

@@ -92,23 +92,20 @@ final class Book {
         }
         List<PlacementRecord> stamped =
                 records.stream().map(p -> p.inTerm(term)).toList();
-        String what = records.size() == 1
-                ? records.get(0).target().toString()
-                : records.size() + " placements (" + records.get(0).target() + ", …)";
         try {
-            if (stamped.size() == 1) {
-                outbox.placement(stamped.get(0));
-            } else {
-                outbox.placements(stamped);
-            }
+            outbox.placements(stamped);
             stamped.forEach(this::put);
             return true;
         } catch (Outbox.Fenced e) {
-            LOG.error("{}: not written, {}", what, e.getMessage());
+            LOG.error("{} ({} records): not written, {}", records.get(0).target(), records.size(), e.getMessage());
             fenced.run();
             return false;
         } catch (Exception e) {
-            LOG.error("could not make the placement of {} durable; not acting on it: {}", what, e.toString());
+            LOG.error(
+                    "could not make the placement of {} ({} records) durable; not acting on it: {}",
+                    records.get(0).target(),
+                    records.size(),
+                    e.toString());
             return false;
         }
     }
