@@ -34,6 +34,9 @@ import java.util.TreeSet;
  * Pure: the fleet's indexes are read, never changed.
  */
 public final class Preemption {
+    /** How every victim's reason begins. */
+    public static final String PREEMPTED_BY = "preempted by ";
+
     private Preemption() {}
 
     /** The cluster, the gang's plan there once the victims are gone, the victims and why each goes. */
@@ -255,12 +258,12 @@ public final class Preemption {
 
         private String reason(Victim v) {
             if (v.queue().equals(gang.queue())) {
-                return "preempted by " + gang.name() + " (priority " + gang.priority() + " over " + v.priority()
+                return PREEMPTED_BY + gang.name() + " (priority " + gang.priority() + " over " + v.priority()
                         + " in queue " + gang.queue() + ")";
             }
             List<String> gpus = new ArrayList<>();
             new TreeMap<>(v.gpus()).forEach((model, n) -> gpus.add(n + " " + (model.isEmpty() ? "unlabelled" : model)));
-            return "preempted by " + gang.name() + " (queue " + gang.queue() + " reclaiming " + String.join(", ", gpus)
+            return PREEMPTED_BY + gang.name() + " (queue " + gang.queue() + " reclaiming " + String.join(", ", gpus)
                     + " lent to " + v.queue() + ")";
         }
     }

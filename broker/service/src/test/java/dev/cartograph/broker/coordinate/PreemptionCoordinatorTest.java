@@ -73,6 +73,12 @@ class PreemptionCoordinatorTest extends CoordinatorHarness {
                 .isTrue();
         assertThat(applyOf(now, "uid-a1")).isPresent();
         assertThat(commands).contains("apply uid-b1@east#2", "apply uid-a1@east#1");
+        // waiting, it says both why it left and what it waits for now
+        this.now = this.now.plusSeconds(11);
+        step(new Input.Cluster(cluster("west", 2, this.now, 8, 8)));
+        assertThat(record("uid-b1").reason())
+                .startsWith(REASON + "; waits for capacity: east: ")
+                .contains("west: ");
         assertThat(hubWrites)
                 .contains("event b1 Preempted: " + REASON + "; its copy on east is suspended and it waits to be placed"
                         + " again")
