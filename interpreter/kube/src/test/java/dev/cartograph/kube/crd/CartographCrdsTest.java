@@ -55,7 +55,7 @@ class CartographCrdsTest {
         CustomResourceDefinitionNames names = queues.getSpec().getNames();
         assertThat(List.of(names.getKind(), names.getListKind(), names.getPlural(), names.getSingular()))
                 .containsExactly("Queue", "QueueList", "queues", "queue");
-        // no short name: Kueue's ClusterQueue is cq, its LocalQueue and KAI's Queue already claim queue/queues
+        // no short name: Kueue's ClusterQueue is cq and its LocalQueue already claims queue and queues
         assertThat(names.getShortNames()).isNullOrEmpty();
         assertThat(queues.getSpec().getVersions()).hasSize(1);
         CustomResourceDefinitionVersion v1alpha1 =
