@@ -104,7 +104,7 @@ final class Waiting {
             return "no member cluster has reported yet";
         }
         boolean quota = decision.clusters().stream()
-                .allMatch(v -> v.reason().startsWith(dev.cartograph.placement.GpuBudget.OVER_QUOTA));
+                .anyMatch(v -> v.reason().startsWith(dev.cartograph.placement.GpuBudget.OVER_QUOTA));
         return (quota ? "waits for quota: " : "waits for capacity: ")
                 + decision.clusters().stream()
                         .map(v -> v.cluster() + ": " + v.reason())
