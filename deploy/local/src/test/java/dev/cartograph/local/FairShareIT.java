@@ -51,7 +51,7 @@ class FairShareIT {
                   pytorchReplicaSpecs:
                     Master:
                 %s""".formatted(name, namespace, pod.formatted(1, A100, gpus))
-                + (pods > 1 ? "        Worker:\n" + pod.formatted(pods - 1, A100, gpus) : "");
+                + (pods > 1 ? "    Worker:\n" + pod.formatted(pods - 1, A100, gpus) : "");
         return fleet.hub().client().getKubernetesSerialization().unmarshal(yaml, GenericKubernetesResource.class);
     }
 
@@ -68,7 +68,7 @@ class FairShareIT {
                 .create();
     }
 
-    static LocalFleet started(java.nio.file.Path dir) {
+    static LocalFleet started(java.nio.file.Path dir) throws InterruptedException {
         LocalFleet fleet =
                 LocalFleet.start(FleetOptions.defaults(dir).withPorts(0, 0, 0).withBatchRunTime(Duration.ofHours(1)));
         Eventually.until(
@@ -123,7 +123,7 @@ class FairShareIT {
         return out;
     }
 
-    static void waitForQueues(LocalFleet fleet, int n) {
+    static void waitForQueues(LocalFleet fleet, int n) throws InterruptedException {
         Eventually.until(
                 Duration.ofSeconds(30),
                 () -> fleet.broker().view().queues().queues().size() >= n,
@@ -223,13 +223,20 @@ class FairShareIT {
             Eventually.until(
                     Duration.ofSeconds(120),
                     () -> running(fleet).get("team-b") == 4,
-                    () -> name + " runs again: " + running(fleet) + " "
-                            + reason(hub.resource(victim).get()));
+                    () -> name + " runs again: " + running(fleet) + "; the broker has " + record(fleet, name));
             assertThat(label(hub.resource(victim).get(), "cartograph.dev/cluster"))
                     .isEqualTo("gpu-west");
             assertThat(copy(fleet, "gpu-west", "team-b", name).orElseThrow().toString())
                     .contains("suspend=false");
         }
+    }
+
+    static String record(LocalFleet fleet, String name) {
+        return fleet.broker().view().placements().values().stream()
+                .filter(p -> p.target().name().equals(name))
+                .map(Object::toString)
+                .findFirst()
+                .orElse("no placement");
     }
 
     static Optional<GenericKubernetesResource> copy(LocalFleet fleet, String cluster, String ns, String name) {

@@ -16,9 +16,10 @@ import java.util.Optional;
 /**
  * A queued gang the planner placed: its nodes reserved, the decision durable (with whatever must be durable with it),
  * then forwarded to its cluster and shown on the hub. A gang that waited with a copy on some cluster (preempted there)
- * moves at a higher epoch when placed elsewhere, and that copy is deleted. Coordinator thread only.
+ * is placed at a higher epoch, and when placed elsewhere that copy is deleted. Coordinator thread only.
  */
 final class Landing {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Landing.class);
     private final Book book;
     private final Fleet fleet;
     private final Forwarding forwarding;
@@ -56,7 +57,9 @@ final class Landing {
             List<PlacementRecord> with) {
         Instant now = clock.instant();
         Optional<String> before = p.cluster();
-        long epoch = before.isPresent() && !before.get().equals(placed.cluster()) ? p.epoch() + 1 : p.epoch();
+        // a gang that waited with a copy somewhere (preempted) runs at a higher epoch: the agent's reports of the
+        // suspended copy (no pods pending) must not count as accounting for what is reserved for it now
+        long epoch = before.isPresent() ? p.epoch() + 1 : p.epoch();
         Reservation reservation = fleet.reserve(p.uid(), epoch, placed, gang.pods());
         PlacementRecord next =
                 p.with(Optional.of(placed.cluster()), epoch, State.PLACED, "", reservation.perNode(), now);
@@ -69,8 +72,16 @@ final class Landing {
         }
         waiting.forget(p.uid());
         book.placedAgain(p.uid());
-        if (epoch != p.epoch()) { // its copy where it waited (preempted, suspended) goes; it runs here now
-            forwarding.delete(next, before.get());
+        if (before.isPresent()) {
+            LOG.info(
+                    "{}: placed again on {} at epoch {} (its copy waited on {})",
+                    p.target(),
+                    placed.cluster(),
+                    epoch,
+                    before.get());
+            if (!before.get().equals(placed.cluster())) { // its suspended copy there goes; it runs here now
+                forwarding.delete(next, before.get());
+            }
         }
         forwarding.apply(next, object, Optional.of(gang));
         mirror.forget(p.uid());

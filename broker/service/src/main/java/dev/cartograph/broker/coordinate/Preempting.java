@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * cluster ({@link Preemption}); once the preemptor and its victims are durable together, each victim gives back what
  * it held, its copy is suspended through its definition's suspend actions (deleted when the kind has none), and it
  * waits in the queue again with the reason and a {@code Preempted} Event. A victim keeps its cluster while it waits:
- * placed there again it resumes its suspended copy; placed elsewhere, it moves at a higher epoch and the copy goes.
+ * placed there again (at a higher epoch) it resumes its suspended copy; placed elsewhere, the copy goes.
  * Coordinator thread only.
  */
 final class Preempting {
