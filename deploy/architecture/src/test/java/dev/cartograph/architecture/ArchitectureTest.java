@@ -37,6 +37,7 @@ class ArchitectureTest {
                     "dev.cartograph.fleet..",
                     "dev.cartograph.placement..",
                     "dev.cartograph.fairshare..",
+                    "dev.cartograph.usage..",
                     "dev.cartograph.agent.apply..",
                     "dev.cartograph.agent.capacity..",
                     "dev.cartograph.agent.report..",
@@ -135,7 +136,11 @@ class ArchitectureTest {
             .layer("Protocol")
             .definedBy("dev.cartograph.protocol..")
             .layer("BrokerCore")
-            .definedBy("dev.cartograph.fleet..", "dev.cartograph.placement..", "dev.cartograph.fairshare..")
+            .definedBy(
+                    "dev.cartograph.fleet..",
+                    "dev.cartograph.placement..",
+                    "dev.cartograph.fairshare..",
+                    "dev.cartograph.usage..")
             .layer("Agent")
             .definedBy("dev.cartograph.agent..")
             .layer("Broker")
