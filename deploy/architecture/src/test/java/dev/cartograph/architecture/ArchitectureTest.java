@@ -41,7 +41,8 @@ class ArchitectureTest {
                     "dev.cartograph.agent.apply..",
                     "dev.cartograph.agent.capacity..",
                     "dev.cartograph.agent.report..",
-                    "dev.cartograph.broker.coordinate..")
+                    "dev.cartograph.broker.coordinate..",
+                    "dev.cartograph.broker.usage..")
             .and()
             .resideOutsideOfPackage("..kafka..") // a module's own Kafka adapter (protocol.kafka: the producer contract)
             .should()

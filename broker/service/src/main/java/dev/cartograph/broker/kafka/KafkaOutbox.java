@@ -8,6 +8,8 @@ import dev.cartograph.protocol.Wire;
 import dev.cartograph.protocol.kafka.KafkaAcls;
 import dev.cartograph.protocol.kafka.Producers;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -103,13 +105,27 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
         return false;
     }
 
+    /**
+     * Writes {@code P.usage} records (hour → running totals; a null value removes the hour) in one transaction, so a
+     * deposed leader's usage is refused like its placements.
+     */
+    public void usage(Map<String, byte[]> hours) throws Exception {
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+        hours.forEach((key, value) -> records.add(new ProducerRecord<>(topics.usage(), key, value)));
+        send(records);
+    }
+
     private void send(ProducerRecord<String, byte[]> record) throws Exception {
+        send(List.of(record));
+    }
+
+    private void send(List<ProducerRecord<String, byte[]>> records) throws Exception {
         if (producer == null) {
             throw new IllegalStateException("the outbox is not active (this instance has not taken the lead)");
         }
         try {
             producer.beginTransaction();
-            producer.send(record);
+            records.forEach(producer::send);
             producer.commitTransaction();
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             producer.close(Duration.ZERO);
