@@ -35,6 +35,8 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
     private final Topics topics;
     private final Consumer<String> ensureCommandTopic;
     private KafkaProducer<String, byte[]> producer;
+    /** A write was fenced since the last activation: every later write says so (not only the first). */
+    private boolean fenced;
 
     /** @param ensureCommandTopic creates a member's command topic when missing (idempotent, cheap when it exists) */
     public KafkaOutbox(Map<String, String> kafka, Topics topics, Consumer<String> ensureCommandTopic) {
@@ -67,6 +69,7 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
             throw e;
         }
         producer = fresh;
+        fenced = false;
         LOG.info("producer {} active for leader term {}", config.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG), term);
     }
 
@@ -121,6 +124,9 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
 
     private void send(List<ProducerRecord<String, byte[]>> records) throws Exception {
         if (producer == null) {
+            if (fenced) {
+                throw new Fenced("another broker has taken the lead; this one's writes are refused", null);
+            }
             throw new IllegalStateException("the outbox is not active (this instance has not taken the lead)");
         }
         try {
@@ -130,6 +136,7 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             producer.close(Duration.ZERO);
             producer = null;
+            fenced = true;
             throw new Fenced("another broker has taken the lead; this one's writes are refused", e);
         } catch (KafkaException e) {
             try {

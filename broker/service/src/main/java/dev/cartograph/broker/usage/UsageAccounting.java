@@ -26,6 +26,8 @@ public final class UsageAccounting {
     private static final Logger LOG = LoggerFactory.getLogger(UsageAccounting.class);
     public static final Duration FLUSH_EVERY = Duration.ofMinutes(1);
     public static final Duration RETENTION = Duration.ofDays(90);
+    /** How soon reading the store back is tried again after it failed (each try may block the tick for seconds). */
+    static final Duration LOAD_AGAIN_AFTER = Duration.ofSeconds(10);
 
     private final UsageStore store;
     private final UsageObserver observer;
@@ -38,6 +40,7 @@ public final class UsageAccounting {
     private Map<UsageKey, Long> holdings = Map.of();
     private Instant sampled;
     private Instant written = Instant.MIN;
+    private Instant loadAgainAt = Instant.MIN;
     private final Set<Instant> changed = new HashSet<>();
     /** The leader's ledger once read back; empty while this instance does not account. */
     private volatile Optional<Ledger> published = Optional.empty();
@@ -74,7 +77,7 @@ public final class UsageAccounting {
         }
         accrue(now);
         this.holdings = Map.copyOf(holdings.get());
-        if (!loaded) {
+        if (!loaded && !now.isBefore(loadAgainAt)) {
             load(now);
         }
         if (loaded && !changed.isEmpty() && !now.isBefore(written.plus(flushEvery))) {
@@ -116,7 +119,11 @@ public final class UsageAccounting {
                     stored.buckets().size());
             write(now); // what was counted before the store was read, and hours past the retention
         } catch (Exception e) {
-            LOG.warn("usage cannot be read back yet ({}); counting on, nothing written until it is", e.toString());
+            loadAgainAt = now.plus(LOAD_AGAIN_AFTER);
+            LOG.warn(
+                    "usage cannot be read back yet ({}); counting on, nothing written until it is; trying again in {}",
+                    e.toString(),
+                    LOAD_AGAIN_AFTER);
         }
     }
 
@@ -148,6 +155,7 @@ public final class UsageAccounting {
         }
         active = false;
         loaded = false;
+        loadAgainAt = Instant.MIN;
         ledger = Ledger.empty();
         holdings = Map.of();
         changed.clear();

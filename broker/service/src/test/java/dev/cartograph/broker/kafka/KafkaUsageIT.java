@@ -104,13 +104,15 @@ class KafkaUsageIT {
     }
 
     @Test
-    void aDeposedLeadersUsageIsRefused() throws Exception {
+    void aDeposedLeadersUsageIsRefusedAndSoIsWhatItWritesNext() throws Exception {
         Topics topics = new Topics("usage-fenced");
         try (Instance old = Instance.start(topics, 1)) {
             old.store().write(Map.of(at("10:00:00"), Map.of(ML, 1_000L)));
             try (Instance fresh = Instance.start(topics, 2)) {
                 assertThatThrownBy(() -> old.store().write(Map.of(at("10:00:00"), Map.of(ML, 99_000L))))
                         .isInstanceOf(Outbox.Fenced.class);
+                // and so is every later write of the deposed leader, usage or placements
+                assertThatThrownBy(() -> old.outbox().forget("uid-1")).isInstanceOf(Outbox.Fenced.class);
                 fresh.store().write(Map.of(at("11:00:00"), Map.of(ML, 2_000L), at("10:00:00"), Map.of()));
                 assertThat(fresh.store().load().buckets())
                         .isEqualTo(Map.of(at("11:00:00"), Map.of(ML, 2_000L))); // 10:00 removed by its tombstone

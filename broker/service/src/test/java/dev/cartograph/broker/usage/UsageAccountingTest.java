@@ -89,6 +89,9 @@ class UsageAccountingTest {
         tickEvery10s(a, at("10:00:00"), at("10:05:00"), Map.of(ML, 2L)); // 2 GPUs × 300 s = 600 GPU-s
         assertThat(store.writes).isEmpty();
         assertThat(a.current()).isEmpty(); // the REST API reads the store meanwhile
+        int loads = store.loads;
+        a.tick(at("10:05:05"), true, () -> Map.of(ML, 2L)); // the last try was at 10:05:00: not again before 10:05:10
+        assertThat(store.loads).isEqualTo(loads);
 
         store.down = false;
         a.tick(at("10:05:10"), true, () -> Map.of(ML, 2L)); // + 2 × 10 s
