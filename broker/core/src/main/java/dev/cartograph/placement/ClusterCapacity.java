@@ -93,6 +93,12 @@ public final class ClusterCapacity {
         return s == null ? null : s.node();
     }
 
+    /** What the broker booked on the node beyond what its agent reports; empty when nothing or no such node. */
+    public ResourceList reserved(String name) {
+        Slot s = slots.get(name);
+        return s == null ? ResourceList.EMPTY : s.reserved();
+    }
+
     /** Every node, as reported (no order). */
     public Iterable<NodeState> nodes() {
         return () -> slots.values().stream().map(Slot::node).iterator();

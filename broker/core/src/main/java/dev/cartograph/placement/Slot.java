@@ -78,6 +78,10 @@ final class Slot {
         return node;
     }
 
+    ResourceList reserved() {
+        return reserved;
+    }
+
     NodeGroup group() {
         return group;
     }

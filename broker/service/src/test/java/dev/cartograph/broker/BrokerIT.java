@@ -179,7 +179,7 @@ class BrokerIT {
         Eventually.asserted(Duration.ofSeconds(30), () -> {
             assertThat(broker.view().placements().get(late)).isNotNull();
             assertThat(broker.view().placements().get(late).state()).isEqualTo(PlacementRecord.State.QUEUED);
-            assertThat(broker.view().placements().get(late).reason()).contains("fits on no cluster now");
+            assertThat(broker.view().placements().get(late).reason()).contains("waits for capacity");
         });
         // each uid copied to exactly one member, and no node booked beyond its 8 GPUs
         Map<String, Long> copiesPerUid = new java.util.HashMap<>();

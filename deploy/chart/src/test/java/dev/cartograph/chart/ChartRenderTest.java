@@ -90,11 +90,42 @@ class ChartRenderTest {
     @Test
     void eachCrdFollowsItsToggle() {
         Rendered withoutClusters = Chart.template(List.of("values-hub.yaml"), Map.of("crds.clusters", false));
+        Rendered withoutQueues = Chart.template(List.of("values-hub.yaml"), Map.of("crds.queues", false));
+        Rendered withoutBoth =
+                Chart.template(List.of("values-hub.yaml"), Map.of("crds.clusters", false, "crds.queues", false));
         Rendered withKartas = Chart.template(List.of("values-hub.yaml"), Map.of("crds.kartas", true));
 
-        assertThat(withoutClusters.ofKind("CustomResourceDefinition")).isEmpty();
+        assertThat(kinds(withoutClusters, "CustomResourceDefinition")).containsExactly("queues.cartograph.dev");
+        assertThat(kinds(withoutQueues, "CustomResourceDefinition")).containsExactly("clusters.cartograph.dev");
+        assertThat(withoutBoth.ofKind("CustomResourceDefinition")).isEmpty();
         assertThat(kinds(withKartas, "CustomResourceDefinition"))
-                .containsExactlyInAnyOrder("clusters.cartograph.dev", "kartas.run.ai");
+                .containsExactlyInAnyOrder("clusters.cartograph.dev", "queues.cartograph.dev", "kartas.run.ai");
+    }
+
+    @Test
+    void theQueueCrdIsTheHubsOnlyAndKeptOnUninstall() {
+        Rendered member = Chart.template(List.of("values-member.yaml"), Map.of("crds.queues", true));
+        JsonNode queues = Chart.template("values-hub.yaml").get("CustomResourceDefinition", "queues.cartograph.dev");
+
+        assertThat(member.find("CustomResourceDefinition", "queues.cartograph.dev"))
+                .isEmpty(); // a member has no broker to read Queues
+        assertThat(queues.path("metadata")
+                        .path("annotations")
+                        .path("helm.sh/resource-policy")
+                        .asText())
+                .isEqualTo("keep");
+        assertThat(queues.path("spec")
+                        .path("versions")
+                        .get(0)
+                        .path("subresources")
+                        .has("status"))
+                .isTrue();
+        assertThat(queues.path("spec")
+                        .path("versions")
+                        .get(0)
+                        .path("additionalPrinterColumns")
+                        .findValuesAsText("jsonPath"))
+                .contains(".status.nominalGPUs", ".status.inUseGPUs", ".status.borrowedGPUs", ".status.waiting");
     }
 
     @Test
@@ -113,7 +144,8 @@ class ChartRenderTest {
     void theHubInstallsTheBrokerAndItsCrdAndNothingOfTheAgent() {
         Rendered hub = Chart.template("values-hub.yaml");
 
-        assertThat(kinds(hub, "CustomResourceDefinition")).containsExactly("clusters.cartograph.dev");
+        assertThat(kinds(hub, "CustomResourceDefinition"))
+                .containsExactlyInAnyOrder("clusters.cartograph.dev", "queues.cartograph.dev");
         assertThat(hub.names()).noneMatch(n -> n.contains("agent"));
         assertThat(hub.get("Service", "cartograph-broker")
                         .path("spec")

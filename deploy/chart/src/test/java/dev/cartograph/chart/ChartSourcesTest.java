@@ -34,6 +34,8 @@ class ChartSourcesTest {
                 List.of(
                         "interpreter/kube/src/main/resources/crds/clusters.cartograph.dev.yaml",
                         "broker/service/src/main/resources/crds/clusters.cartograph.dev.yaml");
+            case "files/crds/queues.cartograph.dev.yaml" ->
+                List.of("interpreter/kube/src/main/resources/crds/queues.cartograph.dev.yaml");
             case "files/crds/kartas.run.ai.yaml" ->
                 List.of(
                         "interpreter/kube/src/main/resources/crds/kartas.run.ai.yaml",
@@ -58,6 +60,7 @@ class ChartSourcesTest {
                 "files/rbac/agent.yaml",
                 "files/rbac/agent-create-namespaces.yaml",
                 "files/crds/clusters.cartograph.dev.yaml",
+                "files/crds/queues.cartograph.dev.yaml",
                 "files/crds/kartas.run.ai.yaml"
             })
     void theChartsCopyHoldsTheSameObjectsAsItsSource(String copy) throws IOException {
@@ -73,7 +76,10 @@ class ChartSourcesTest {
     void theRenderedCrdsAreTheSourcesWithTheKeepPolicy() throws IOException {
         Rendered both = Chart.template(List.of("values-hub.yaml"), Map.of("crds.kartas", true));
 
-        for (String copy : List.of("files/crds/clusters.cartograph.dev.yaml", "files/crds/kartas.run.ai.yaml")) {
+        for (String copy : List.of(
+                "files/crds/clusters.cartograph.dev.yaml",
+                "files/crds/queues.cartograph.dev.yaml",
+                "files/crds/kartas.run.ai.yaml")) {
             JsonNode source = Chart.readAll(Files.readString(source(copy))).get(0);
             JsonNode rendered = both.get(
                     "CustomResourceDefinition",

@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code carto install crds}: makes a hub that runs none of the operators accept every catalog kind. Installs
- * Cartograph's own CRDs (Cluster, Karta) and one permissive CRD (open schema, status subresource, Cluster and
+ * Cartograph's own CRDs (Cluster, Queue, Karta) and one permissive CRD (open schema, status subresource, Cluster and
  * Phase columns) for each catalog kind the hub does not serve; leaves alone a kind another CRD or API serves.
  * Idempotent: a second run changes nothing and says unchanged.
  */
@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
         name = "crds",
         description = {
             "Install the CRDs a hub needs to accept every catalog kind: Cartograph's own (clusters.cartograph.dev,"
-                    + " kartas.run.ai) and, for each catalog kind the hub does not serve yet, one with an open schema,"
+                    + " queues.cartograph.dev, kartas.run.ai) and, for each catalog kind the hub does not serve yet, one with an open schema,"
                     + " the status subresource and Cluster/Phase columns.",
             "A kind the hub serves through another CRD (an operator's) is skipped, never overwritten; a CRD"
                     + " labelled app.kubernetes.io/managed-by=cartograph is updated when it differs."

@@ -143,7 +143,7 @@ class InstallCrdsRefusedTest {
                 .contains("User \"alice\" cannot create resource \"customresourcedefinitions\"");
         assertThat(run.out()).isEmpty();
         assertThat(requests.stream().filter(r -> r.startsWith("POST"))).hasSize(1); // stops at the first refusal
-        assertThat(run.err()).contains("error: 23 more CRDs not tried");
+        assertThat(run.err()).contains("error: 24 more CRDs not tried");
     }
 
     @Test
@@ -157,11 +157,11 @@ class InstallCrdsRefusedTest {
                 .startsWith("error: cannot create CRD clusters.cartograph.dev: HTTP 422: ")
                 .contains("additionalPrinterColumns[0].jsonPath: Invalid value");
         // a 422 is about one CRD: every other is still tried (and here refused too), each named
-        assertThat(requests.stream().filter(r -> r.startsWith("POST"))).hasSize(24);
-        assertThat(run.err().lines()).hasSize(24).allSatisfy(l -> assertThat(l).contains("HTTP 422"));
+        assertThat(requests.stream().filter(r -> r.startsWith("POST"))).hasSize(25);
+        assertThat(run.err().lines()).hasSize(25).allSatisfy(l -> assertThat(l).contains("HTTP 422"));
     }
 
-    /** 2 Cartograph CRDs + 22 catalog CRDs (counted in InstallCrdsTest); one refused, the other 23 installed. */
+    /** 3 Cartograph CRDs + 22 catalog CRDs (counted in InstallCrdsTest); one refused, the other 24 installed. */
     @Test
     void oneInvalidCrdFailsAloneAndTheRestAreInstalled() throws Exception {
         refusal = 0;
@@ -175,10 +175,14 @@ class InstallCrdsRefusedTest {
                 .satisfies(l -> assertThat(l)
                         .startsWith("error: cannot create CRD clusters.cartograph.dev: HTTP 422: ")
                         .contains("Invalid value"));
-        assertThat(requests.stream().filter(r -> r.startsWith("POST"))).hasSize(24);
-        assertThat(created).hasSize(23).containsKey("kartas.run.ai").containsKey("pytorchjobs.kubeflow.org");
+        assertThat(requests.stream().filter(r -> r.startsWith("POST"))).hasSize(25);
+        assertThat(created)
+                .hasSize(24)
+                .containsKey("queues.cartograph.dev")
+                .containsKey("kartas.run.ai")
+                .containsKey("pytorchjobs.kubeflow.org");
         assertThat(run.out().lines())
-                .hasSize(23)
+                .hasSize(24)
                 .allSatisfy(l -> assertThat(l).endsWith(" created"))
                 .contains("customresourcedefinition.apiextensions.k8s.io/kartas.run.ai created");
     }
@@ -191,9 +195,9 @@ class InstallCrdsRefusedTest {
                 CartoTest.carto("install", "crds", "--kubeconfig", kubeconfig().toString(), "--wait", "1");
 
         assertThat(run.exit()).isEqualTo(5);
-        assertThat(run.out().lines()).hasSize(24);
+        assertThat(run.out().lines()).hasSize(25);
         assertThat(run.err().lines())
-                .hasSize(24)
+                .hasSize(25)
                 .contains("error: CRD clusters.cartograph.dev is not established after 1 s");
     }
 
@@ -233,6 +237,6 @@ class InstallCrdsRefusedTest {
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.err()).isEmpty();
         assertThat(requests.stream().filter(r -> r.startsWith("GET " + CRDS + "/")))
-                .hasSize(24);
+                .hasSize(25);
     }
 }

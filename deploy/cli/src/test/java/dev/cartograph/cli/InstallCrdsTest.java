@@ -36,11 +36,12 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Counted by hand from catalog/src/main/resources/cartograph-catalog: 30 definitions, 6 of built-in kinds
  * (Pod, Job, CronJob, Deployment, StatefulSet, ReplicaSet), 24 of custom kinds in 22 group/kinds (two kinds have two
- * versions): 22 catalog CRDs, plus Cartograph's 2 (clusters.cartograph.dev, kartas.run.ai) = 24 lines.
+ * versions): 22 catalog CRDs, plus Cartograph's 3 (clusters.cartograph.dev, queues.cartograph.dev, kartas.run.ai) = 25
+ * lines.
  */
 @Timeout(120)
 class InstallCrdsTest {
-    private static final int CRDS = 24;
+    private static final int CRDS = 25;
     private static final Path TESTDATA = Path.of("../../catalog/src/test/resources/testdata");
     private static final Set<String> BUILT_IN_TESTDATA = Set.of(
             "core-pod-v1",
@@ -134,6 +135,7 @@ class InstallCrdsTest {
                 .allSatisfy(l -> assertThat(l).endsWith(" created"));
         assertThat(run.out())
                 .contains("customresourcedefinition.apiextensions.k8s.io/clusters.cartograph.dev created")
+                .contains("customresourcedefinition.apiextensions.k8s.io/queues.cartograph.dev created")
                 .contains("customresourcedefinition.apiextensions.k8s.io/pytorchjobs.kubeflow.org created")
                 .doesNotContain("/deployments.apps ")
                 .doesNotContain("/jobs.batch ");
@@ -166,6 +168,50 @@ class InstallCrdsTest {
                     .as("%s %s spec", apiVersion, kind)
                     .isEqualTo(o.path("spec").isMissingNode() ? null : o.path("spec"));
         }
+    }
+
+    @Test
+    void afterInstallTheExampleQueuesAreCreatedAndTheirStatusIsWrittenThroughTheSubresource() throws Exception {
+        assertThat(install().exit()).isZero();
+        ResourceDefinitionContext queues = new ResourceDefinitionContext.Builder()
+                .withGroup("cartograph.dev")
+                .withVersion("v1alpha1")
+                .withKind("Queue")
+                .withPlural("queues")
+                .withNamespaced(false)
+                .build();
+        KubernetesClient client = hub.client();
+        List<JsonNode> examples;
+        try (InputStream in = Files.newInputStream(Path.of("../examples/queues.yaml"))) {
+            examples = Documents.read(in).stream()
+                    .filter(d -> d.path("kind").asText().equals("Queue"))
+                    .toList();
+        }
+        for (JsonNode q : examples) {
+            client.genericKubernetesResources(queues)
+                    .resource(Documents.json().treeToValue(q, GenericKubernetesResource.class))
+                    .create();
+        }
+        assertThat(served(client, "cartograph.dev/v1alpha1", "Queue"))
+                .get()
+                .satisfies(r -> assertThat(r.getNamespaced()).isFalse());
+
+        // as the broker's QueueObjects writes it: read, set status, update through /status
+        GenericKubernetesResource teamA =
+                client.genericKubernetesResources(queues).withName("team-a").get();
+        teamA.setAdditionalProperty("status", Map.of("nominalGPUs", 16, "inUseGPUs", 8, "borrowedGPUs", 0));
+        client.genericKubernetesResources(queues).resource(teamA).updateStatus();
+
+        GenericKubernetesResource back =
+                client.genericKubernetesResources(queues).withName("team-a").get();
+        assertThat(back.getAdditionalProperties().get("status"))
+                .isEqualTo(Map.of("nominalGPUs", 16, "inUseGPUs", 8, "borrowedGPUs", 0));
+        JsonNode spec =
+                Documents.json().valueToTree(back.getAdditionalProperties().get("spec"));
+        assertThat(spec).isEqualTo(examples.get(0).path("spec"));
+        assertThat(client.genericKubernetesResources(queues).list().getItems())
+                .extracting(q -> q.getMetadata().getName())
+                .containsExactlyInAnyOrder("team-a", "team-b");
     }
 
     @Test
@@ -278,7 +324,11 @@ class InstallCrdsTest {
                         .map(d -> d.path("metadata").path("name").asText())
                         .collect(Collectors.toSet()))
                 .hasSize(CRDS)
-                .contains("clusters.cartograph.dev", "kartas.run.ai", "sparkapplications.sparkoperator.k8s.io");
+                .contains(
+                        "clusters.cartograph.dev",
+                        "queues.cartograph.dev",
+                        "kartas.run.ai",
+                        "sparkapplications.sparkoperator.k8s.io");
     }
 
     @Test

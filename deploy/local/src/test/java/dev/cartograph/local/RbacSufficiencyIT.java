@@ -45,9 +45,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The shipped RBAC (deploy/rbac) is enough, proven against API servers that enforce it: the hub enforces
  * broker.yaml on the broker's token, the member enforces agent.yaml on the agent's token (reads cluster-wide,
  * writes by the RoleBinding in {@code ml} only), and the real broker and agent talk through real Kafka. A
- * PyTorchJob gang is placed, created on the member, its status mirrored to the hub, and deleted, with not one
- * request denied on either server (informers, discovery, leader election, Cluster objects, Events, finalizers
- * included). A gang in a federated namespace the agent has no RoleBinding in fails with the member API server's
+ * PyTorchJob gang is placed, created on the member, its status mirrored to the hub, counted in its Queue's status,
+ * and deleted, with not one request denied on either server (informers, discovery, leader election, Cluster and
+ * Queue objects, Events, finalizers included). A gang in a federated namespace the agent has no RoleBinding in fails with the member API server's
  * own forbidden message on the hub object. The simulator and the test's assertions use the servers' own clients,
  * which the mock does not hold to RBAC.
  */
@@ -96,6 +96,7 @@ class RbacSufficiencyIT {
                             && runtime.view().fleet().clusters().size() == 1,
                     () -> "broker leader with " + CLUSTER + " reporting");
 
+            GenericKubernetesResource queue = hub.client().resource(queue("ml")).create();
             GenericKubernetesResource gang = submit(hub, "ml");
             Eventually.until(
                     Duration.ofSeconds(60),
@@ -103,6 +104,12 @@ class RbacSufficiencyIT {
                             && CLUSTER.equals(labels(hub, gang).get(MetadataKeys.CLUSTER_LABEL))
                             && "Running".equals(labels(hub, gang).get(MetadataKeys.PHASE_LABEL)),
                     () -> "llama-finetune created on " + CLUSTER + " and Running");
+            // the broker follows the Queue (list, watch) and writes its status (get, update of queues/status)
+            Eventually.until(
+                    Duration.ofSeconds(30),
+                    () -> status(hub, queue).path("inUseGPUs").asLong() == 16, // 2 pods × 8 H100
+                    () -> "the Queue's status counting llama-finetune's GPUs: " + status(hub, queue));
+            assertThat(status(hub, queue).path("nominalGPUs").asLong()).isEqualTo(16);
             Eventually.until(
                     Duration.ofSeconds(30),
                     () -> {
@@ -224,6 +231,27 @@ class RbacSufficiencyIT {
             r.getMetadata().setNamespace(namespace);
             return hub.client().resource(r).create();
         }
+    }
+
+    /** A Queue for {@code namespace} promised 16 H100 (what llama-finetune takes). */
+    static GenericKubernetesResource queue(String namespace) {
+        GenericKubernetesResource queue = new GenericKubernetesResource();
+        queue.setApiVersion("cartograph.dev/v1alpha1");
+        queue.setKind("Queue");
+        queue.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                .withName(namespace + "-team")
+                .build());
+        queue.setAdditionalProperty(
+                "spec",
+                Map.of("namespaces", List.of(namespace), "quota", Map.of("gpus", Map.of("NVIDIA-H100-80GB-HBM3", 16))));
+        return queue;
+    }
+
+    static com.fasterxml.jackson.databind.JsonNode status(MockApiServer hub, GenericKubernetesResource queue) {
+        GenericKubernetesResource now = hub.client().resource(queue).get();
+        return dev.cartograph.interpreter.Documents.json()
+                .valueToTree(
+                        now == null ? Map.of() : now.getAdditionalProperties().getOrDefault("status", Map.of()));
     }
 
     static GenericKubernetesResource copy(MockApiServer member, String namespace) {

@@ -120,7 +120,9 @@ final class AgentReports {
             fencing.fence(uid, s.key(), p);
             return;
         }
-        book.object(uid).filter(o -> !o.deleting()).ifPresent(o -> mirror.mirror(o, s, previous));
+        if (p.get().state() != State.QUEUED) { // a preempted gang's suspended copy: the hub shows it waiting
+            book.object(uid).filter(o -> !o.deleting()).ifPresent(o -> mirror.mirror(o, s, previous));
+        }
     }
 
     /**

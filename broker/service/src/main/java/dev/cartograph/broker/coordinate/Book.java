@@ -82,20 +82,30 @@ final class Book {
      * this instance is not active or the write failed: the caller must not act on it.
      */
     boolean write(PlacementRecord p) {
+        return writeAll(List.of(p));
+    }
+
+    /** As {@link #write}, for records that must be durable together (all are kept, or none). */
+    boolean writeAll(List<PlacementRecord> records) {
         if (!active.getAsBoolean()) {
             return false;
         }
-        PlacementRecord stamped = p.inTerm(term);
+        List<PlacementRecord> stamped =
+                records.stream().map(p -> p.inTerm(term)).toList();
         try {
-            outbox.placement(stamped);
-            put(stamped);
+            outbox.placements(stamped);
+            stamped.forEach(this::put);
             return true;
         } catch (Outbox.Fenced e) {
-            LOG.error("{}: not written, {}", p.target(), e.getMessage());
+            LOG.error("{} ({} records): not written, {}", records.get(0).target(), records.size(), e.getMessage());
             fenced.run();
             return false;
         } catch (Exception e) {
-            LOG.error("could not make the placement of {} durable; not acting on it: {}", p.target(), e.toString());
+            LOG.error(
+                    "could not make the placement of {} ({} records) durable; not acting on it: {}",
+                    records.get(0).target(),
+                    records.size(),
+                    e.toString());
             return false;
         }
     }

@@ -52,8 +52,11 @@ final class Deletion {
         if (p.state() == State.DELETING) {
             return false;
         }
-        if ((p.state() == State.PLACED || p.state() == State.APPLIED || p.state() == State.SUSPENDED)
-                && p.cluster().isPresent()) {
+        if (p.cluster().isPresent() // placed, or suspended or preempted with a copy there
+                && (p.state() == State.PLACED
+                        || p.state() == State.APPLIED
+                        || p.state() == State.SUSPENDED
+                        || p.state() == State.QUEUED)) {
             String cluster = p.cluster().get();
             PlacementRecord deleting = p.with(State.DELETING, "", clock.instant());
             if (!book.write(deleting)) {

@@ -27,6 +27,8 @@ public enum EventReason {
     Refused(true),
     /** suspended on the hub: the member copy is suspended and its capacity released */
     Suspended(false),
+    /** taken off its cluster to make room for a gang its queue may not keep out (ADR 0006); it waits to be placed again */
+    Preempted(true),
     /** resumed on the hub: placed again */
     Resumed(false),
     /** a ConfigMap, Secret, ServiceAccount or claim its pods need does not exist on the hub */

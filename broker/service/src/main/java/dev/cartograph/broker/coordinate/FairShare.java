@@ -9,6 +9,11 @@ import dev.cartograph.fairshare.Quotas;
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.placement.GpuBudget;
+import dev.cartograph.placement.Planner;
+import dev.cartograph.placement.PlanningFleet;
+import dev.cartograph.preemption.Preemption;
+import dev.cartograph.preemption.Preemptor;
+import dev.cartograph.preemption.Victim;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import dev.cartograph.protocol.WorkloadSummary;
@@ -19,8 +24,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,6 +129,16 @@ final class FairShare implements Book.Holdings {
             reportedAt = now;
         }
         return report;
+    }
+
+    /** Who would make room for the gang ({@link Preemption}), by what the queues hold now. */
+    Optional<Preemption.Plan> preempt(
+            Preemptor gang, Supplier<List<Victim>> placed, PlanningFleet scope, Planner.Policy policy) {
+        if (!Preemption.mayPreempt(gang.queue(), tree, quotas())) {
+            return Optional.empty(); // most waiting gangs: no victims gathered
+        }
+        Map<String, Long> fleetGpus = fleet.gpusByModel(clock.instant(), heartbeatTimeout);
+        return Preemption.plan(gang, placed.get(), scope, tree, usage, fleetGpus, policy);
     }
 
     /** GPUs per model a placement holds now, by its queue; empty when it holds none. */

@@ -45,10 +45,23 @@ final class Forwarding {
             book.sent(p, now);
             return;
         }
+        send(p, object, object.raw(), new Book.Forwarded(object.spec(), asked));
+    }
+
+    /**
+     * Sends {@code raw}, the hub object as the broker changed it (suspended for a preemption), instead of the hub's
+     * spec: the copy differs from the hub object until it is sent again.
+     */
+    void applyAs(PlacementRecord p, HubObject object, JsonNode raw) {
+        send(p, object, raw, new Book.Forwarded(raw.path("spec"), java.util.Optional.empty()));
+    }
+
+    private void send(PlacementRecord p, HubObject object, JsonNode raw, Book.Forwarded what) {
+        Instant now = clock.instant();
+        String cluster = p.cluster().orElseThrow(() -> new IllegalStateException(p.target() + " is not placed"));
         effects.command(
-                cluster,
-                new Command.Apply(p.uid(), p.epoch(), now, manifest(object.raw()), dependencies.manifests(object)));
-        book.forwarded(p.uid(), new Book.Forwarded(object.spec(), asked));
+                cluster, new Command.Apply(p.uid(), p.epoch(), now, manifest(raw), dependencies.manifests(object)));
+        book.forwarded(p.uid(), what);
         book.sent(p, now);
     }
 

@@ -19,6 +19,16 @@ public interface Outbox {
     /** Writes the record and returns once it is durable; throws when it could not be made durable ({@link Fenced} when deposed). */
     void placement(PlacementRecord record) throws Exception;
 
+    /**
+     * Writes the records together: all durable or none (a preemption's victims and its preemptor). Returns once they
+     * are; throws as {@link #placement} does.
+     */
+    default void placements(java.util.List<PlacementRecord> records) throws Exception {
+        for (PlacementRecord r : records) {
+            placement(r);
+        }
+    }
+
     /** The hub object is gone: a tombstone for its placement. */
     void forget(String uid) throws Exception;
 

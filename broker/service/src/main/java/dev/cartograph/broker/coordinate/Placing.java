@@ -2,12 +2,12 @@ package dev.cartograph.broker.coordinate;
 
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
-import dev.cartograph.fleet.Reservation;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.GpuBudget;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.placement.PlanningFleet;
+import dev.cartograph.preemption.Preemption;
 import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -40,7 +41,6 @@ final class Placing {
     private final Fleet fleet;
     private final DemandCache demands;
     private final Forwarding forwarding;
-    private final StatusMirror mirror;
     private final Effects effects;
     private final Clock clock;
     private final Supplier<Interpreter> interpreter;
@@ -53,6 +53,8 @@ final class Placing {
     private final FairShare fairShare;
 
     private final Waiting waiting;
+    private final Landing landing;
+    private final Preempting preempting;
     /** The spec each failed placement had when it failed (or when this instance first saw it failed). */
     private final Map<String, com.fasterxml.jackson.databind.JsonNode> failedSpecs = new HashMap<>();
 
@@ -75,7 +77,6 @@ final class Placing {
         this.fleet = fleet;
         this.demands = demands;
         this.forwarding = forwarding;
-        this.mirror = mirror;
         this.effects = effects;
         this.clock = clock;
         this.interpreter = interpreter;
@@ -84,6 +85,8 @@ final class Placing {
         this.observer = observer;
         this.fairShare = fairShare;
         this.waiting = new Waiting(book, effects);
+        this.landing = new Landing(book, fleet, forwarding, mirror, effects, waiting, clock);
+        this.preempting = new Preempting(settings, book, fleet, fairShare, forwarding, effects, clock, interpreter);
     }
 
     /** A new federated object (or a failed one whose spec changed): hold it, interpret it, place it now or queue it. */
@@ -178,35 +181,18 @@ final class Placing {
         }
         book.decided(p.uid(), decision);
         if (decision instanceof Decision.Placed placed) {
-            Reservation reservation = fleet.reserve(p.uid(), p.epoch(), placed, gang.pods());
-            PlacementRecord next =
-                    p.with(Optional.of(placed.cluster()), p.epoch(), State.PLACED, "", reservation.perNode(), now);
-            if (!book.write(next)) {
-                fleet.release(p.uid());
-                book.queued().enter(p.uid()); // not durable: tried again at the next retry
+            return landing.land(p, object, gang, placed, List.of())
+                    ? DecisionObserver.Outcome.PLACED
+                    : DecisionObserver.Outcome.NOT_WRITTEN;
+        }
+        Optional<Preemption.Plan> preemption = preempting.plan(p, gang, scope);
+        if (preemption.isPresent()) { // victims and preemptor are durable together, or nothing happens
+            List<PlacementRecord> victims = preempting.requeued(preemption.get());
+            book.decided(p.uid(), preemption.get().placed());
+            if (!landing.land(p, object, gang, preemption.get().placed(), victims)) {
                 return DecisionObserver.Outcome.NOT_WRITTEN;
             }
-            waiting.forget(p.uid());
-            book.placedAgain(p.uid());
-            forwarding.apply(next, object, Optional.of(gang));
-            mirror.forget(p.uid());
-            String why = placed.clusters().stream()
-                    .filter(v -> v.cluster().equals(placed.cluster()))
-                    .findFirst()
-                    .map(Decision.Verdict::reason)
-                    .orElse("");
-            effects.mark(
-                    object,
-                    Map.of(MetadataKeys.CLUSTER_LABEL, placed.cluster(), MetadataKeys.PHASE_LABEL, "Placed"),
-                    Map.of(
-                            MetadataKeys.REASON_ANNOTATION,
-                            "",
-                            MetadataKeys.EPOCH_ANNOTATION,
-                            Long.toString(p.epoch())));
-            effects.event(
-                    object,
-                    EventReason.Placed,
-                    "placed on " + placed.cluster() + " (epoch " + p.epoch() + ")" + (why.isEmpty() ? "" : ": " + why));
+            preempting.preempted(preemption.get(), victims);
             return DecisionObserver.Outcome.PLACED;
         }
         book.queued().waits(p.uid(), group);
@@ -221,7 +207,8 @@ final class Placing {
      */
     private void hold(PlacementRecord p, HubObject object) {
         String reason = "suspended on the hub; it is placed when resumed";
-        if (!book.write(p.with(Optional.empty(), p.epoch(), State.SUSPENDED, reason, Map.of(), clock.instant()))) {
+        // a preempted gang keeps the cluster of its suspended copy
+        if (!book.write(p.with(p.cluster(), p.epoch(), State.SUSPENDED, reason, Map.of(), clock.instant()))) {
             book.queued().enter(p.uid()); // not durable: tried again at the next retry
             return;
         }

@@ -73,8 +73,20 @@ final class Waiting {
         return lastRendered.reason();
     }
 
-    /** Why a gang waits: where it does not fit, and which clusters refused it, each with its own reason. */
+    /**
+     * Why a gang waits: where it does not fit, and which clusters refused it, each with its own reason; after what
+     * preempted it, if something did (that stays while it waits).
+     */
     String reason(Decision decision, PlacementRecord p) {
+        if (p.reason().startsWith(dev.cartograph.preemption.Preemption.PREEMPTED_BY)) {
+            int end = p.reason().indexOf("; waits for ");
+            String cause = end < 0 ? p.reason() : p.reason().substring(0, end);
+            return cause + "; " + reasonNow(decision, p);
+        }
+        return reasonNow(decision, p);
+    }
+
+    private String reasonNow(Decision decision, PlacementRecord p) {
         if (p.refusals().isEmpty()) {
             return rendered(decision);
         }
@@ -92,8 +104,8 @@ final class Waiting {
             return "no member cluster has reported yet";
         }
         boolean quota = decision.clusters().stream()
-                .allMatch(v -> v.reason().startsWith(dev.cartograph.placement.GpuBudget.OVER_QUOTA));
-        return (quota ? "waits for quota: " : "fits on no cluster now: ")
+                .anyMatch(v -> v.reason().startsWith(dev.cartograph.placement.GpuBudget.OVER_QUOTA));
+        return (quota ? "waits for quota: " : "waits for capacity: ")
                 + decision.clusters().stream()
                         .map(v -> v.cluster() + ": " + v.reason())
                         .collect(Collectors.joining("; "));

@@ -4,6 +4,7 @@ import dev.cartograph.fairshare.QueueReport;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.HashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -16,6 +17,15 @@ import org.slf4j.LoggerFactory;
  * Called from one thread.
  */
 public final class QueueObjects {
+    /** The hub's {@code queues.cartograph.dev} objects (cluster-scoped). */
+    public static final ResourceDefinitionContext QUEUES = new ResourceDefinitionContext.Builder()
+            .withGroup("cartograph.dev")
+            .withVersion("v1alpha1")
+            .withKind("Queue")
+            .withPlural("queues")
+            .withNamespaced(false)
+            .build();
+
     private static final Logger LOG = LoggerFactory.getLogger(QueueObjects.class);
 
     private final KubernetesClient client;
@@ -32,16 +42,14 @@ public final class QueueObjects {
                 continue;
             }
             try {
-                GenericKubernetesResource current = client.genericKubernetesResources(QueueWatch.QUEUES)
+                GenericKubernetesResource current = client.genericKubernetesResources(QUEUES)
                         .withName(q.name())
                         .get();
                 if (current == null) {
                     continue; // the implicit default, or a Queue deleted since the report was made
                 }
                 current.setAdditionalProperty("status", status);
-                client.genericKubernetesResources(QueueWatch.QUEUES)
-                        .resource(current)
-                        .updateStatus();
+                client.genericKubernetesResources(QUEUES).resource(current).updateStatus();
                 written.put(q.name(), status);
             } catch (KubernetesClientException e) {
                 LOG.warn("could not write the status of Queue {} on the hub: {}", q.name(), e.getMessage());

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
@@ -29,13 +28,6 @@ import org.slf4j.LoggerFactory;
 final class QueueWatch implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QueueWatch.class);
     static final String CRD_NAME = "queues.cartograph.dev";
-    static final ResourceDefinitionContext QUEUES = new ResourceDefinitionContext.Builder()
-            .withGroup("cartograph.dev")
-            .withVersion("v1alpha1")
-            .withKind("Queue")
-            .withPlural("queues")
-            .withNamespaced(false)
-            .build();
 
     private final KubernetesClient client;
     private final Consumer<Input> sink;
@@ -88,7 +80,7 @@ final class QueueWatch implements AutoCloseable {
             return;
         }
         try {
-            queues = client.genericKubernetesResources(QUEUES)
+            queues = client.genericKubernetesResources(QueueObjects.QUEUES)
                     .inform(
                             new ResourceEventHandler<>() {
                                 @Override

@@ -79,6 +79,13 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
     }
 
     @Override
+    public void placements(java.util.List<PlacementRecord> records) throws Exception {
+        send(records.stream()
+                .map(r -> new ProducerRecord<>(topics.placements(), r.uid(), Wire.encode(r)))
+                .toList());
+    }
+
+    @Override
     public void forget(String uid) throws Exception {
         send(new ProducerRecord<>(topics.placements(), uid, null));
     }
@@ -122,6 +129,7 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
         send(List.of(record));
     }
 
+    /** Sends the records in one transaction: all of them count, or none. */
     private void send(List<ProducerRecord<String, byte[]>> records) throws Exception {
         if (producer == null) {
             if (fenced) {

@@ -290,6 +290,27 @@ class DurableTopicsIT {
         System.out.printf("outbox: %d placements and %d commands, each once and in order%n", total, total);
     }
 
+    @Test
+    void placementsWrittenTogetherAreCommittedInOneTransaction() throws Exception {
+        // a preemption's victims and its preemptor: a read_committed reader sees them all, in order
+        Topics topics = new Topics("batch");
+        try (Topology topology = topology(topics, DURABLE)) {
+            topology.ensurePlacements();
+        }
+        try (KafkaOutbox outbox =
+                new KafkaOutbox(Map.of("bootstrap.servers", kafka.bootstrapServers()), topics, c -> {})) {
+            outbox.activate(1);
+            outbox.placement(placement(1));
+            outbox.placements(List.of(placement(2), placement(3), placement(4)));
+        }
+        assertThat(readEpochs(
+                        topics.placements(),
+                        v -> ((Decoded.Ok<PlacementRecord>) Wire.decodePlacement(v))
+                                .value()
+                                .epoch()))
+                .containsExactly(1L, 2L, 3L, 4L);
+    }
+
     private static final Instant AT = Instant.parse("2026-12-02T12:00:00Z");
 
     private static String uid(int n) {

@@ -14,10 +14,11 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Starts the local fleet's clusters as mock API servers, each holding what the federation expects to find
- * there: on every cluster the catalog's CRDs and the Karta CRD; on the hub also the Cluster CRD, the
+ * there: on every cluster the catalog's CRDs and the Karta CRD; on the hub also the Cluster and Queue CRDs, the
  * federated {@value #WORKLOAD_NAMESPACE} namespace and {@value #SYSTEM_NAMESPACE}; on a member the nodes of
  * its cluster profile, and the admission denials it lists. Immutable; the servers it starts belong to the caller.
  */
@@ -27,6 +28,9 @@ public final class MockClusters {
 
     /** The hub namespace of the broker's Lease. */
     public static final String SYSTEM_NAMESPACE = "cartograph-system";
+
+    /** Cartograph's CRDs only the hub has: the broker's Cluster objects and the Queues it reads. */
+    private static final Set<String> HUB_ONLY = Set.of("clusters.cartograph.dev", "queues.cartograph.dev");
 
     private final List<CustomResourceDefinition> memberCrds;
     private final List<CustomResourceDefinition> hubCrds;
@@ -44,9 +48,7 @@ public final class MockClusters {
                 .filter(c -> c.getMetadata().getName().equals("kartas.run.ai"))
                 .forEach(crds::add);
         List<CustomResourceDefinition> hubCrds = new ArrayList<>(crds);
-        own.stream()
-                .filter(c -> c.getMetadata().getName().equals("clusters.cartograph.dev"))
-                .forEach(hubCrds::add);
+        own.stream().filter(c -> HUB_ONLY.contains(c.getMetadata().getName())).forEach(hubCrds::add);
         return new MockClusters(crds, hubCrds);
     }
 

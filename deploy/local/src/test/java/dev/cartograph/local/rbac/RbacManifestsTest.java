@@ -89,6 +89,9 @@ class RbacManifestsTest {
             expected.put("/" + dependency, new TreeSet<>(LIST_WATCH)); // DependencyWatch
         }
         expected.put("cartograph.dev/clusters", new TreeSet<>(Set.of("get", "create", "update"))); // ClusterObjects
+        expected.put(
+                "cartograph.dev/queues", new TreeSet<>(Set.of("get", "list", "watch"))); // QueueWatch, QueueObjects
+        expected.put("cartograph.dev/queues/status", new TreeSet<>(Set.of("update"))); // QueueObjects: updateStatus
         expected.put("/events", new TreeSet<>(Set.of("create"))); // KubeHub.event
         expected.put("authentication.k8s.io/tokenreviews", new TreeSet<>(Set.of("create"))); // REST authentication
         expected.put("authorization.k8s.io/subjectaccessreviews", new TreeSet<>(Set.of("create")));

@@ -115,6 +115,38 @@ class KubectlTablesIT {
     }
 
     @Test
+    void getQueuesPrintsWhatTheBrokerWritesToTheirStatusAndTheirWeight() throws Exception {
+        kubectl.ok("apply", "-f", kubectl.file("queue-crd.yaml", java.nio.file.Files.readString(QUEUE_CRD)));
+        kubectl.ok("apply", "-f", EXAMPLE_QUEUES.toString()); // two namespaces, queues team-a (weight 2), team-b (1)
+        // the status as QueueReport.Row.status() writes it (broker/core), through the status subresource
+        kubectl.ok(
+                "patch",
+                "queue",
+                "team-a",
+                "--subresource",
+                "status",
+                "--type",
+                "merge",
+                "-p",
+                "{\"status\":{\"nominalGPUs\":16,\"inUseGPUs\":24,\"borrowedGPUs\":8,\"waiting\":3,\"share\":0.25,"
+                        + "\"gpus\":{\"NVIDIA-H100-80GB-HBM3\":{\"nominal\":16,\"inUse\":24,\"borrowed\":8}},"
+                        + "\"problems\":[]}}");
+
+        String out = kubectl.ok("get", "queues");
+
+        assertThat(out).containsPattern("NAME\\s+NOMINAL\\s+IN USE\\s+BORROWED\\s+WAITING\\s+WEIGHT\\s+AGE\\s*\n");
+        assertThat(out).containsPattern("team-a\\s+16\\s+24\\s+8\\s+3\\s+2\\s+\\d+s\\s*\n");
+        assertThat(out).containsPattern("team-b\\s+1\\s+\\d+s\\s*\n"); // no status yet: only its weight and age
+        assertThat(kubectl.ok("get", "queues.cartograph.dev", "-o", "wide"))
+                .containsPattern("NAME\\s+NOMINAL\\s+IN USE\\s+BORROWED\\s+WAITING\\s+WEIGHT\\s+PARENT\\s+SHARE\\s+AGE")
+                .containsPattern("team-a\\s+16\\s+24\\s+8\\s+3\\s+2\\s+0.25\\s+\\d+s");
+        assertThat(kubectl.ok("get", "queue", "team-a", "-o", "jsonpath={.status.gpus.NVIDIA-H100-80GB-HBM3.borrowed}"))
+                .isEqualTo("8");
+        assertThat(kubectl.ok("get", "queue", "team-b", "-o", "jsonpath={.spec.borrowingLimit.gpus}"))
+                .isEqualTo("{\"NVIDIA-H100-80GB-HBM3\":8}");
+    }
+
+    @Test
     void getPodsPrintsReadyStatusRestartsAndWideNode() throws Exception {
         String out = kubectl.ok("get", "pods", "-n", "preexisting");
         assertThat(out).containsPattern("NAME\\s+READY\\s+STATUS\\s+RESTARTS\\s+AGE\\s*\n");
@@ -311,6 +343,12 @@ class KubectlTablesIT {
                           - {name: pytorch, image: pytorch/pytorch:2.4.0}
                 """.replace("NAME", name).replace("TEAM", team);
     }
+
+    /** The Queue CRD, and the example Queues of deploy/examples, read where they are kept. */
+    static final java.nio.file.Path QUEUE_CRD =
+            java.nio.file.Path.of("../../interpreter/kube/src/main/resources/crds/queues.cartograph.dev.yaml");
+
+    static final java.nio.file.Path EXAMPLE_QUEUES = java.nio.file.Path.of("../examples/queues.yaml");
 
     /** The broker's own Cluster CRD, read where it is kept (the module runs from deploy/mock-cluster). */
     static final java.nio.file.Path BROKER_CLUSTER_CRD =

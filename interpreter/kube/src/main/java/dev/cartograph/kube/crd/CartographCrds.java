@@ -12,13 +12,16 @@ import java.util.Map;
 /**
  * Cartograph's own CRDs, kept once as YAML resources of this module and read from the classpath by
  * the broker, the local fleet and {@code carto install crds}: {@value #CLUSTERS} (the broker's view of each
- * member) and {@value #KARTAS} (Workload Map definitions; a permissive stand-in for Workload Map's own
- * CRD). What {@link #all()} returns is labelled {@value CatalogCrds#MANAGED_BY_LABEL}={@value
- * CatalogCrds#MANAGED_BY}, as the catalog CRDs are. Thread-safe.
+ * member), {@value #QUEUES} (fair-share queues, ADR 0006) and {@value #KARTAS} (Workload Map definitions;
+ * a permissive stand-in for Workload Map's own CRD). What {@link #all()} returns is labelled {@value
+ * CatalogCrds#MANAGED_BY_LABEL}={@value CatalogCrds#MANAGED_BY}, as the catalog CRDs are. Thread-safe.
  */
 public final class CartographCrds {
     /** Classpath resource of the Cluster CRD ({@code clusters.cartograph.dev}). */
     public static final String CLUSTERS = "/crds/clusters.cartograph.dev.yaml";
+
+    /** Classpath resource of the Queue CRD ({@code queues.cartograph.dev}). */
+    public static final String QUEUES = "/crds/queues.cartograph.dev.yaml";
 
     /** Classpath resource of the Karta CRD ({@code kartas.run.ai}). */
     public static final String KARTAS = "/crds/kartas.run.ai.yaml";
@@ -28,9 +31,9 @@ public final class CartographCrds {
 
     private CartographCrds() {}
 
-    /** The Cluster CRD, then the Karta CRD, each labelled as managed by Cartograph. */
+    /** The Cluster CRD, the Queue CRD, then the Karta CRD, each labelled as managed by Cartograph. */
     public static List<CustomResourceDefinition> all() {
-        return List.of(managed(read(CLUSTERS)), managed(read(KARTAS)));
+        return List.of(managed(read(CLUSTERS)), managed(read(QUEUES)), managed(read(KARTAS)));
     }
 
     /** The CRD in classpath resource {@code resource}, as written there. */

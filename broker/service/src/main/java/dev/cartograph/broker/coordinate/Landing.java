@@ -1,0 +1,92 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.fleet.Fleet;
+import dev.cartograph.fleet.Reservation;
+import dev.cartograph.placement.Decision;
+import dev.cartograph.protocol.MetadataKeys;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.PlacementRecord.State;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A queued gang the planner placed: its nodes reserved, the decision durable (with whatever must be durable with it),
+ * then forwarded to its cluster and shown on the hub. A gang that waited with a copy on some cluster (preempted there)
+ * moves at a higher epoch when placed elsewhere, and that copy is deleted. Coordinator thread only.
+ */
+final class Landing {
+    private final Book book;
+    private final Fleet fleet;
+    private final Forwarding forwarding;
+    private final StatusMirror mirror;
+    private final Effects effects;
+    private final Waiting waiting;
+    private final Clock clock;
+
+    Landing(
+            Book book,
+            Fleet fleet,
+            Forwarding forwarding,
+            StatusMirror mirror,
+            Effects effects,
+            Waiting waiting,
+            Clock clock) {
+        this.book = book;
+        this.fleet = fleet;
+        this.forwarding = forwarding;
+        this.mirror = mirror;
+        this.effects = effects;
+        this.waiting = waiting;
+        this.clock = clock;
+    }
+
+    /**
+     * Places the gang as decided; {@code with} are written in the same durable batch. False when nothing could be made
+     * durable (nothing is then reserved, and the gang is tried again at the next retry).
+     */
+    boolean land(
+            PlacementRecord p,
+            HubObject object,
+            DemandCache.Asked.Gang gang,
+            Decision.Placed placed,
+            List<PlacementRecord> with) {
+        Instant now = clock.instant();
+        Optional<String> before = p.cluster();
+        long epoch = before.isPresent() && !before.get().equals(placed.cluster()) ? p.epoch() + 1 : p.epoch();
+        Reservation reservation = fleet.reserve(p.uid(), epoch, placed, gang.pods());
+        PlacementRecord next =
+                p.with(Optional.of(placed.cluster()), epoch, State.PLACED, "", reservation.perNode(), now);
+        List<PlacementRecord> batch = new ArrayList<>(with);
+        batch.add(next);
+        if (!book.writeAll(batch)) {
+            fleet.release(p.uid());
+            book.queued().enter(p.uid()); // not durable: tried again at the next retry
+            return false;
+        }
+        waiting.forget(p.uid());
+        book.placedAgain(p.uid());
+        if (epoch != p.epoch()) { // its copy where it waited (preempted, suspended) goes; it runs here now
+            forwarding.delete(next, before.get());
+        }
+        forwarding.apply(next, object, Optional.of(gang));
+        mirror.forget(p.uid());
+        String why = placed.clusters().stream()
+                .filter(v -> v.cluster().equals(placed.cluster()))
+                .findFirst()
+                .map(Decision.Verdict::reason)
+                .orElse("");
+        effects.mark(
+                object,
+                Map.of(MetadataKeys.CLUSTER_LABEL, placed.cluster(), MetadataKeys.PHASE_LABEL, "Placed"),
+                Map.of(MetadataKeys.REASON_ANNOTATION, "", MetadataKeys.EPOCH_ANNOTATION, Long.toString(epoch)));
+        effects.event(
+                object,
+                EventReason.Placed,
+                "placed on " + placed.cluster() + " (epoch " + epoch + ")" + (why.isEmpty() ? "" : ": " + why));
+        return true;
+    }
+}
