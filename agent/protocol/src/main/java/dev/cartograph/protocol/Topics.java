@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
  * and {@code P.from.CLUSTER.events} (command results), so a prefixed Kafka ACL lets agent CLUSTER
  * write there and nowhere else, and the broker takes the cluster from the topic, never from the
  * record ({@link #owner}). The broker writes {@code P.commands.CLUSTER} (one per cluster, read by
- * that cluster's agent only) and {@code P.placements} (its compacted decisions, read by brokers
- * only). Immutable.
+ * that cluster's agent only), {@code P.placements} (its compacted decisions, read by brokers
+ * only) and {@code P.usage} (GPU time per hour, brokers only). Immutable.
  */
 public record Topics(String prefix) {
     private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]+");
@@ -27,6 +27,14 @@ public record Topics(String prefix) {
     /** {@code P.placements}: the broker's decisions; no agent reads or writes it. */
     public String placements() {
         return prefix + ".placements";
+    }
+
+    /**
+     * {@code P.usage}: the leader's GPU-seconds per hour (one compacted record per UTC hour, running totals); no
+     * agent reads or writes it.
+     */
+    public String usage() {
+        return prefix + ".usage";
     }
 
     public String commands(String cluster) {

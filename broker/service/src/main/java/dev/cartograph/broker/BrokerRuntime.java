@@ -15,12 +15,17 @@ import dev.cartograph.broker.hub.KubeHub;
 import dev.cartograph.broker.hub.QueueObjects;
 import dev.cartograph.broker.kafka.Ingest;
 import dev.cartograph.broker.kafka.KafkaOutbox;
+import dev.cartograph.broker.kafka.KafkaUsage;
 import dev.cartograph.broker.kafka.Topology;
 import dev.cartograph.broker.settings.BrokerSettings;
+import dev.cartograph.broker.usage.StoredUsage;
+import dev.cartograph.broker.usage.UsageAccounting;
+import dev.cartograph.broker.usage.UsageObserver;
 import dev.cartograph.fleet.FleetReport;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.protocol.Topics;
+import dev.cartograph.usage.Ledger;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,6 +51,10 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
     private final Clock clock;
     private final Topics topics;
     private final DecisionObserver decisions;
+    private final UsageObserver usageObserver;
+    private final Duration usageRetention;
+    private UsageAccounting usage;
+    private StoredUsage storedUsage;
     private KafkaOutbox outbox;
     private Topology topology;
     private Coordinator coordinator;
@@ -72,7 +81,24 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
             Definitions definitions,
             Clock clock,
             DecisionObserver decisions) {
+        this(settings, hubConnection, definitions, clock, decisions, UsageObserver.NONE, UsageAccounting.RETENTION);
+    }
+
+    /**
+     * @param usageObserver  told the GPU time the leader counts (metrics)
+     * @param usageRetention how long hours of usage are kept
+     */
+    public BrokerRuntime(
+            BrokerSettings settings,
+            HubConnection hubConnection,
+            Definitions definitions,
+            Clock clock,
+            DecisionObserver decisions,
+            UsageObserver usageObserver,
+            Duration usageRetention) {
         this.decisions = decisions;
+        this.usageObserver = usageObserver;
+        this.usageRetention = usageRetention;
         this.settings = settings;
         this.hubConnection = hubConnection;
         this.definitions = definitions;
@@ -101,6 +127,10 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
                 watch.dependencies(),
                 decisions);
         ref.set(coordinator);
+        KafkaUsage usageStore = new KafkaUsage(settings.kafka(), topics, topology, outbox);
+        usage = new UsageAccounting(usageStore, usageObserver, UsageAccounting.FLUSH_EVERY, usageRetention);
+        storedUsage = new StoredUsage(usageStore, clock, UsageAccounting.FLUSH_EVERY);
+        coordinator.account(usage);
         ingest = new Ingest(settings.kafka(), topics, topology, coordinator);
         coordinator.catchUpWith(ingest::mark);
         coordinatorThread = new Thread(coordinator, "broker-coordinator");
@@ -177,6 +207,15 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
                 && ingestThread.isAlive()
                 && coordinatorThread != null
                 && coordinatorThread.isAlive();
+    }
+
+    @Override
+    public Ledger usage() throws Exception {
+        if (usage == null) {
+            return Ledger.empty();
+        }
+        java.util.Optional<Ledger> own = usage.current();
+        return own.isPresent() ? own.get() : storedUsage.get();
     }
 
     @Override

@@ -115,9 +115,19 @@ class BrokerApplicationIT {
                 assertThat(bad.getStatus().getCode()).isEqualTo(422);
                 assertThat(bad.getResponse().getBody(String.class).orElse("")).contains("no_definition");
 
+                // nothing placed: no GPU time, by queue unless asked otherwise (the leader's ledger or P.usage)
+                JsonNode usage = get(http, "/api/v1/usage?since=7d");
+                assertThat(usage.path("by").asText()).isEqualTo("queue");
+                assertThat(usage.path("rows")).isEmpty();
+
                 String openapi = http.toBlocking().retrieve(HttpRequest.GET("/openapi/cartograph-broker-v1.yml"));
                 assertThat(openapi)
-                        .contains("/api/v1/fleet", "/api/v1/plan", "/api/v1/workloads", "/api/v1/placements");
+                        .contains(
+                                "/api/v1/fleet",
+                                "/api/v1/plan",
+                                "/api/v1/workloads",
+                                "/api/v1/placements",
+                                "/api/v1/usage");
                 assertThat(http.toBlocking().retrieve(HttpRequest.GET("/health")))
                         .contains("\"status\":\"UP\"");
             }

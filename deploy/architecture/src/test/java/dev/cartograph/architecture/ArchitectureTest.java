@@ -37,10 +37,12 @@ class ArchitectureTest {
                     "dev.cartograph.fleet..",
                     "dev.cartograph.placement..",
                     "dev.cartograph.fairshare..",
+                    "dev.cartograph.usage..",
                     "dev.cartograph.agent.apply..",
                     "dev.cartograph.agent.capacity..",
                     "dev.cartograph.agent.report..",
-                    "dev.cartograph.broker.coordinate..")
+                    "dev.cartograph.broker.coordinate..",
+                    "dev.cartograph.broker.usage..")
             .and()
             .resideOutsideOfPackage("..kafka..") // a module's own Kafka adapter (protocol.kafka: the producer contract)
             .should()
@@ -135,7 +137,11 @@ class ArchitectureTest {
             .layer("Protocol")
             .definedBy("dev.cartograph.protocol..")
             .layer("BrokerCore")
-            .definedBy("dev.cartograph.fleet..", "dev.cartograph.placement..", "dev.cartograph.fairshare..")
+            .definedBy(
+                    "dev.cartograph.fleet..",
+                    "dev.cartograph.placement..",
+                    "dev.cartograph.fairshare..",
+                    "dev.cartograph.usage..")
             .layer("Agent")
             .definedBy("dev.cartograph.agent..")
             .layer("Broker")

@@ -94,7 +94,9 @@ final class BrokerApi {
             throw new Failure(
                     response.statusCode() == 422
                             ? Carto.INVALID
-                            : response.statusCode() == 404 ? Carto.NOT_FOUND : Carto.CLUSTER_ERROR,
+                            : response.statusCode() == 400
+                                    ? Carto.UNREADABLE
+                                    : response.statusCode() == 404 ? Carto.NOT_FOUND : Carto.CLUSTER_ERROR,
                     "the broker says: " + message);
         }
         return body;

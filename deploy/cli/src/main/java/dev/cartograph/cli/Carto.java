@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
             DefinitionsCommand.class,
             PlanCommand.class,
             FleetCommand.class,
+            UsageCommand.class,
             BenchCommand.class,
             InstallCommand.class,
             CompletionCommand.class,

@@ -11,7 +11,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class HelpTest {
     @ParameterizedTest
     @ValueSource(
-            strings = {"get", "validate", "describe", "definitions", "plan", "fleet", "bench", "completion", "install"})
+            strings = {
+                "get",
+                "validate",
+                "describe",
+                "definitions",
+                "plan",
+                "fleet",
+                "usage",
+                "bench",
+                "completion",
+                "install"
+            })
     void everySubcommandPrintsItsUsageForHelpAndH(String command) {
         for (String flag : new String[] {"--help", "-h"}) {
             CartoTest.Run run = CartoTest.carto(command, flag);

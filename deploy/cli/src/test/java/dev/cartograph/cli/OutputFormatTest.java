@@ -29,7 +29,8 @@ class OutputFormatTest {
                 "describe -f x.yaml   | table, json, yaml",
                 "definitions --local  | table, json, yaml",
                 "plan -f x.yaml       | table, json, yaml",
-                "fleet --broker http://127.0.0.1:1 | table, json, yaml"
+                "fleet --broker http://127.0.0.1:1 | table, json, yaml",
+                "usage --broker http://127.0.0.1:1 | table, json, yaml"
             })
     void anUnknownOutputIsAUsageErrorNamingTheAllowedValues(String command, String allowed) {
         List<String> args = new java.util.ArrayList<>(List.of(command.trim().split("\\s+")));

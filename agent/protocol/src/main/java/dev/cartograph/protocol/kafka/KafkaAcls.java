@@ -19,7 +19,7 @@ import org.apache.kafka.common.resource.ResourceType;
  * The Kafka ACLs Cartograph needs, and nothing more: per agent, what one cluster's agent may do
  * (write and create its own {@code P.from.CLUSTER.*} topics, read its own {@code P.commands.CLUSTER}
  * in its own consumer group), and what the broker may do (read every agent's topics, create and
- * write the command topics and {@code P.placements}, use its transactional id). Everything else is
+ * write the command topics, {@code P.placements} and {@code P.usage}, use its transactional id). Everything else is
  * denied by a Kafka with {@code allow.everyone.if.no.acl.found=false}, so agent A's credentials
  * cannot write B's topics or read B's commands. Also renders them as {@code kafka-acls.sh} command
  * lines (docs/operations.md shows exactly those) and, through {@link StrimziUsers}, as Strimzi
@@ -79,7 +79,7 @@ public record KafkaAcls(Topics topics) {
      * What the broker, authenticated as {@code principal}, needs: READ on the topics prefixed
      * {@code P.from.} (it lists them to discover clusters and reads them by manual assignment, no
      * group); WRITE, CREATE and DESCRIBE_CONFIGS (it checks the durability of existing topics) on the
-     * topics prefixed {@code P.commands.} and on {@code P.placements}, which it also READs; WRITE on
+     * topics prefixed {@code P.commands.} and on {@code P.placements} and {@code P.usage}, which it also READs; WRITE on
      * its transactional id {@code P.placements-broker}.
      *
      * @param principal e.g. {@code User:cartograph-broker}; every broker replica shares it
@@ -91,9 +91,11 @@ public record KafkaAcls(Topics topics) {
         for (AclOperation op : List.of(AclOperation.WRITE, AclOperation.CREATE, AclOperation.DESCRIBE_CONFIGS)) {
             acls.add(allow(ResourceType.TOPIC, topics.commandsPrefix(), PatternType.PREFIXED, principal, op));
         }
-        for (AclOperation op :
-                List.of(AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE, AclOperation.DESCRIBE_CONFIGS)) {
-            acls.add(allow(ResourceType.TOPIC, topics.placements(), PatternType.LITERAL, principal, op));
+        for (String topic : List.of(topics.placements(), topics.usage())) {
+            for (AclOperation op : List.of(
+                    AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE, AclOperation.DESCRIBE_CONFIGS)) {
+                acls.add(allow(ResourceType.TOPIC, topic, PatternType.LITERAL, principal, op));
+            }
         }
         acls.add(allow(
                 ResourceType.TRANSACTIONAL_ID,

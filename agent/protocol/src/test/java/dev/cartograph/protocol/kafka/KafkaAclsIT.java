@@ -69,7 +69,8 @@ class KafkaAclsIT {
                 TOPICS.of("b", AgentTopic.CLUSTER),
                 TOPICS.commands("a"),
                 TOPICS.commands("b"),
-                TOPICS.placements());
+                TOPICS.placements(),
+                TOPICS.usage());
         List<AclBinding> all = new ArrayList<>();
         all.addAll(ACLS.agent("a", "User:agent-a")); // SCRAM
         all.addAll(ACLS.agent("b", "User:agent-b")); // client certificate CN=agent-b
@@ -268,52 +269,52 @@ class KafkaAclsIT {
         send(kafka.clientSettings(), TOPICS.of("a", AgentTopic.CLUSTER));
         AtomicInteger fresh = new AtomicInteger();
         ResourcePattern commands = TOPIC_PREFIXED.apply(TOPICS.commandsPrefix());
-        ResourcePattern placements = TOPIC.apply(TOPICS.placements());
-        eachAclIsNeeded(
-                ACLS::broker,
-                "broker",
-                List.of(
-                        new Need(
-                                TOPIC_PREFIXED.apply(TOPICS.agentsPrefix()),
-                                AclOperation.READ,
-                                s -> readAssigned(s, TOPICS.of("a", AgentTopic.CLUSTER))),
-                        new Need(commands, AclOperation.WRITE, s -> send(s, TOPICS.commands("a"))),
-                        new Need(
-                                commands,
-                                AclOperation.CREATE,
-                                s -> create(s, TOPICS.commands("new-" + fresh.incrementAndGet()))),
-                        new Need(
-                                commands, AclOperation.DESCRIBE_CONFIGS, s -> describeConfigs(s, TOPICS.commands("a"))),
-                        new Need(placements, AclOperation.READ, s -> readAssigned(s, TOPICS.placements())),
-                        new Need(placements, AclOperation.WRITE, s -> send(s, TOPICS.placements())),
-                        // it exists: allowed to create it, Kafka says so; not allowed, it refuses first
-                        new Need(placements, AclOperation.CREATE, s -> {
-                            try {
-                                create(s, TOPICS.placements());
-                            } catch (ExecutionException e) {
-                                if (!(e.getCause() instanceof TopicExistsException)) {
-                                    throw e;
-                                }
+        List<Need> needs = new ArrayList<>(List.of(
+                new Need(
+                        TOPIC_PREFIXED.apply(TOPICS.agentsPrefix()),
+                        AclOperation.READ,
+                        s -> readAssigned(s, TOPICS.of("a", AgentTopic.CLUSTER))),
+                new Need(commands, AclOperation.WRITE, s -> send(s, TOPICS.commands("a"))),
+                new Need(
+                        commands,
+                        AclOperation.CREATE,
+                        s -> create(s, TOPICS.commands("new-" + fresh.incrementAndGet()))),
+                new Need(commands, AclOperation.DESCRIBE_CONFIGS, s -> describeConfigs(s, TOPICS.commands("a"))),
+                new Need(
+                        new ResourcePattern(
+                                ResourceType.TRANSACTIONAL_ID, ACLS.brokerTransactionalId(), PatternType.LITERAL),
+                        AclOperation.WRITE,
+                        s -> {
+                            Map<String, Object> config = Producers.durable(s);
+                            config.put("transactional.id", ACLS.brokerTransactionalId());
+                            config.put("max.block.ms", 10_000);
+                            try (KafkaProducer<String, byte[]> producer = Producers.create(config)) {
+                                producer.initTransactions();
                             }
-                        }),
-                        new Need(
-                                placements,
-                                AclOperation.DESCRIBE_CONFIGS,
-                                s -> describeConfigs(s, TOPICS.placements())),
-                        new Need(
-                                new ResourcePattern(
-                                        ResourceType.TRANSACTIONAL_ID,
-                                        ACLS.brokerTransactionalId(),
-                                        PatternType.LITERAL),
-                                AclOperation.WRITE,
-                                s -> {
-                                    Map<String, Object> config = Producers.durable(s);
-                                    config.put("transactional.id", ACLS.brokerTransactionalId());
-                                    config.put("max.block.ms", 10_000);
-                                    try (KafkaProducer<String, byte[]> producer = Producers.create(config)) {
-                                        producer.initTransactions();
-                                    }
-                                })));
+                        })));
+        for (String topic : List.of(TOPICS.placements(), TOPICS.usage())) {
+            needs.addAll(brokerTopicNeeds(topic));
+        }
+        eachAclIsNeeded(ACLS::broker, "broker", needs);
+    }
+
+    /** Read, write, create and describe the configs of a topic the broker owns ({@code P.placements}, {@code P.usage}). */
+    static List<Need> brokerTopicNeeds(String topic) {
+        ResourcePattern pattern = TOPIC.apply(topic);
+        return List.of(
+                new Need(pattern, AclOperation.READ, s -> readAssigned(s, topic)),
+                new Need(pattern, AclOperation.WRITE, s -> send(s, topic)),
+                // it exists: allowed to create it, Kafka says so; not allowed, it refuses first
+                new Need(pattern, AclOperation.CREATE, s -> {
+                    try {
+                        create(s, topic);
+                    } catch (ExecutionException e) {
+                        if (!(e.getCause() instanceof TopicExistsException)) {
+                            throw e;
+                        }
+                    }
+                }),
+                new Need(pattern, AclOperation.DESCRIBE_CONFIGS, s -> describeConfigs(s, topic)));
     }
 
     /** What one ACL is for: an operation that needs it. */

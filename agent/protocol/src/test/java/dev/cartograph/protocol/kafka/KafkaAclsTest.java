@@ -75,6 +75,15 @@ class KafkaAclsTest {
                                 PatternType.LITERAL,
                                 p,
                                 AclOperation.DESCRIBE_CONFIGS),
+                        allow(ResourceType.TOPIC, "cartograph.usage", PatternType.LITERAL, p, AclOperation.READ),
+                        allow(ResourceType.TOPIC, "cartograph.usage", PatternType.LITERAL, p, AclOperation.WRITE),
+                        allow(ResourceType.TOPIC, "cartograph.usage", PatternType.LITERAL, p, AclOperation.CREATE),
+                        allow(
+                                ResourceType.TOPIC,
+                                "cartograph.usage",
+                                PatternType.LITERAL,
+                                p,
+                                AclOperation.DESCRIBE_CONFIGS),
                         allow(
                                 ResourceType.TRANSACTIONAL_ID,
                                 "cartograph.placements-broker",
@@ -121,6 +130,8 @@ class KafkaAclsTest {
                                 + " --topic cartograph.commands. --resource-pattern-type prefixed",
                         LINE + " --allow-principal User:broker --operation Read --operation Write --operation Create"
                                 + " --operation DescribeConfigs --topic cartograph.placements",
+                        LINE + " --allow-principal User:broker --operation Read --operation Write --operation Create"
+                                + " --operation DescribeConfigs --topic cartograph.usage",
                         LINE
                                 + " --allow-principal User:broker --operation Write --transactional-id cartograph.placements-broker");
     }

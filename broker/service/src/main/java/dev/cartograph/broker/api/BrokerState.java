@@ -4,6 +4,7 @@ import dev.cartograph.broker.access.ApiResource;
 import dev.cartograph.broker.coordinate.BrokerView;
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.usage.Ledger;
 import java.time.Clock;
 import java.util.Optional;
 
@@ -19,6 +20,14 @@ public interface BrokerState {
     Clock clock();
 
     BrokerSettings settings();
+
+    /**
+     * GPU time per hour (ADR 0006): the leader's own count, or, on another instance, what the leader last wrote; throws
+     * when neither can be read now.
+     */
+    default Ledger usage() throws Exception {
+        return Ledger.empty();
+    }
 
     /** The group and plural the hub serves {@code kind} of {@code apiVersion} as, if it does. */
     Optional<ApiResource> resource(String apiVersion, String kind);

@@ -46,6 +46,24 @@ final class Permissions {
                 p.target().namespace());
     }
 
+    /**
+     * Whether the caller may {@code get} at least one of {@code kinds} in {@code namespace} (asked in order, stopping
+     * at the first allowed): whether it may read workloads there, for views per namespace such as usage.
+     */
+    Verdict mayGetAny(Caller caller, Collection<ApiResource> kinds, String namespace) {
+        Verdict last = new Verdict.Denied(
+                new Question(Question.GET, "", "workloads", namespace),
+                "the hub serves no federated workload kind to ask about");
+        for (ApiResource kind : kinds) {
+            Verdict v = access.authorize(caller, Question.of(Question.GET, kind, namespace));
+            if (!(v instanceof Verdict.Denied)) {
+                return v;
+            }
+            last = v;
+        }
+        return last;
+    }
+
     /** The uids of {@code placements} the caller may {@code get}, or why that cannot be known now. */
     sealed interface Visible permits Uids, Unknown {}
 

@@ -9,6 +9,7 @@ import dev.cartograph.broker.hub.HubAccess;
 import dev.cartograph.broker.hub.HubConnection;
 import dev.cartograph.broker.settings.AccessSettings;
 import dev.cartograph.broker.settings.BrokerSettings;
+import dev.cartograph.broker.usage.UsageObserver;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
@@ -26,6 +27,7 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -115,7 +117,8 @@ public class BrokerFactory {
     BrokerRuntime broker(
             BrokerProperties p,
             @jakarta.inject.Named("hub") KubernetesClient hub,
-            @io.micronaut.core.annotation.Nullable DecisionObserver decisions)
+            @io.micronaut.core.annotation.Nullable DecisionObserver decisions,
+            @io.micronaut.core.annotation.Nullable UsageObserver usage)
             throws Exception {
         Definitions.Loaded catalog = Catalog.load();
         if (catalog.hasErrors()) {
@@ -126,9 +129,19 @@ public class BrokerFactory {
                 new HubConnection(hub),
                 catalog.definitions(),
                 Clock.systemUTC(),
-                decisions == null ? DecisionObserver.NONE : decisions);
+                decisions == null ? DecisionObserver.NONE : decisions,
+                usage == null ? UsageObserver.NONE : usage,
+                usageRetention(p.usageRetention()));
         runtime.start();
         return runtime;
+    }
+
+    static Duration usageRetention(Duration retention) {
+        if (retention.compareTo(Duration.ofHours(1)) < 0) {
+            throw new IllegalArgumentException(
+                    "cartograph.broker.usage-retention must be at least 1h, not " + retention);
+        }
+        return retention;
     }
 
     static BrokerSettings settings(BrokerProperties p) {

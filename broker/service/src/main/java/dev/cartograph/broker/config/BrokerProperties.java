@@ -17,6 +17,7 @@ import java.util.Map;
  * or {@code restricted}; {@code privileged-namespaces} lists the namespaces whose workloads are not checked.
  * REST API access: {@code auth-mode} ({@code hub},
  * the default, or {@code token-file} with {@code auth-token-file}), {@code auth-cache-ttl}, {@code auth-cache-size}.
+ * {@code usage-retention}: how long hours of GPU usage are kept (at least one hour).
  */
 @ConfigurationProperties("cartograph.broker")
 public record BrokerProperties(
@@ -49,4 +50,5 @@ public record BrokerProperties(
         @Bindable(defaultValue = "hub") String authMode,
         @Nullable String authTokenFile,
         @Bindable(defaultValue = "10s") Duration authCacheTtl,
-        @Bindable(defaultValue = "10000") int authCacheSize) {}
+        @Bindable(defaultValue = "10000") int authCacheSize,
+        @Bindable(defaultValue = "90d") Duration usageRetention) {}

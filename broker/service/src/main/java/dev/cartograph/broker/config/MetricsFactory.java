@@ -2,6 +2,7 @@ package dev.cartograph.broker.config;
 
 import dev.cartograph.broker.BrokerRuntime;
 import dev.cartograph.broker.metrics.DecisionMetrics;
+import dev.cartograph.broker.metrics.UsageMetrics;
 import dev.cartograph.broker.metrics.ViewMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Factory;
@@ -17,6 +18,12 @@ public class MetricsFactory {
     @Singleton
     DecisionMetrics decisions(MeterRegistry registry) {
         return new DecisionMetrics(registry);
+    }
+
+    /** Told the GPU time the leader counts ({@code BrokerFactory} hands it to the runtime). */
+    @Singleton
+    UsageMetrics usage(MeterRegistry registry) {
+        return new UsageMetrics(registry);
     }
 
     @Singleton

@@ -1,6 +1,7 @@
 package dev.cartograph.broker.coordinate;
 
 import dev.cartograph.broker.settings.BrokerSettings;
+import dev.cartograph.broker.usage.UsageAccounting;
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.interpreter.Interpreter;
 import java.time.Clock;
@@ -64,6 +65,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final FairShare fairShare;
     /** Runs when this instance becomes active (leader and caught up). */
     private final Takeover takeover;
+
+    private UsageAccounting usage = UsageAccounting.off();
 
     public Coordinator(BrokerSettings settings, Interpreter interpreter, Outbox outbox, Hub hub, Clock clock) {
         this(
@@ -167,6 +170,11 @@ public final class Coordinator implements Runnable, AutoCloseable {
         leadership.catchUpWith(mark);
     }
 
+    /** Counts GPU time while this instance is active, at every tick (ADR 0006). Call before {@link #run}. */
+    public void account(UsageAccounting usage) {
+        this.usage = usage;
+    }
+
     public BrokerView view() {
         return view.get();
     }
@@ -198,6 +206,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 batch.clear();
             }
         }
+        usage.tick(clock.instant(), false, java.util.Map::of); // stopping: what was counted is written
     }
 
     /**
@@ -268,6 +277,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
             fairShare.queues(q, book);
             retry.changedEverywhere(); // every gang's queue, budget and turn may have changed
         } else if (input instanceof Input.Tick) {
+            usage.tick(clock.instant(), active(), () -> fairShare.holdings(book));
             if (active()) {
                 failover.tick(leadership.activeSince()).forEach(retry::changed);
                 deletion.retryWhereNotReady();

@@ -17,6 +17,7 @@ import dev.cartograph.preemption.Victim;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import dev.cartograph.protocol.WorkloadSummary;
+import dev.cartograph.usage.UsageKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -144,6 +145,23 @@ final class FairShare implements Book.Holdings {
     Map<String, Long> held(String uid) {
         Held h = held.get(uid);
         return h == null ? Map.of() : h.gpus();
+    }
+
+    /**
+     * The GPUs per (queue, hub namespace, model) every placement holds now, by the rule above (placed or applied, its
+     * copy not finished), with or without Queues: what usage accounting integrates over time.
+     */
+    Map<UsageKey, Long> holdings(Book book) {
+        Map<UsageKey, Long> out = new HashMap<>();
+        Map<String, WorkloadSummary> members = book.membersView();
+        for (PlacementRecord p : book.placements()) {
+            Held h = on ? held.get(p.uid()) : holding(p, members.get(p.uid()));
+            if (h != null) {
+                String ns = p.target().namespace();
+                h.gpus().forEach((model, n) -> out.merge(new UsageKey(h.queue(), ns, model), n, Long::sum));
+            }
+        }
+        return out;
     }
 
     @Override

@@ -8,6 +8,8 @@ import dev.cartograph.protocol.Wire;
 import dev.cartograph.protocol.kafka.KafkaAcls;
 import dev.cartograph.protocol.kafka.Producers;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -33,6 +35,8 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
     private final Topics topics;
     private final Consumer<String> ensureCommandTopic;
     private KafkaProducer<String, byte[]> producer;
+    /** A write was fenced since the last activation: every later write says so (not only the first). */
+    private boolean fenced;
 
     /** @param ensureCommandTopic creates a member's command topic when missing (idempotent, cheap when it exists) */
     public KafkaOutbox(Map<String, String> kafka, Topics topics, Consumer<String> ensureCommandTopic) {
@@ -65,6 +69,7 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
             throw e;
         }
         producer = fresh;
+        fenced = false;
         LOG.info("producer {} active for leader term {}", config.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG), term);
     }
 
@@ -110,13 +115,26 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
         return false;
     }
 
+    /**
+     * Writes {@code P.usage} records (hour → running totals; a null value removes the hour) in one transaction, so a
+     * deposed leader's usage is refused like its placements.
+     */
+    public void usage(Map<String, byte[]> hours) throws Exception {
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+        hours.forEach((key, value) -> records.add(new ProducerRecord<>(topics.usage(), key, value)));
+        send(records);
+    }
+
     private void send(ProducerRecord<String, byte[]> record) throws Exception {
-        send(java.util.List.of(record));
+        send(List.of(record));
     }
 
     /** Sends the records in one transaction: all of them count, or none. */
-    private void send(java.util.List<ProducerRecord<String, byte[]>> records) throws Exception {
+    private void send(List<ProducerRecord<String, byte[]>> records) throws Exception {
         if (producer == null) {
+            if (fenced) {
+                throw new Fenced("another broker has taken the lead; this one's writes are refused", null);
+            }
             throw new IllegalStateException("the outbox is not active (this instance has not taken the lead)");
         }
         try {
@@ -126,6 +144,7 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             producer.close(Duration.ZERO);
             producer = null;
+            fenced = true;
             throw new Fenced("another broker has taken the lead; this one's writes are refused", e);
         } catch (KafkaException e) {
             try {

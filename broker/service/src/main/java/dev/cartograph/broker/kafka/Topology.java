@@ -44,6 +44,11 @@ public final class Topology implements AutoCloseable {
         return maker.ensure(Map.of(topics.placements(), Cleanup.COMPACT));
     }
 
+    /** Creates {@code P.usage} (compacted) if it is missing, or checks it; returns what falls short. Cheap once known. */
+    public List<Shortfall> ensureUsage() throws TopologyException, InterruptedException {
+        return maker.ensure(Map.of(topics.usage(), Cleanup.COMPACT));
+    }
+
     /**
      * Creates {@code P.commands.CLUSTER} if it is missing, or checks it if it exists; returns what
      * falls short. Idempotent: once the topic is known to exist, returns at once without asking Kafka.
