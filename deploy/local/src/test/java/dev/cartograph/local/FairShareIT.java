@@ -175,6 +175,13 @@ class FairShareIT {
                         .hasSize(ns.equals("team-a") ? 7 : 14)
                         .allMatch(r -> r.startsWith("waits for capacity") || r.startsWith("waits for quota"));
             }
+            // carto usage: each team's GPU time since the hour began, counted while they hold 28 and 14 GPUs
+            Thread.sleep(6_000);
+            Map<String, Double> usage = cartoUsage(fleet);
+            assertThat(usage.get("team-a")).isPositive();
+            assertThat(usage.get("team-a") / usage.get("team-b"))
+                    .as("GPU-seconds team-a : team-b %s", usage)
+                    .isBetween(1.6, 2.4);
         }
     }
 
@@ -223,12 +230,46 @@ class FairShareIT {
             Eventually.until(
                     Duration.ofSeconds(120),
                     () -> running(fleet).get("team-b") == 4,
-                    () -> name + " runs again: " + running(fleet) + "; the broker has " + record(fleet, name));
+                    () -> name + " runs again: " + running(fleet) + "; the broker has " + record(fleet, name)
+                            + "; the copy: "
+                            + copy(fleet, "gpu-west", "team-b", name)
+                                    .map(c -> c.getAdditionalProperties().get("spec")));
             assertThat(label(hub.resource(victim).get(), "cartograph.dev/cluster"))
                     .isEqualTo("gpu-west");
             assertThat(copy(fleet, "gpu-west", "team-b", name).orElseThrow().toString())
                     .contains("suspend=false");
         }
+    }
+
+    /** {@code carto usage --since 1h --by queue -o json}, run in this JVM: GPU-seconds per queue (of A100s). */
+    static Map<String, Double> cartoUsage(LocalFleet fleet) throws Exception {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int exit = new picocli.CommandLine(new dev.cartograph.cli.Carto())
+                .setOut(new java.io.PrintWriter(out))
+                .setErr(new java.io.PrintWriter(err))
+                .execute(
+                        "usage",
+                        "--since",
+                        "1h",
+                        "--by",
+                        "queue",
+                        "--broker",
+                        fleet.brokerUrl(),
+                        "--token-file",
+                        fleet.token().file().toString(),
+                        "-o",
+                        "json");
+        assertThat(exit).as(err.toString()).isZero();
+        Map<String, Double> seconds = new TreeMap<>();
+        for (com.fasterxml.jackson.databind.JsonNode row : dev.cartograph.interpreter.Documents.json()
+                .readTree(out.toString())
+                .path("rows")) {
+            if (row.path("gpuModel").asText().equals(A100)) {
+                seconds.merge(row.path("queue").asText(), row.path("gpuSeconds").asDouble(), Double::sum);
+            }
+        }
+        return seconds;
     }
 
     static String record(LocalFleet fleet, String name) {

@@ -48,6 +48,7 @@ final class DiscoveryDispatcher extends Dispatcher {
     private static final Pattern OPENAPI_GROUP_VERSION = Pattern.compile("/openapi/v3/(?:api|apis/([^/]+))/([^/]+)/?");
     private static final Pattern POD_LOG = Pattern.compile("/api/v1/namespaces/[^/]+/pods/[^/]+/log/?");
     private static final String STRATEGIC_MERGE = "application/strategic-merge-patch+json";
+    private static final String JSON_MERGE = "application/merge-patch+json";
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final KubernetesCrudDispatcher delegate;
@@ -128,9 +129,12 @@ final class DiscoveryDispatcher extends Dispatcher {
             return special.get();
         }
         boolean write = "PUT".equals(method) || "PATCH".equals(method);
-        if ("PATCH".equals(method)
-                && String.valueOf(request.getHeader("Content-Type")).startsWith(STRATEGIC_MERGE)) {
-            return strategicMerge(request, path);
+        String type = String.valueOf(request.getHeader("Content-Type"));
+        if ("PATCH".equals(method) && type.startsWith(STRATEGIC_MERGE)) {
+            return patched(request, path, StrategicMergePatch::apply, "strategic merge patch");
+        }
+        if ("PATCH".equals(method) && type.startsWith(JSON_MERGE)) { // the CRUD mock appends lists; RFC 7386 replaces
+            return patched(request, path, JsonMergePatch::apply, "JSON merge patch");
         }
         if (write && !path.equals(request.getPath())) {
             // the CRUD dispatcher recognises .../status only without a query (kubectl adds ?fieldManager=...)
@@ -140,14 +144,18 @@ final class DiscoveryDispatcher extends Dispatcher {
         return delegate.dispatch(request);
     }
 
-    /** The CRUD dispatcher answers strategic merge patches with 415: apply it here and store with a PUT. */
-    private MockResponse strategicMerge(RecordedRequest request, String path) {
+    /**
+     * A patch the CRUD dispatcher does not do as a real API server does (a strategic merge patch it answers with 415,
+     * a JSON merge patch whose lists it appends to): applied here and stored with a PUT.
+     */
+    private MockResponse patched(
+            RecordedRequest request, String path, java.util.function.BinaryOperator<JsonNode> patch, String what) {
         MockResponse current = delegate.handleGet(path);
         if (current.code() != 200) {
             return current;
         }
         try {
-            JsonNode merged = StrategicMergePatch.apply(
+            JsonNode merged = patch.apply(
                     MAPPER.readTree(current.getBody().getBytes()),
                     MAPPER.readTree(request.getBody().getBytes()));
             return delegate.handleUpdate(new RecordedRequest(
@@ -157,8 +165,7 @@ final class DiscoveryDispatcher extends Dispatcher {
                     request.getHeaders(),
                     new Buffer(MAPPER.writeValueAsBytes(merged))));
         } catch (IOException e) {
-            return Responses.status(
-                    400, "BadRequest", "the strategic merge patch is not valid JSON: " + e.getMessage());
+            return Responses.status(400, "BadRequest", "the " + what + " is not valid JSON: " + e.getMessage());
         }
     }
 
