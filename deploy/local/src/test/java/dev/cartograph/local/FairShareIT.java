@@ -178,6 +178,7 @@ class FairShareIT {
             // carto usage: each team's GPU time since the hour began, counted while they hold 28 and 14 GPUs
             Thread.sleep(6_000);
             Map<String, Double> usage = cartoUsage(fleet);
+            System.out.printf("carto usage, A100 GPU-seconds by queue: %s%n", usage);
             assertThat(usage.get("team-a")).isPositive();
             assertThat(usage.get("team-a") / usage.get("team-b"))
                     .as("GPU-seconds team-a : team-b %s", usage)
