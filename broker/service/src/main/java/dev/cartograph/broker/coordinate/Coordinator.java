@@ -280,6 +280,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
             usage.tick(clock.instant(), active(), () -> fairShare.holdings(book));
             if (active()) {
                 failover.tick(leadership.activeSince()).forEach(retry::changed);
+                placing.resendSuspends();
                 deletion.retryWhereNotReady();
                 reports.fenceStale();
                 retry.tick();

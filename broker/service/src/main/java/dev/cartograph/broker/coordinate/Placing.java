@@ -272,6 +272,11 @@ final class Placing {
         return before != null && !before.equals(object.spec());
     }
 
+    /** Preempted gangs whose copy did not stop: their suspend is sent again ({@link Preempting}). */
+    void resendSuspends() {
+        preempting.resendUnanswered(clock.instant());
+    }
+
     void forget(String uid) {
         waiting.forget(uid);
         failedSpecs.remove(uid);

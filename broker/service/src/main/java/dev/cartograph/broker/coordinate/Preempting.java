@@ -13,6 +13,7 @@ import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -147,6 +148,30 @@ final class Preempting {
                                 Long.toString(v.epoch())));
                 effects.event(o, EventReason.Preempted, v.reason() + "; " + what + " and it waits to be placed again");
             });
+        }
+    }
+
+    /**
+     * A preempted gang whose copy still runs pods a heartbeat timeout after its suspend was sent (the command was
+     * lost, or the agent has not carried it out): the suspend is sent again, so what the broker gave away is freed.
+     */
+    void resendUnanswered(Instant now) {
+        for (PlacementRecord p : book.inState(State.QUEUED)) {
+            if (p.cluster().isEmpty()
+                    || Duration.between(book.lastSent(p), now).compareTo(settings.heartbeatTimeout()) <= 0
+                    || !fleet.ready(p.cluster().get(), now, settings.heartbeatTimeout())
+                    || book.member(p).map(m -> m.pods() == 0).orElse(true)) {
+                continue;
+            }
+            Optional<HubObject> object = book.object(p.uid()).filter(o -> !o.deleting());
+            Optional<JsonNode> suspended = object.flatMap(this::suspendedCopy);
+            if (suspended.isPresent()) {
+                LOG.warn(
+                        "{}: its copy on {} still runs pods; sending the suspend again",
+                        p.target(),
+                        p.cluster().get());
+                forwarding.applyAs(p, object.get(), suspended.get());
+            }
         }
     }
 

@@ -5,9 +5,13 @@ import static dev.cartograph.broker.coordinate.FairShareCoordinatorTest.queue;
 import static dev.cartograph.broker.coordinate.FairShareCoordinatorTest.queues;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
+import dev.cartograph.protocol.WorkloadKey;
+import dev.cartograph.protocol.WorkloadSummary;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -121,6 +125,47 @@ class PreemptionCoordinatorTest extends CoordinatorHarness {
         assertThat(b1.cluster()).contains("west");
         assertThat(b1.epoch()).isEqualTo(3);
         assertThat(commands).contains("delete uid-b1@east#3", "apply uid-b1@west#3");
+    }
+
+    @Test
+    void aVictimWhoseCopyStillRunsPastTheHeartbeatTimeoutIsSentItsSuspendAgainAndNotOnceItStopped() {
+        fleetFilledByTeamB();
+        step(new Input.HubChanged(gang("team-a", "a1", T0.plusSeconds(10), 8)));
+        step(new Input.Workload(copyOfB1(1).key(), Optional.of(copyOfB1(1)))); // east still runs b1's pod
+        long suspends = commands.stream().filter("apply uid-b1@east#2"::equals).count();
+
+        now = now.plusSeconds(20); // within the heartbeat timeout (30 s): waits for the agent
+        step(new Input.Cluster(cluster("east", 2, now, 8, 8)), new Input.Tick());
+        assertThat(commands.stream().filter("apply uid-b1@east#2"::equals)).hasSize((int) suspends);
+
+        now = now.plusSeconds(15); // 35 s after it was sent, the copy still runs: sent again, suspended
+        step(new Input.Cluster(cluster("east", 3, now, 8, 8)), new Input.Tick());
+        assertThat(commands.stream().filter("apply uid-b1@east#2"::equals)).hasSize((int) suspends + 1);
+        Command.Apply again = applyOf(sent, "uid-b1").orElseThrow();
+        assertThat(again.manifest().path("spec").path("suspend").asBoolean()).isTrue();
+
+        step(new Input.Workload(copyOfB1(0).key(), Optional.of(copyOfB1(0)))); // now it has stopped
+        now = now.plusSeconds(40);
+        step(new Input.Cluster(cluster("east", 4, now, 8, 8)), new Input.Tick());
+        assertThat(commands.stream().filter("apply uid-b1@east#2"::equals)).hasSize((int) suspends + 1);
+    }
+
+    /** What east's agent reports of b1's copy, running {@code pods} pods. */
+    private WorkloadSummary copyOfB1(int pods) {
+        return new WorkloadSummary(
+                new WorkloadKey("east", "team-b", "batch", "Job", "b1"),
+                "batch/v1",
+                "i-1",
+                pods == 0 ? 2 : 1,
+                now,
+                Optional.of("uid-b1"),
+                pods == 0 ? "Suspended" : "Running",
+                List.of(pods == 0 ? "Suspended" : "Running"),
+                pods,
+                ResourceList.EMPTY,
+                1,
+                List.of(),
+                NullNode.getInstance());
     }
 
     @Test
