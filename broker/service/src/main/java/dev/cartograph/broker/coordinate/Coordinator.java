@@ -127,7 +127,17 @@ public final class Coordinator implements Runnable, AutoCloseable {
         Suspension suspension =
                 new Suspension(book, fleet, demands, forwarding, placing, effects, clock, () -> this.interpreter);
         this.updates = new Updates(
-                settings, book, fleet, demands, forwarding, mirror, effects, clock, () -> this.interpreter, suspension);
+                settings,
+                book,
+                fleet,
+                demands,
+                forwarding,
+                mirror,
+                effects,
+                clock,
+                () -> this.interpreter,
+                suspension,
+                placing::budgetOf);
         this.hubObjects = new HubObjects(book, this::active, placing, deletion, updates, suspension, effects);
         this.reports =
                 new AgentReports(settings, fleet, book, fencing, mirror, deletion, failover, updates, effects, clock);

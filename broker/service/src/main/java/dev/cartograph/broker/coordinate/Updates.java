@@ -43,6 +43,9 @@ final class Updates {
     private final Suspension suspension;
     private final Map<String, com.fasterxml.jackson.databind.JsonNode> refused = new HashMap<>();
 
+    /** What more a placement's queue may take now (its added pods are held to it). */
+    private final java.util.function.Function<PlacementRecord, dev.cartograph.placement.GpuBudget> budget;
+
     Updates(
             BrokerSettings settings,
             Book book,
@@ -53,8 +56,10 @@ final class Updates {
             Effects effects,
             Clock clock,
             Supplier<Interpreter> interpreter,
-            Suspension suspension) {
+            Suspension suspension,
+            java.util.function.Function<PlacementRecord, dev.cartograph.placement.GpuBudget> budget) {
         this.settings = settings;
+        this.budget = budget;
         this.book = book;
         this.fleet = fleet;
         this.demands = demands;
@@ -139,7 +144,8 @@ final class Updates {
                     added,
                     Map.of(),
                     fleet.planning(clock.instant(), settings.heartbeatTimeout()).only(cluster),
-                    settings.policy());
+                    settings.policy(),
+                    budget.apply(p)); // its queue's quota: the added pods take what one more gang of it may
             if (!(fit instanceof Decision.Placed placed)) {
                 String why = fit.clusters().stream()
                         .map(Decision.Verdict::reason)

@@ -94,6 +94,43 @@ class FairShareCoordinatorTest extends CoordinatorHarness {
     }
 
     @Test
+    void aScaleUpOfAPlacedGangIsHeldToItsQueuesQuota() {
+        // team-a: at most 8 H100 (nominal 8, borrowing limit 0); east has 48 free, so only the quota can say no
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0, 0, 0, 0, 0)));
+        step(queues(queue(
+                "team-a", "team-a", 1, "quota: {gpus: {" + H100 + ": 8}}, borrowingLimit: {gpus: {" + H100 + ": 0}}")));
+        step(new Input.HubChanged(parallel("a1", 1, 4)));
+        assertThat(state("a1")).isEqualTo(State.PLACED);
+        int applies = (int)
+                commands.stream().filter(c -> c.startsWith("apply uid-a1")).count();
+
+        step(new Input.HubChanged(parallel("a1", 2, 4))); // 2 × 4 = 8: within the quota, sent
+        assertThat(commands.stream().filter(c -> c.startsWith("apply uid-a1"))).hasSize(applies + 1);
+
+        step(new Input.HubChanged(parallel("a1", 3, 4))); // 12 > 8: not sent, and it says why
+        assertThat(commands.stream().filter(c -> c.startsWith("apply uid-a1"))).hasSize(applies + 1);
+        assertThat(hubWrites)
+                .anyMatch(w -> w.startsWith("event a1 NotForwarded:")
+                        && w.contains("over quota: would take 4 " + H100
+                                + " GPUs here, 0 allowed (queue team-a: nominal 8 + borrowing limit 0 − 8 in use)"));
+    }
+
+    /** A federated Job in team-a of {@code pods} pods (parallelism) of {@code gpus} GPUs each; uid {@code uid-NAME}. */
+    static JsonNode parallel(String name, int pods, int gpus) {
+        return yaml("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: %s, namespace: team-a, uid: uid-%s, creationTimestamp: "%s", labels: {cartograph.dev/federate: "true"}}
+                spec:
+                  parallelism: %d
+                  completions: %d
+                  template:
+                    spec:
+                      containers: [{name: c, image: x, resources: {requests: {nvidia.com/gpu: "%d"}}}]
+                """.formatted(name, name, T0, pods, pods, gpus));
+    }
+
+    @Test
     void aQueueWhoseNamespacesChangeTakesItsGangsAlongAndABadQueueLeavesTheRestAlone() {
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0)));
         // capped: 8 GPUs at most for team-a; "broken" has a negative weight and is left out (its namespace → default)
