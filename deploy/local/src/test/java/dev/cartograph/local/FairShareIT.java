@@ -47,7 +47,6 @@ class FairShareIT {
                 kind: PyTorchJob
                 metadata: {name: %s, namespace: %s}
                 spec:
-                  runPolicy: {suspend: false}
                   pytorchReplicaSpecs:
                     Master:
                 %s""".formatted(name, namespace, pod.formatted(1, A100, gpus))

@@ -56,6 +56,14 @@ final class Forwarding {
         send(p, object, raw, new Book.Forwarded(raw.path("spec"), java.util.Optional.empty()));
     }
 
+    /**
+     * Sends {@code raw}, the hub object with its definition's resume actions applied (a preempted gang's suspended
+     * copy runs again), remembered as the hub's spec: it asks what the hub object asks.
+     */
+    void applyResumed(PlacementRecord p, HubObject object, JsonNode raw, java.util.Optional<DemandCache.Asked> asked) {
+        send(p, object, raw, new Book.Forwarded(object.spec(), asked));
+    }
+
     private void send(PlacementRecord p, HubObject object, JsonNode raw, Book.Forwarded what) {
         Instant now = clock.instant();
         String cluster = p.cluster().orElseThrow(() -> new IllegalStateException(p.target() + " is not placed"));

@@ -2,6 +2,8 @@ package dev.cartograph.broker.coordinate;
 
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.fleet.Reservation;
+import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.interpreter.mutate.Mutator;
 import dev.cartograph.placement.Decision;
 import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * A queued gang the planner placed: its nodes reserved, the decision durable (with whatever must be durable with it),
@@ -27,6 +30,7 @@ final class Landing {
     private final Effects effects;
     private final Waiting waiting;
     private final Clock clock;
+    private final Supplier<Interpreter> interpreter;
 
     Landing(
             Book book,
@@ -35,7 +39,9 @@ final class Landing {
             StatusMirror mirror,
             Effects effects,
             Waiting waiting,
-            Clock clock) {
+            Clock clock,
+            Supplier<Interpreter> interpreter) {
+        this.interpreter = interpreter;
         this.book = book;
         this.fleet = fleet;
         this.forwarding = forwarding;
@@ -83,7 +89,11 @@ final class Landing {
                 forwarding.delete(next, before.get());
             }
         }
-        forwarding.apply(next, object, Optional.of(gang));
+        if (before.isPresent() && before.get().equals(placed.cluster())) {
+            resume(next, object, gang); // its suspended copy there runs again
+        } else {
+            forwarding.apply(next, object, Optional.of(gang));
+        }
         mirror.forget(p.uid());
         String why = placed.clusters().stream()
                 .filter(v -> v.cluster().equals(placed.cluster()))
@@ -99,5 +109,18 @@ final class Landing {
                 EventReason.Placed,
                 "placed on " + placed.cluster() + " (epoch " + epoch + ")" + (why.isEmpty() ? "" : ": " + why));
         return true;
+    }
+
+    /**
+     * The hub object with its definition's resume actions applied, so the copy a preemption suspended runs again even
+     * when the hub object never says so (a JSON merge patch leaves a field the manifest does not name as it was).
+     */
+    private void resume(PlacementRecord p, HubObject object, DemandCache.Asked.Gang gang) {
+        Mutator.Result resumed = interpreter.get().resume(object.raw());
+        if (resumed.problems().isEmpty()) {
+            forwarding.applyResumed(p, object, resumed.object(), Optional.of(gang));
+        } else {
+            forwarding.apply(p, object, Optional.of(gang));
+        }
     }
 }

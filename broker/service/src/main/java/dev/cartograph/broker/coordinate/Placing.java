@@ -85,7 +85,7 @@ final class Placing {
         this.observer = observer;
         this.fairShare = fairShare;
         this.waiting = new Waiting(book, effects);
-        this.landing = new Landing(book, fleet, forwarding, mirror, effects, waiting, clock);
+        this.landing = new Landing(book, fleet, forwarding, mirror, effects, waiting, clock, interpreter);
         this.preempting = new Preempting(settings, book, fleet, fairShare, forwarding, effects, clock, interpreter);
     }
 

@@ -107,8 +107,10 @@ class PreemptionCoordinatorTest extends CoordinatorHarness {
         assertThat(b1.epoch()).isEqualTo(3);
         Command.Apply resumed =
                 applyOf(sent.subList(before, sent.size()), "uid-b1").orElseThrow();
-        assertThat(resumed.manifest().path("spec").path("suspend").isMissingNode())
-                .isTrue();
+        // the hub's Job never says suspend; the agent's JSON merge patch would keep the copy's suspend: true unless the
+        // manifest says false, which the definition's resume action does
+        assertThat(resumed.manifest().path("spec").path("suspend").isBoolean()).isTrue();
+        assertThat(resumed.manifest().path("spec").path("suspend").asBoolean()).isFalse();
         assertThat(commands).noneMatch(c -> c.startsWith("delete uid-b1"));
     }
 
