@@ -78,6 +78,7 @@ final class Landing {
         }
         waiting.forget(p.uid());
         book.placedAgain(p.uid());
+        boolean home = before.isPresent() && before.get().equals(placed.cluster());
         if (before.isPresent()) {
             LOG.info(
                     "{}: placed again on {} at epoch {} (its copy waited on {})",
@@ -85,13 +86,11 @@ final class Landing {
                     placed.cluster(),
                     epoch,
                     before.get());
-            if (!before.get().equals(placed.cluster())) { // its suspended copy there goes; it runs here now
-                forwarding.delete(next, before.get());
-            }
         }
-        if (before.isPresent() && before.get().equals(placed.cluster())) {
+        if (home) {
             resume(next, object, gang); // its suspended copy there runs again
         } else {
+            before.ifPresent(there -> forwarding.delete(next, there)); // its suspended copy there goes
             forwarding.apply(next, object, Optional.of(gang));
         }
         mirror.forget(p.uid());
