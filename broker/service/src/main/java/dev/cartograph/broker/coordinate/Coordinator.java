@@ -2,7 +2,6 @@ package dev.cartograph.broker.coordinate;
 
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.broker.usage.UsageAccounting;
-import dev.cartograph.fleet.Fleet;
 import dev.cartograph.interpreter.Interpreter;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -37,7 +36,6 @@ public final class Coordinator implements Runnable, AutoCloseable {
     /** Inputs waiting beyond this block their producers (Kafka ingest, the hub watch) until the coordinator catches up. */
     static final int INBOX_CAPACITY = 100_000;
 
-    private final BrokerSettings settings;
     private final Clock clock;
     private final PriorityClasses priorityClasses;
     private final BlockingQueue<Input> inbox = new LinkedBlockingQueue<>(INBOX_CAPACITY);
@@ -45,26 +43,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean(true);
 
     private Interpreter interpreter;
-    private final Fleet fleet = new Fleet();
-    private final Book book;
-    private final Effects effects;
-    private final DemandCache demands;
-    private final Forwarding forwarding;
-    private final StatusMirror mirror;
-    private final Fencing fencing;
-    private final Placing placing;
-    private final Failover failover;
-    private final Deletion deletion;
-    private final AgentReports reports;
-    private final Updates updates;
-    private final HubObjects hubObjects;
-    private final Quarantine quarantine;
     private long poison;
-    private final Leadership leadership;
-    private final QueueRetry retry;
-    private final FairShare fairShare;
-    /** Runs when this instance becomes active (leader and caught up). */
-    private final Takeover takeover;
+    /** The parts that do the work, all on this thread. */
+    private final Parts parts;
 
     private UsageAccounting usage = UsageAccounting.off();
 
@@ -95,55 +76,22 @@ public final class Coordinator implements Runnable, AutoCloseable {
             PriorityClasses priorityClasses,
             HubDependencies dependencies,
             DecisionObserver observer) {
-        this.settings = settings;
         this.interpreter = interpreter;
         this.clock = clock;
         this.priorityClasses = priorityClasses;
-        this.fairShare = new FairShare(fleet, clock, settings.heartbeatTimeout());
-        this.book = new Book(outbox, this::active, this::fenced, fairShare);
-        this.leadership = new Leadership(!settings.leaderElection(), outbox, book, clock, this::becameActive);
-        this.effects = new Effects(outbox, hub, this::active);
-        this.demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity());
-        DependencyCopies copies = new DependencyCopies(dependencies, demands, () -> this.interpreter);
-        this.forwarding = new Forwarding(book, effects, clock, copies);
-        this.mirror = new StatusMirror(effects, clock);
-        this.fencing = new Fencing(effects, clock);
-        this.placing = new Placing(
+        this.parts = new Parts(
                 settings,
-                book,
-                fleet,
-                demands,
-                forwarding,
-                mirror,
-                effects,
+                outbox,
+                hub,
                 clock,
-                () -> this.interpreter,
-                copies,
-                this::freed,
+                dependencies,
                 observer,
-                fairShare);
-        this.failover = new Failover(settings, book, fleet, forwarding, mirror, effects, clock);
-        this.deletion = new Deletion(settings, book, fleet, forwarding, effects, clock, this::forget);
-        Suspension suspension =
-                new Suspension(book, fleet, demands, forwarding, placing, effects, clock, () -> this.interpreter);
-        this.updates = new Updates(
-                settings,
-                book,
-                fleet,
-                demands,
-                forwarding,
-                mirror,
-                effects,
-                clock,
                 () -> this.interpreter,
-                suspension,
-                placing::budgetOf);
-        this.hubObjects = new HubObjects(book, this::active, placing, deletion, updates, suspension, effects);
-        this.reports =
-                new AgentReports(settings, fleet, book, fencing, mirror, deletion, failover, updates, effects, clock);
-        this.quarantine = new Quarantine(book, placing, effects);
-        this.retry = new QueueRetry(book, placing, fairShare, clock);
-        this.takeover = new Takeover(book, fleet, reports, hubObjects, retry);
+                this::active,
+                this::fenced,
+                this::becameActive,
+                this::freed,
+                this::forget);
     }
 
     /** Queues an input; blocks while the inbox is full (back-pressure on the reader that produced it). */
@@ -166,7 +114,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
 
     /** {@link #leading(boolean)} in leader term {@code term} (the hub Lease's transitions), stamped on every record written. */
     public void leading(boolean now, long term) {
-        leadership.lease(now);
+        parts.leadership.lease(now);
         post(new Input.Leading(now, term));
     }
 
@@ -177,7 +125,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
      * the mark is taken at once. Call before {@link #run}.
      */
     public void catchUpWith(LongConsumer mark) {
-        leadership.catchUpWith(mark);
+        parts.leadership.catchUpWith(mark);
     }
 
     /** Counts GPU time while this instance is active, at every tick (ADR 0006). Call before {@link #run}. */
@@ -225,77 +173,78 @@ public final class Coordinator implements Runnable, AutoCloseable {
      */
     void step(List<Input> batch) {
         for (Input input : batch) {
-            quarantine.guard(input, () -> handle(input));
+            parts.quarantine.guard(input, () -> handle(input));
         }
-        if (fairShare.released()) {
-            retry.changedEverywhere(); // gangs that waited for quota may fit on any cluster now
+        if (parts.fairShare.released()) {
+            parts.retry.changedEverywhere(); // gangs that waited for quota may fit on any cluster now
         }
-        if (active() && retry.due()) {
-            retry.run();
+        if (active() && parts.retry.due()) {
+            parts.retry.run();
         }
         publish();
     }
 
     /** The queue's retry, for what its last run did (tests and benchmarks). */
     QueueRetry retry() {
-        return retry;
+        return parts.retry;
     }
 
     private void handle(Input input) {
         if (input instanceof Input.Cluster c) {
-            reports.cluster(c.summary(), c.changedNodes(), leadership.caughtUp())
+            parts.reports
+                    .cluster(c.summary(), c.changedNodes(), parts.leadership.caughtUp())
                     .ifPresent(cluster -> {
-                        retry.changed(cluster);
-                        fairShare.capacityChanged();
+                        parts.retry.changed(cluster);
+                        parts.fairShare.capacityChanged();
                     });
         } else if (input instanceof Input.Workload w) {
-            reports.workload(w.key(), w.summary());
+            parts.reports.workload(w.key(), w.summary());
         } else if (input instanceof Input.Result r) {
-            reports.result(r.result()).ifPresent(retry::changed);
+            parts.reports.result(r.result()).ifPresent(parts.retry::changed);
         } else if (input instanceof Input.DependencyChanged d) {
             if (active()) {
-                updates.dependencyChanged(d);
+                parts.updates.dependencyChanged(d);
             }
         } else if (input instanceof Input.Placement p) {
             if (!active()) {
-                book.replayed(
+                parts.book.replayed(
                         p.uid(), p.record()); // while active, this instance wrote it: what it reads back is its own
             }
         } else if (input instanceof Input.CaughtUp) {
             LOG.info(
                     "caught up with every topic: {} placements, {} clusters",
-                    book.placements().size(),
-                    fleet.clusters().size());
-            leadership.caughtUpWithStart();
+                    parts.book.placements().size(),
+                    parts.fleet.clusters().size());
+            parts.leadership.caughtUpWithStart();
         } else if (input instanceof Input.Marked m) {
-            leadership.marked(m.id());
+            parts.leadership.marked(m.id());
         } else if (input instanceof Input.HubChanged h) {
             HubObject.parse(h.object(), priorityClasses, clock.instant())
-                    .flatMap(hubObjects::changed)
-                    .ifPresent(retry::changed);
+                    .flatMap(parts.hubObjects::changed)
+                    .ifPresent(parts.retry::changed);
         } else if (input instanceof Input.HubDeleted h) {
             HubObject.parse(h.object(), priorityClasses, clock.instant())
-                    .flatMap(hubObjects::deleted)
-                    .ifPresent(retry::changed);
+                    .flatMap(parts.hubObjects::deleted)
+                    .ifPresent(parts.retry::changed);
         } else if (input instanceof Input.Leading l) {
-            leadership.changed(l.leading(), l.term());
+            parts.leadership.changed(l.leading(), l.term());
         } else if (input instanceof Input.Definitions d) {
             interpreter = Interpreter.of(d.definitions());
             LOG.info("definitions changed: {} kinds", d.definitions().size());
-            retry.changedEverywhere(); // queued gangs are interpreted again, and tried on every cluster
+            parts.retry.changedEverywhere(); // queued gangs are interpreted again, and tried on every cluster
         } else if (input instanceof Input.Queues q) {
-            fairShare.queues(q, book);
-            retry.changedEverywhere(); // every gang's queue, budget and turn may have changed
+            parts.fairShare.queues(q, parts.book);
+            parts.retry.changedEverywhere(); // every gang's queue, budget and turn may have changed
         } else if (input instanceof Input.Tick) {
-            usage.tick(clock.instant(), active(), () -> fairShare.holdings(book));
+            usage.tick(clock.instant(), active(), () -> parts.fairShare.holdings(parts.book));
             if (active()) {
-                failover.tick(leadership.activeSince()).forEach(retry::changed);
-                placing.resendSuspends();
-                deletion.retryWhereNotReady();
-                reports.fenceStale();
-                retry.tick();
+                parts.failover.tick(parts.leadership.activeSince()).forEach(parts.retry::changed);
+                parts.placing.resendSuspends();
+                parts.deletion.retryWhereNotReady();
+                parts.reports.fenceStale();
+                parts.retry.tick();
             } else {
-                leadership.tryActivate();
+                parts.leadership.tryActivate();
             }
         } else if (input instanceof Input.Call c) {
             c.action().run();
@@ -304,46 +253,46 @@ public final class Coordinator implements Runnable, AutoCloseable {
 
     /** A failed gang gave back what it held on this cluster. */
     private void freed(String cluster) {
-        retry.changed(cluster);
+        parts.retry.changed(cluster);
     }
 
     private boolean active() {
-        return leadership.active();
+        return parts.leadership.active();
     }
 
     private void fenced() {
-        leadership.fenced();
+        parts.leadership.fenced();
     }
 
     private void becameActive() {
-        fairShare.recount(book); // the fleet knows every cluster's nodes now, so each GPU's model
-        takeover.run();
+        parts.fairShare.recount(parts.book); // the fleet knows every cluster's nodes now, so each GPU's model
+        parts.takeover.run();
     }
 
     /** Forgets everything about a placement, in every part (its hub object is gone, or is about to be). */
     private void forget(String uid) {
-        book.forget(uid);
-        demands.forget(uid);
-        mirror.forget(uid);
-        fencing.forget(uid);
-        placing.forget(uid);
-        failover.forget(uid);
-        updates.forget(uid);
-        fleet.release(uid).ifPresent(r -> retry.changed(r.cluster()));
+        parts.book.forget(uid);
+        parts.demands.forget(uid);
+        parts.mirror.forget(uid);
+        parts.fencing.forget(uid);
+        parts.placing.forget(uid);
+        parts.failover.forget(uid);
+        parts.updates.forget(uid);
+        parts.fleet.release(uid).ifPresent(r -> parts.retry.changed(r.cluster()));
     }
 
     private void publish() {
         view.set(new BrokerView(
-                fleet.snapshot(),
-                book.placementsView(),
-                book.queued().uids(),
-                book.decisionsView(),
-                book.membersView(),
-                leadership.leading(),
-                leadership.caughtUp(),
+                parts.fleet.snapshot(),
+                parts.book.placementsView(),
+                parts.book.queued().uids(),
+                parts.book.decisionsView(),
+                parts.book.membersView(),
+                parts.leadership.leading(),
+                parts.leadership.caughtUp(),
                 poison,
-                quarantine.count(),
-                fairShare.report(book),
+                parts.quarantine.count(),
+                parts.fairShare.report(parts.book),
                 clock.instant()));
     }
 

@@ -1,0 +1,103 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.broker.settings.BrokerSettings;
+import dev.cartograph.fleet.Fleet;
+import dev.cartograph.interpreter.Interpreter;
+import java.time.Clock;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The coordinator's parts, wired once: the fleet, the {@link Book}, and the named parts that handle each input on the
+ * coordinator's thread ({@link Coordinator} says which does what). The coordinator owns the thread, the inbox and the
+ * published view; these own the state. Coordinator thread only.
+ */
+final class Parts {
+    final Fleet fleet = new Fleet();
+    final Book book;
+    final Effects effects;
+    final DemandCache demands;
+    final Forwarding forwarding;
+    final StatusMirror mirror;
+    final Fencing fencing;
+    final Placing placing;
+    final Failover failover;
+    final Deletion deletion;
+    final AgentReports reports;
+    final Updates updates;
+    final HubObjects hubObjects;
+    final Quarantine quarantine;
+    final Leadership leadership;
+    final QueueRetry retry;
+    final FairShare fairShare;
+    /** Runs when this instance becomes active (leader and caught up). */
+    final Takeover takeover;
+
+    /**
+     * @param interpreter  the definitions now (they change while the broker runs)
+     * @param active       whether this instance may act (leader, caught up)
+     * @param fenced       a newer leader refused this one's write
+     * @param becameActive this instance has just become active
+     * @param freed        a failed gang gave back what it held on this cluster
+     * @param forget       forget everything about a placement, in every part
+     */
+    Parts(
+            BrokerSettings settings,
+            Outbox outbox,
+            Hub hub,
+            Clock clock,
+            HubDependencies dependencies,
+            DecisionObserver observer,
+            Supplier<Interpreter> interpreter,
+            BooleanSupplier active,
+            Runnable fenced,
+            Runnable becameActive,
+            Consumer<String> freed,
+            Consumer<String> forget) {
+        this.fairShare = new FairShare(fleet, clock, settings.heartbeatTimeout());
+        this.book = new Book(outbox, active, fenced, fairShare);
+        this.leadership = new Leadership(!settings.leaderElection(), outbox, book, clock, becameActive);
+        this.effects = new Effects(outbox, hub, active);
+        this.demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity());
+        DependencyCopies copies = new DependencyCopies(dependencies, demands, interpreter);
+        this.forwarding = new Forwarding(book, effects, clock, copies);
+        this.mirror = new StatusMirror(effects, clock);
+        this.fencing = new Fencing(effects, clock);
+        this.placing = new Placing(
+                settings,
+                book,
+                fleet,
+                demands,
+                forwarding,
+                mirror,
+                effects,
+                clock,
+                interpreter,
+                copies,
+                freed,
+                observer,
+                fairShare);
+        this.failover = new Failover(settings, book, fleet, forwarding, mirror, effects, clock);
+        this.deletion = new Deletion(settings, book, fleet, forwarding, effects, clock, forget);
+        Suspension suspension = new Suspension(book, fleet, demands, forwarding, placing, effects, clock, interpreter);
+        this.updates = new Updates(
+                settings,
+                book,
+                fleet,
+                demands,
+                forwarding,
+                mirror,
+                effects,
+                clock,
+                interpreter,
+                suspension,
+                placing::budgetOf);
+        this.hubObjects = new HubObjects(book, active, placing, deletion, updates, suspension, effects);
+        this.reports =
+                new AgentReports(settings, fleet, book, fencing, mirror, deletion, failover, updates, effects, clock);
+        this.quarantine = new Quarantine(book, placing, effects);
+        this.retry = new QueueRetry(book, placing, fairShare, clock);
+        this.takeover = new Takeover(book, fleet, reports, hubObjects, retry);
+    }
+}
