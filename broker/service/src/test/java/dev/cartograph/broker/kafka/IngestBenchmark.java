@@ -58,7 +58,11 @@ class IngestBenchmark {
     static final int CLUSTERS = 100;
     static final int NODES = 2000;
     static final int ROUNDS = 40;
+    static final int WARMUPS = 2;
+    static final int MEASURED = 3;
     static final Instant T0 = Instant.parse("2026-12-03T12:00:00Z");
+    /** Made once: loading the catalog is not ingest, and the JIT compiling its parsers would run in the timed runs. */
+    static final Interpreter INTERPRETER = Interpreter.of(Catalog.load().definitions());
 
     @Test
     void ingestReadsClusterTopicsAtLeastHalfAsFastAsARawConsumer() throws Exception {
@@ -78,16 +82,26 @@ class IngestBenchmark {
                     "ingest benchmark: %d clusters x %d nodes, %d rounds of 2%% change: %,d records, %,d bytes%n",
                     CLUSTERS, NODES, ROUNDS, written[0], written[1]);
 
-            double raw1 = raw(kafka, clusterTopics, written[0]);
-            double broker1 = broker(kafka, topics, written[0]);
-            double raw2 = raw(kafka, clusterTopics, written[0]);
-            double broker2 = broker(kafka, topics, written[0]);
-            double raw = (raw1 + raw2) / 2;
-            double broker = (broker1 + broker2) / 2;
+            for (int i = 0; i < WARMUPS; i++) { // both readers alike: the JIT compiles their code before timing
+                settle();
+                raw(kafka, clusterTopics, written[0], "warm-up");
+                settle();
+                broker(kafka, topics, written[0], "warm-up");
+            }
+            double[] raw = new double[MEASURED];
+            double[] broker = new double[MEASURED];
+            for (int i = 0; i < MEASURED; i++) {
+                settle();
+                raw[i] = raw(kafka, clusterTopics, written[0], "run " + (i + 1));
+                settle();
+                broker[i] = broker(kafka, topics, written[0], "run " + (i + 1));
+            }
+            double rawMean = java.util.Arrays.stream(raw).average().orElseThrow();
+            double brokerMean = java.util.Arrays.stream(broker).average().orElseThrow();
             System.out.printf(
-                    "ingest: raw KafkaConsumer %,.0f records/s (%,.0f, %,.0f); broker ingest to fleet %,.0f records/s"
-                            + " (%,.0f, %,.0f); ratio %.2f%n",
-                    raw, raw1, raw2, broker, broker1, broker2, broker / raw);
+                    "ingest (%d warm-up and %d timed runs each): raw KafkaConsumer %,.0f records/s (%s); broker ingest"
+                            + " to fleet %,.0f records/s (%s); ratio %.2f%n",
+                    WARMUPS, MEASURED, rawMean, each(raw), brokerMean, each(broker), brokerMean / rawMean);
         }
     }
 
@@ -144,11 +158,12 @@ class IngestBenchmark {
     }
 
     /** Records per second a consumer that only touches each value reads the cluster topics at. */
-    private static double raw(LocalKafka kafka, List<String> clusterTopics, long expected) {
+    private static double raw(LocalKafka kafka, List<String> clusterTopics, long expected, String run) {
         try (KafkaConsumer<String, byte[]> consumer =
                 new KafkaConsumer<>(consumerConfig(kafka), new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions =
                     clusterTopics.stream().map(t -> new TopicPartition(t, 0)).toList();
+            Cpu before = Cpu.now();
             long start = System.nanoTime();
             long cpu0 = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             consumer.assign(partitions);
@@ -165,16 +180,18 @@ class IngestBenchmark {
             double seconds = (System.nanoTime() - start) / 1e9;
             assertThat(checksum).isPositive();
             System.out.printf(
-                    "raw consumer: %,d records in %.2f s (CPU: reading thread %.2f s)%n",
+                    "raw consumer (%s): %,d records in %.2f s (CPU: reading thread %.2f s; %s)%n",
+                    run,
                     read,
                     seconds,
-                    (java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0) / 1e9);
+                    (java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0) / 1e9,
+                    Cpu.now().since(before));
             return read / seconds;
         }
     }
 
     /** Records per second the broker reads the cluster topics at, until every newest summary is in the fleet. */
-    private static double broker(LocalKafka kafka, Topics topics, long records) throws Exception {
+    private static double broker(LocalKafka kafka, Topics topics, long records, String run) throws Exception {
         BrokerSettings settings = new BrokerSettings(
                 "bench",
                 "bench",
@@ -187,12 +204,12 @@ class IngestBenchmark {
                 "",
                 "",
                 Duration.ofSeconds(1));
-        Coordinator coordinator = new Coordinator(
-                settings, Interpreter.of(Catalog.load().definitions()), NO_OUTBOX, NO_HUB, Clock.systemUTC());
+        Coordinator coordinator = new Coordinator(settings, INTERPRETER, NO_OUTBOX, NO_HUB, Clock.systemUTC());
         Thread coordinating = new Thread(coordinator, "bench-coordinator");
         coordinating.start();
         try (Topology topology = new Topology(kafka.clientSettings(), topics, TopicSettings.SINGLE_BROKER);
                 Ingest ingest = new Ingest(kafka.clientSettings(), topics, topology, coordinator)) {
+            Cpu before = Cpu.now();
             long start = System.nanoTime();
             Thread reading = new Thread(ingest, "bench-ingest");
             reading.start();
@@ -210,14 +227,16 @@ class IngestBenchmark {
                     .mapToLong(i -> cpu.getThreadCpuTime(i.getThreadId()))
                     .toArray();
             System.out.printf(
-                    "broker ingest: every cluster's newest summary in the fleet after %.2f s, the first after %.2f s"
-                            + " (CPU: polling thread %.2f s, %d decoding threads %.2f s, coordinator thread %.2f s)%n",
+                    "broker ingest (%s): every cluster's newest summary in the fleet after %.2f s, the first after %.2f s"
+                            + " (CPU: polling thread %.2f s, %d decoding threads %.2f s, coordinator thread %.2f s; %s)%n",
+                    run,
                     seconds,
                     first,
                     cpu.getThreadCpuTime(reading.getId()) / 1e9,
                     decoding.length,
                     java.util.Arrays.stream(decoding).sum() / 1e9,
-                    cpu.getThreadCpuTime(coordinating.getId()) / 1e9);
+                    cpu.getThreadCpuTime(coordinating.getId()) / 1e9,
+                    Cpu.now().since(before));
             ingest.close();
             reading.join(10_000);
             return records / seconds;
@@ -225,6 +244,18 @@ class IngestBenchmark {
             coordinator.close();
             coordinating.join(10_000);
         }
+    }
+
+    /** Collects what earlier runs left, so that no run pays for another's garbage. */
+    private static void settle() throws InterruptedException {
+        System.gc();
+        Thread.sleep(300);
+    }
+
+    private static String each(double[] runs) {
+        return java.util.Arrays.stream(runs)
+                .mapToObj(r -> String.format("%,.0f", r))
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static boolean complete(FleetSnapshot fleet) {
@@ -237,6 +268,50 @@ class IngestBenchmark {
             }
         }
         return true;
+    }
+
+    /**
+     * The process's CPU time, and that of its JIT compiler and GC threads (from {@code /proc/self/task} on Linux,
+     * where the JVM's own threads are named; zero elsewhere).
+     */
+    private record Cpu(long process, long jit, long gc) {
+        static Cpu now() {
+            long process = ((com.sun.management.OperatingSystemMXBean)
+                            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                    .getProcessCpuTime();
+            long jit = 0;
+            long gc = 0;
+            Path tasks = Path.of("/proc/self/task");
+            if (Files.isDirectory(tasks)) {
+                try (var threads = Files.list(tasks)) {
+                    for (Path t : threads.toList()) {
+                        try {
+                            String name = Files.readString(t.resolve("comm")).trim();
+                            String stat = Files.readString(t.resolve("stat"));
+                            String[] f =
+                                    stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                            long nanos = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L; // 100 Hz ticks
+                            if (name.contains("CompilerThre")) {
+                                jit += nanos;
+                            } else if (name.startsWith("GC Thread") || name.startsWith("G1 ")) {
+                                gc += nanos;
+                            }
+                        } catch (java.io.IOException | RuntimeException e) {
+                            // the thread ended meanwhile
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    // no per-thread figures
+                }
+            }
+            return new Cpu(process, jit, gc);
+        }
+
+        String since(Cpu before) {
+            return String.format(
+                    "process %.2f s, of it JIT compiler %.2f s, GC %.2f s",
+                    (process - before.process) / 1e9, (jit - before.jit) / 1e9, (gc - before.gc) / 1e9);
+        }
     }
 
     static final Outbox NO_OUTBOX = new Outbox() {
