@@ -21,13 +21,19 @@ final class Ask {
     private final List<NodeGroup> groups = new ArrayList<>();
     /** Per index bucket, the last node a bin-packing scan for this demand passed over. */
     private final Map<TreeSet<Slot>, Slot> resume = new IdentityHashMap<>();
+    /** The same for the scan of nodes without GPUs, which a pod without GPUs is offered first. */
+    private final Map<TreeSet<Slot>, Slot> resumeOffGpu = new IdentityHashMap<>();
 
-    Ask(Need need, ClusterCapacity capacity) {
+    private final boolean restricted;
+
+    /** @param within the domains this attempt keeps the demand's pods in ({@link Within#ALL}: anywhere) */
+    Ask(Need need, ClusterCapacity capacity, Within within) {
         this.need = need;
         this.demand = need.demand();
         this.capacity = capacity;
+        this.restricted = within != Within.ALL;
         for (NodeGroup g : capacity.groups()) {
-            if (need.namesNodes() || need.admits(g.kind())) {
+            if ((need.namesNodes() || need.admits(g.kind())) && within.admits(need, g.kind())) {
                 groups.add(g);
             }
         }
@@ -36,7 +42,9 @@ final class Ask {
     /** Whether a pod of this demand may run on the node at all. */
     boolean admits(Slot s) {
         return s.group() != null
-                && (need.namesNodes() ? NodeFilter.eligible(demand, s.node()) : groups.contains(s.group()));
+                && (need.namesNodes()
+                        ? NodeFilter.eligible(demand, s.node()) && (!restricted || groups.contains(s.group()))
+                        : groups.contains(s.group()));
     }
 
     /** The nodes a pod may run on, as indexed. */
@@ -150,12 +158,32 @@ final class Ask {
     /**
      * The node the next pod goes to: among nodes where it fits, the fewest GPUs left (GPU pods) or
      * the least CPU left (others) under bin packing, the most under spread; ties by node name. Null
-     * when it fits nowhere. Untouched nodes are found in the index; nodes this attempt took on are
-     * looked at as they now stand, those in {@code others} only: under bin packing a node this demand
-     * took on has no room left for it (it was given all it could take), so {@code others} are the
-     * nodes earlier demands took on; under spread, all touched nodes.
+     * when it fits nowhere. A pod without GPUs goes to a node with GPUs only when no node without them
+     * has room (CPU-only pods would strand GPUs, and split GPU domains). Untouched nodes are found in the
+     * index; nodes this attempt took on are looked at as they now stand, those in {@code others} only:
+     * under bin packing a node this demand took on has no room left for it (it was given all it could
+     * take), so {@code others} are the nodes earlier demands took on; under spread, all touched nodes.
      */
     String best(Planner.Policy policy, Tentative t, Collection<String> others) {
+        if (need.gpus() > 0) {
+            return best(policy, t, others, Nodes.ANY);
+        }
+        String offGpu = best(policy, t, others, Nodes.WITHOUT_GPUS);
+        return offGpu != null ? offGpu : best(policy, t, others, Nodes.WITH_GPUS);
+    }
+
+    /** Which nodes one search looks at. */
+    private enum Nodes {
+        ANY,
+        WITHOUT_GPUS,
+        WITH_GPUS;
+
+        boolean has(Slot s) {
+            return this == ANY || (s.allGpus() > 0) == (this == WITH_GPUS);
+        }
+    }
+
+    private String best(Planner.Policy policy, Tentative t, Collection<String> others, Nodes nodes) {
         String best = null;
         long bestKey = 0;
         boolean pack = policy == Planner.Policy.BIN_PACK;
@@ -171,7 +199,7 @@ final class Ask {
                 if (best != null && key > bestKey) {
                     break;
                 }
-                String found = scan(e.getValue(), pack, t, best != null && key == bestKey ? best : null);
+                String found = scan(e.getValue(), pack, t, best != null && key == bestKey ? best : null, nodes);
                 if (found != null) {
                     best = found;
                     bestKey = key;
@@ -181,7 +209,7 @@ final class Ask {
         }
         for (String name : others) {
             Touched n = t.touched(name);
-            if (!admits(n.base) || n.freeGpus() < gpus || !n.fits(need)) {
+            if (!nodes.has(n.base) || !admits(n.base) || n.freeGpus() < gpus || !n.fits(need)) {
                 continue;
             }
             long left = gpus > 0 ? n.freeGpus() - gpus : n.freeCpu() - need.cpu();
@@ -199,13 +227,14 @@ final class Ask {
      * untouched and fits. Under bin packing the scan resumes where the last one for this demand stopped:
      * the nodes passed were touched or do not fit, and untouched nodes do not change during an attempt.
      */
-    private String scan(TreeSet<Slot> slots, boolean pack, Tentative t, String before) {
+    private String scan(TreeSet<Slot> slots, boolean pack, Tentative t, String before, Nodes nodes) {
+        Map<TreeSet<Slot>, Slot> resume = nodes == Nodes.WITHOUT_GPUS ? resumeOffGpu : this.resume;
         Slot from = pack ? resume.get(slots) : null;
         for (Slot s = from == null ? slots.first() : slots.higher(from); s != null; s = slots.higher(s)) {
             if (before != null && s.name().compareTo(before) > 0) {
                 return null;
             }
-            if (t.touched(s.name()) == null && (!need.namesNodes() || admits(s)) && s.fits(need)) {
+            if (nodes.has(s) && t.touched(s.name()) == null && (!need.namesNodes() || admits(s)) && s.fits(need)) {
                 return s.name();
             }
             if (pack) {

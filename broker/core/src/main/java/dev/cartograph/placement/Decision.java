@@ -1,17 +1,27 @@
 package dev.cartograph.placement;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The planner's answer, explained per cluster. Immutable. */
 public sealed interface Decision {
     List<Verdict> clusters();
 
-    /** The gang fits on {@code cluster}; every pod has a node. */
-    record Placed(String cluster, List<Assignment> assignments, List<Verdict> clusters) implements Decision {
+    /**
+     * The gang fits on {@code cluster}; every pod has a node. {@code pin}: node labels its pods must have there (the
+     * topology domain it was placed in; empty when none was asked for).
+     */
+    record Placed(String cluster, List<Assignment> assignments, List<Verdict> clusters, Map<String, String> pin)
+            implements Decision {
         public Placed {
             assignments = List.copyOf(assignments);
             clusters = List.copyOf(clusters);
+            pin = Map.copyOf(pin);
+        }
+
+        public Placed(String cluster, List<Assignment> assignments, List<Verdict> clusters) {
+            this(cluster, assignments, clusters, Map.of());
         }
     }
 

@@ -24,13 +24,22 @@ final class GangFit {
      * (lower is better). {@code pruned}: not planned in full because even its best possible score
      * ({@code score}, a lower bound) could not beat a cluster already planned.
      */
-    record Attempt(List<Run> runs, String reason, long score, boolean pruned) {
+    record Attempt(List<Run> runs, String reason, long score, boolean pruned, Map<String, String> pin) {
+        Attempt(List<Run> runs, String reason, long score, boolean pruned) {
+            this(runs, reason, score, pruned, Map.of());
+        }
+
         boolean fits() {
             return runs != null;
         }
 
         static Attempt no(String reason) {
             return new Attempt(null, reason, Long.MAX_VALUE, false);
+        }
+
+        /** The same fit, kept in a domain: {@code pin} (label → value) names it, {@code where} says so. */
+        Attempt in(String where, Map<String, String> pin) {
+            return new Attempt(runs, reason + " " + where, score, pruned, Map.copyOf(pin));
         }
 
         /** Every pod's node, by component, instance and pod index. */
@@ -100,7 +109,8 @@ final class GangFit {
             Planner.Policy policy,
             GpuBudget budget,
             long beat,
-            String beatName) {
+            String beatName,
+            Within within) {
         if (!c.ready()) {
             return Attempt.no("cluster is not ready (no recent heartbeat from its agent)");
         }
@@ -111,7 +121,7 @@ final class GangFit {
         List<Ask> asks = new ArrayList<>();
         long pods = 0;
         for (Need need : demand) {
-            Ask a = new Ask(need, capacity);
+            Ask a = new Ask(need, capacity, within);
             PodDemand d = need.demand();
             if (d.count() > 0 && (a.noNode() || need.gpus() > 0 && !a.roomForByGpus(d.count()))) {
                 return Attempt.no(Reasons.whyNot(a, capacity, null));

@@ -54,6 +54,20 @@ public final class Planner {
             PlanningFleet fleet,
             Policy policy,
             GpuBudget budget) {
+        return plan(demand, clusterSelector, fleet, policy, budget, GangTopology.NONE);
+    }
+
+    /**
+     * As {@link #plan(List, Map, PlanningFleet, Policy, GpuBudget)}, keeping the gang's pods in one domain of a
+     * topology level when it asks so ({@link TopologyFit}): the chosen cluster's domain is the decision's pin.
+     */
+    public static Decision plan(
+            List<PodDemand> demand,
+            Map<String, String> clusterSelector,
+            PlanningFleet fleet,
+            Policy policy,
+            GpuBudget budget,
+            GangTopology topology) {
         List<Need> needs = Need.of(demand);
         List<PlanningCluster> order = new ArrayList<>(fleet.clusters());
         Map<PlanningCluster, Long> bounds = new IdentityHashMap<>();
@@ -65,8 +79,15 @@ public final class Planner {
         String best = null;
         GangFit.Attempt chosen = null;
         for (PlanningCluster c : order) {
-            GangFit.Attempt a = GangFit.attempt(
-                    needs, clusterSelector, c, policy, budget, chosen == null ? Long.MAX_VALUE : chosen.score(), best);
+            GangFit.Attempt a = TopologyFit.attempt(
+                    needs,
+                    clusterSelector,
+                    c,
+                    policy,
+                    budget,
+                    chosen == null ? Long.MAX_VALUE : chosen.score(),
+                    best,
+                    topology);
             attempts.put(c.name(), a);
             if (a.fits()
                     && (chosen == null
@@ -87,7 +108,7 @@ public final class Planner {
         }
         return best == null
                 ? new Decision.Unschedulable(verdicts)
-                : new Decision.Placed(best, chosen.assignments(), verdicts);
+                : new Decision.Placed(best, chosen.assignments(), verdicts, chosen.pin());
     }
 
     /** Why a cluster was not planned in full. */

@@ -113,40 +113,48 @@ final class ExhaustivePlanner {
             String best = null;
             long bestKey = 0;
             long podGpus = p.request.gpus();
-            for (NodeState n : eligible.get(p.demand)) {
-                long gpusHere = freeGpus.computeIfAbsent(
-                        n.name(),
-                        k -> Math.max(0, n.allocatable().gpus() - n.allocated().gpus()));
-                if (gpusHere < podGpus) {
-                    continue; // cheap test first: most nodes fail on GPUs
+            // a pod without GPUs is offered nodes without GPUs first, and nodes with GPUs only when none has room
+            for (int pass = podGpus > 0 ? 2 : 0; pass < 3 && best == null; pass++) {
+                for (NodeState n : eligible.get(p.demand)) {
+                    if (pass < 2 && (n.allocatable().gpus() > 0) != (pass == 1)) {
+                        continue;
+                    }
+                    long gpusHere = freeGpus.computeIfAbsent(
+                            n.name(),
+                            k -> Math.max(
+                                    0, n.allocatable().gpus() - n.allocated().gpus()));
+                    if (gpusHere < podGpus) {
+                        continue; // cheap test first: most nodes fail on GPUs
+                    }
+                    // GPU pods rank by GPUs left, others by CPU left; the full fit is checked only for a node that
+                    // would
+                    // win
+                    long key;
+                    if (podGpus > 0) {
+                        long left = gpusHere - podGpus;
+                        key = policy == Planner.Policy.BIN_PACK ? left : -left;
+                        if (best != null
+                                && (key > bestKey || key == bestKey && n.name().compareTo(best) > 0)) {
+                            continue;
+                        }
+                        if (!p.request.fitsIn(free.computeIfAbsent(n.name(), k -> n.free()))) {
+                            continue;
+                        }
+                    } else {
+                        ResourceList room = free.computeIfAbsent(n.name(), k -> n.free());
+                        if (!p.request.fitsIn(room)) {
+                            continue;
+                        }
+                        long left = room.cpuMillis() - p.request.cpuMillis();
+                        key = policy == Planner.Policy.BIN_PACK ? left : -left;
+                        if (best != null
+                                && (key > bestKey || key == bestKey && n.name().compareTo(best) > 0)) {
+                            continue;
+                        }
+                    }
+                    best = n.name();
+                    bestKey = key;
                 }
-                // GPU pods rank by GPUs left, others by CPU left; the full fit is checked only for a node that would
-                // win
-                long key;
-                if (podGpus > 0) {
-                    long left = gpusHere - podGpus;
-                    key = policy == Planner.Policy.BIN_PACK ? left : -left;
-                    if (best != null
-                            && (key > bestKey || key == bestKey && n.name().compareTo(best) > 0)) {
-                        continue;
-                    }
-                    if (!p.request.fitsIn(free.computeIfAbsent(n.name(), k -> n.free()))) {
-                        continue;
-                    }
-                } else {
-                    ResourceList room = free.computeIfAbsent(n.name(), k -> n.free());
-                    if (!p.request.fitsIn(room)) {
-                        continue;
-                    }
-                    long left = room.cpuMillis() - p.request.cpuMillis();
-                    key = policy == Planner.Policy.BIN_PACK ? left : -left;
-                    if (best != null
-                            && (key > bestKey || key == bestKey && n.name().compareTo(best) > 0)) {
-                        continue;
-                    }
-                }
-                best = n.name();
-                bestKey = key;
             }
             if (best == null) {
                 return new Attempt(null, whyNot(p, pods, c, free, -1), Long.MAX_VALUE);
