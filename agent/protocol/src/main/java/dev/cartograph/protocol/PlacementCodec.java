@@ -33,6 +33,13 @@ final class PlacementCodec {
             ObjectNode refusals = o.putObject("refusals");
             new TreeMap<>(p.refusals()).forEach(refusals::put);
         }
+        if (!p.pin().none()) {
+            ObjectNode pin = o.putObject("pin");
+            ObjectNode selector = pin.putObject("nodeSelector");
+            new TreeMap<>(p.pin().nodeSelector()).forEach(selector::put);
+            var components = pin.putArray("components");
+            new java.util.TreeSet<>(p.pin().components()).forEach(components::add);
+        }
         return Envelope.bytes(o);
     }
 
@@ -56,6 +63,7 @@ final class PlacementCodec {
             }
             refused.fields()
                     .forEachRemaining(e -> refusals.put(e.getKey(), e.getValue().asText()));
+            PlacementRecord.Pin pin = pin(o.path("pin"));
             return new PlacementRecord(
                     Fields.text(o, "uid"),
                     new PlacementRecord.Target(
@@ -72,7 +80,25 @@ final class PlacementCodec {
                     Fields.instant(o, "submitted"),
                     Fields.instant(o, "at"),
                     o.path("term").asLong(0),
-                    refusals);
+                    refusals,
+                    pin);
         });
+    }
+
+    private static PlacementRecord.Pin pin(JsonNode pin) {
+        if (pin.isMissingNode()) {
+            return PlacementRecord.Pin.NONE;
+        }
+        JsonNode selector = pin.path("nodeSelector");
+        JsonNode components = pin.path("components");
+        if (!pin.isObject() || !selector.isObject() || !(components.isMissingNode() || components.isArray())) {
+            throw new Fields.Bad("field 'pin' is not {nodeSelector: {label: value}, components: [names]}");
+        }
+        Map<String, String> labels = new LinkedHashMap<>();
+        selector.fields()
+                .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        components.forEach(c -> names.add(c.asText()));
+        return new PlacementRecord.Pin(labels, names);
     }
 }

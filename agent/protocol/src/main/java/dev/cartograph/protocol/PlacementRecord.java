@@ -21,6 +21,8 @@ import java.util.Optional;
  *                 topic's history
  * @param refusals the clusters that refused the gang's copy (admission, a missing CRD, quota, a name taken), each
  *                 with its reason: they are not tried again for this spec
+ * @param pin      the node labels the copy's pods are kept to on its cluster (the topology domain the gang was
+ *                 placed in), and which components' pods; {@link Pin#NONE} when none
  */
 public record PlacementRecord(
         String uid,
@@ -34,7 +36,42 @@ public record PlacementRecord(
         Instant submitted,
         Instant at,
         long term,
-        Map<String, String> refusals) {
+        Map<String, String> refusals,
+        Pin pin) {
+
+    /** A record without a pin. */
+    public PlacementRecord(
+            String uid,
+            Target target,
+            Optional<String> cluster,
+            long epoch,
+            State state,
+            String reason,
+            Map<String, ResourceList> reserved,
+            int priority,
+            Instant submitted,
+            Instant at,
+            long term,
+            Map<String, String> refusals) {
+        this(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals, Pin.NONE);
+    }
+
+    /**
+     * Node labels every pod of {@code components} (all of the copy's pods when empty) is given as its node selector on
+     * the cluster, beyond what the hub object asks. Immutable.
+     */
+    public record Pin(Map<String, String> nodeSelector, java.util.Set<String> components) {
+        public static final Pin NONE = new Pin(Map.of(), java.util.Set.of());
+
+        public Pin {
+            nodeSelector = Map.copyOf(nodeSelector);
+            components = java.util.Set.copyOf(components);
+        }
+
+        public boolean none() {
+            return nodeSelector.isEmpty();
+        }
+    }
 
     /** A record without refusals. */
     public PlacementRecord(
@@ -109,6 +146,7 @@ public record PlacementRecord(
         reason = reason == null ? "" : reason;
         reserved = Map.copyOf(reserved);
         refusals = refusals == null ? Map.of() : Map.copyOf(refusals);
+        pin = pin == null ? Pin.NONE : pin;
         Objects.requireNonNull(submitted, "submitted");
         Objects.requireNonNull(at, "at");
     }
@@ -121,23 +159,29 @@ public record PlacementRecord(
             Map<String, ResourceList> reserved,
             Instant at) {
         return new PlacementRecord(
-                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals);
+                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals, pin);
     }
 
     public PlacementRecord with(State state, String reason, Instant at) {
         return new PlacementRecord(
-                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals);
+                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals, pin);
     }
 
     /** The same record with these refusals (cluster → reason) instead of its own. */
     public PlacementRecord withRefusals(Map<String, String> refusals) {
         return new PlacementRecord(
-                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals);
+                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals, pin);
+    }
+
+    /** The same record with this pin (set when the gang is placed: it is kept while the gang stays placed). */
+    public PlacementRecord withPin(Pin pin) {
+        return new PlacementRecord(
+                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals, pin);
     }
 
     /** The same decision, as written by the leader of {@code term}. */
     public PlacementRecord inTerm(long term) {
         return new PlacementRecord(
-                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals);
+                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals, pin);
     }
 }

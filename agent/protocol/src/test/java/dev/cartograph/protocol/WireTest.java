@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -103,7 +104,19 @@ class WireTest {
         PlacementRecord refused = queued.with(PlacementRecord.State.SUSPENDED, "", T)
                 .withRefusals(Map.of("gpu-east", "admission webhook \"quota\" denied the request: over quota"));
         assertThat(Wire.decodePlacement(Wire.encode(refused))).isEqualTo(new Decoded.Ok<>(refused));
-        assertThat(new String(Wire.encode(queued), StandardCharsets.UTF_8)).doesNotContain("refusals");
+        assertThat(new String(Wire.encode(queued), StandardCharsets.UTF_8)).doesNotContain("refusals", "pin");
+        PlacementRecord pinned =
+                p.withPin(new PlacementRecord.Pin(Map.of("nvidia.com/gpu.clique", "nvl-2"), Set.of("Worker")));
+        assertThat(new String(Wire.encode(pinned), StandardCharsets.UTF_8))
+                .contains(
+                        "\"pin\":{\"nodeSelector\":{\"nvidia.com/gpu.clique\":\"nvl-2\"},\"components\":[\"Worker\"]}");
+        assertThat(Wire.decodePlacement(Wire.encode(pinned))).isEqualTo(new Decoded.Ok<>(pinned));
+        byte[] badPin = new String(Wire.encode(pinned), StandardCharsets.UTF_8)
+                .replace("\"nodeSelector\":{", "\"nodeSelector\":[{")
+                .replace("\"nvl-2\"}", "\"nvl-2\"}]")
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(((Decoded.Failed<PlacementRecord>) Wire.decodePlacement(badPin)).reason())
+                .contains("field 'pin'");
         byte[] bad = new String(Wire.encode(p), StandardCharsets.UTF_8)
                 .replace("PLACED", "LOST")
                 .getBytes(StandardCharsets.UTF_8);

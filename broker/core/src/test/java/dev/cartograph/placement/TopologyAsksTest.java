@@ -40,7 +40,7 @@ class TopologyAsksTest {
                       containers: [{name: pytorch, image: t, resources: {limits: {nvidia.com/gpu: "8"}}}]
             """;
 
-    static TopologyAsks.Asked read(String workload, String master, String worker) {
+    static TopologyAsks.Asked read(String workload, String master, String worker) throws Exception {
         JsonNode object = Documents.read(new ByteArrayInputStream(
                         JOB.formatted(workload, master, worker).getBytes(StandardCharsets.UTF_8)))
                 .get(0);
@@ -48,12 +48,12 @@ class TopologyAsksTest {
     }
 
     @Test
-    void nothingAskedIsNoTopology() {
+    void nothingAskedIsNoTopology() throws Exception {
         assertThat(read("", "", "")).isEqualTo(new TopologyAsks.Asked(GangTopology.NONE, Optional.empty()));
     }
 
     @Test
-    void cartographsAnnotationAsksForTheWholeGang() {
+    void cartographsAnnotationAsksForTheWholeGang() throws Exception {
         assertThat(read("cartograph.dev/required-topology: nvidia.com/gpu.clique", "", "")
                         .topology())
                 .isEqualTo(GangTopology.required("nvidia.com/gpu.clique"));
@@ -63,10 +63,10 @@ class TopologyAsksTest {
     }
 
     @Test
-    void kueuesPodSetAnnotationAsksForThatPodSetOnly() {
+    void kueuesPodSetAnnotationAsksForThatPodSetOnly() throws Exception {
         TopologyAsks.Asked asked = read("", "", "kueue.x-k8s.io/podset-required-topology: nvidia.com/gpu.clique");
         assertThat(asked.topology())
-                .isEqualTo(GangTopology.required("nvidia.com/gpu.clique").of(Set.of("Worker")));
+                .isEqualTo(GangTopology.required("nvidia.com/gpu.clique").of(Set.of("worker")));
         assertThat(asked.problem()).isEmpty();
         // on both pod sets, and required beats preferred
         TopologyAsks.Asked both = read(
@@ -74,17 +74,17 @@ class TopologyAsksTest {
                 "kueue.x-k8s.io/podset-required-topology: nvidia.com/gpu.clique",
                 "kueue.x-k8s.io/podset-required-topology: nvidia.com/gpu.clique");
         assertThat(both.topology())
-                .isEqualTo(GangTopology.required("nvidia.com/gpu.clique").of(Set.of("Master", "Worker")));
+                .isEqualTo(GangTopology.required("nvidia.com/gpu.clique").of(Set.of("master", "worker")));
     }
 
     @Test
-    void twoLevelsOrAValueThatIsNoLabelKeyAreRefusedWithTheReason() {
+    void twoLevelsOrAValueThatIsNoLabelKeyAreRefusedWithTheReason() throws Exception {
         assertThat(read(
                                 "",
                                 "kueue.x-k8s.io/podset-required-topology: topology.kubernetes.io/zone",
                                 "kueue.x-k8s.io/podset-required-topology: nvidia.com/gpu.clique")
                         .problem())
-                .contains("the required topology names several levels (Master: topology.kubernetes.io/zone, Worker:"
+                .contains("the required topology names several levels (master: topology.kubernetes.io/zone, worker:"
                         + " nvidia.com/gpu.clique); a gang is kept in one domain of one level: ask for one");
         assertThat(read("cartograph.dev/required-topology: 'rack please'", "", "")
                         .problem())
