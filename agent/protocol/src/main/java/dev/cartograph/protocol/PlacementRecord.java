@@ -159,7 +159,19 @@ public record PlacementRecord(
             Map<String, ResourceList> reserved,
             Instant at) {
         return new PlacementRecord(
-                uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals, pin);
+                uid,
+                target,
+                cluster,
+                epoch,
+                state,
+                reason,
+                reserved,
+                priority,
+                submitted,
+                at,
+                term,
+                refusals,
+                cluster.isEmpty() ? Pin.NONE : pin); // on no cluster, in no domain
     }
 
     public PlacementRecord with(State state, String reason, Instant at) {

@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * A decision as JSON, the one shape {@code carto plan -o json} prints and {@code POST /api/v1/plan}
  * answers: {@code {"decision":"Placed"|"Unschedulable","cluster":name|null,"assignments":[{"component",
- * "instance","pod","node"}],"clusters":[{"name","fits","reason","score"}]}}. Pure.
+ * "instance","pod","node"}],"pin":{label:value},"clusters":[{"name","fits","reason","score"}]}} ({@code pin}: the
+ * topology domain a placed gang is kept in, only when there is one). Pure.
  */
 public final class DecisionJson {
     private DecisionJson() {}
@@ -29,6 +30,10 @@ public final class DecisionJson {
                             .put("instance", a.instance())
                             .put("pod", a.pod())
                             .put("node", a.node()));
+            if (!p.pin().isEmpty()) {
+                ObjectNode pin = o.putObject("pin");
+                new java.util.TreeMap<>(p.pin()).forEach(pin::put);
+            }
         }
         ArrayNode clusters = o.putArray("clusters");
         d.clusters()
@@ -64,6 +69,10 @@ public final class DecisionJson {
                         a.path("instance").asText(),
                         a.path("pod").asInt(),
                         a.path("node").asText())));
-        return Optional.of(new Decision.Placed(o.path("cluster").asText(), assignments, verdicts));
+        java.util.Map<String, String> pin = new java.util.TreeMap<>();
+        o.path("pin")
+                .fields()
+                .forEachRemaining(e -> pin.put(e.getKey(), e.getValue().asText()));
+        return Optional.of(new Decision.Placed(o.path("cluster").asText(), assignments, verdicts, pin));
     }
 }

@@ -26,6 +26,21 @@ public record PodDemand(
         return new PodDemand(component, instance, other, perPod, constraints);
     }
 
+    /** The same pods, also selecting nodes with these labels (a placed gang's pin; they win over the pod's own). */
+    public PodDemand pinnedTo(java.util.Map<String, String> labels) {
+        if (labels.isEmpty()) {
+            return this;
+        }
+        java.util.Map<String, String> selector = new java.util.TreeMap<>(constraints.nodeSelector());
+        selector.putAll(labels);
+        return new PodDemand(
+                component,
+                instance,
+                count,
+                perPod,
+                new NodeConstraints(selector, constraints.requiredTerms(), constraints.tolerations()));
+    }
+
     /** The GPU product the pod asks for by node selector, if any. */
     public String gpuProduct() {
         return constraints.nodeSelector().getOrDefault(NodeState.GPU_PRODUCT, "");

@@ -9,6 +9,7 @@ import dev.cartograph.interpreter.kind.GroupVersionKind;
 import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.Demands;
 import dev.cartograph.placement.Planner;
+import dev.cartograph.placement.TopologyAsks;
 import dev.cartograph.protocol.ClusterState;
 import dev.cartograph.protocol.Decoded;
 import dev.cartograph.protocol.Wire;
@@ -106,11 +107,18 @@ final class PlanCommand implements Callable<Integer> {
                     r instanceof Resolution.NoDefinition ? "no_definition" : "invalid_object",
                     r.problems().get(0).toString());
         }
+        TopologyAsks.Asked topology = TopologyAsks.of(object, resolved.view());
+        if (topology.problem().isPresent()) {
+            return errors.fail(
+                    Carto.INVALID, "invalid_object", topology.problem().get());
+        }
         Decision d = Planner.plan(
                 Demands.of(resolved.view()),
                 Demands.clusterSelector(object),
-                ((Decoded.Ok<List<ClusterState>>) decoded).value(),
-                policy);
+                dev.cartograph.placement.PlanningFleet.of(((Decoded.Ok<List<ClusterState>>) decoded).value()),
+                policy,
+                dev.cartograph.placement.GpuBudget.NONE,
+                topology.topology());
         if (output.structured()) {
             out.print(output.render(json(d)));
         } else {

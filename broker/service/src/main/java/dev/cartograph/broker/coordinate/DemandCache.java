@@ -14,7 +14,9 @@ import dev.cartograph.interpreter.view.ComponentView;
 import dev.cartograph.interpreter.view.InstanceView;
 import dev.cartograph.interpreter.view.WorkloadView;
 import dev.cartograph.placement.Demands;
+import dev.cartograph.placement.GangTopology;
 import dev.cartograph.placement.PodDemand;
+import dev.cartograph.placement.TopologyAsks;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,10 +36,28 @@ import java.util.stream.Collectors;
 final class DemandCache {
     /** What one object asks for, or why it cannot be planned. */
     sealed interface Asked {
-        record Gang(List<PodDemand> pods, Map<String, String> clusterSelector) implements Asked {
+        /** @param topology the topology domain its pods ask to be kept in ({@link GangTopology#NONE}: none) */
+        record Gang(List<PodDemand> pods, Map<String, String> clusterSelector, GangTopology topology) implements Asked {
             public Gang {
                 pods = List.copyOf(pods);
                 clusterSelector = Map.copyOf(clusterSelector);
+                java.util.Objects.requireNonNull(topology, "topology");
+            }
+
+            Gang(List<PodDemand> pods, Map<String, String> clusterSelector) {
+                this(pods, clusterSelector, GangTopology.NONE);
+            }
+
+            /** {@code pods} as placed with this pin: those it binds select the pinned domain's label. */
+            static List<PodDemand> pinned(List<PodDemand> pods, dev.cartograph.protocol.PlacementRecord.Pin pin) {
+                if (pin.none()) {
+                    return pods;
+                }
+                return pods.stream()
+                        .map(d -> pin.components().isEmpty() || pin.components().contains(d.component())
+                                ? d.pinnedTo(pin.nodeSelector())
+                                : d)
+                        .toList();
             }
         }
 
@@ -176,8 +196,12 @@ final class DemandCache {
                 return invalid(new Asked.Invalid("too many pods to plan: the gang asks for " + pods
                         + " pods; the broker plans at most " + maxPods + " per gang (max-pods-per-gang)"));
             }
+            TopologyAsks.Asked topology = TopologyAsks.of(object.raw(), r.view());
+            if (topology.problem().isPresent()) {
+                return invalid(new Asked.Invalid(topology.problem().get()));
+            }
             return new Read(
-                    new Asked.Gang(Demands.of(r.view()), object.clusterSelector()),
+                    new Asked.Gang(Demands.of(r.view()), object.clusterSelector(), topology.topology()),
                     new Needs(
                             Dependencies.of(r.view()),
                             interpreter.suspended(object.raw()).orElse(false)));

@@ -1,13 +1,17 @@
 package dev.cartograph.broker.coordinate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.kind.GroupVersionKind;
+import dev.cartograph.interpreter.mutate.Mutator;
+import dev.cartograph.interpreter.mutate.PodPatch;
 import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.MemberManifest;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.WorkloadKey;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,12 +26,19 @@ final class Forwarding {
     private final Effects effects;
     private final Clock clock;
     private final DependencyCopies dependencies;
+    private final java.util.function.Supplier<Interpreter> interpreter;
 
-    Forwarding(Book book, Effects effects, Clock clock, DependencyCopies dependencies) {
+    Forwarding(
+            Book book,
+            Effects effects,
+            Clock clock,
+            DependencyCopies dependencies,
+            java.util.function.Supplier<Interpreter> interpreter) {
         this.book = book;
         this.effects = effects;
         this.clock = clock;
         this.dependencies = dependencies;
+        this.interpreter = interpreter;
     }
 
     /**
@@ -68,9 +79,43 @@ final class Forwarding {
         Instant now = clock.instant();
         String cluster = p.cluster().orElseThrow(() -> new IllegalStateException(p.target() + " is not placed"));
         effects.command(
-                cluster, new Command.Apply(p.uid(), p.epoch(), now, manifest(raw), dependencies.manifests(object)));
+                cluster,
+                new Command.Apply(p.uid(), p.epoch(), now, manifest(pinned(p, raw)), dependencies.manifests(object)));
         book.forwarded(p.uid(), what);
         book.sent(p, now);
+    }
+
+    /**
+     * {@code raw} with the placement's pin in the node selector of the pod templates it binds, so the member's scheduler
+     * keeps the pods in the topology domain the gang was placed in.
+     */
+    private JsonNode pinned(PlacementRecord p, JsonNode raw) {
+        if (p.pin().none()) {
+            return raw;
+        }
+        PodPatch patch = PodPatch.EMPTY;
+        for (var e : new java.util.TreeMap<>(p.pin().nodeSelector()).entrySet()) {
+            patch = patch.withNodeSelector(e.getKey(), e.getValue());
+        }
+        JsonNode out = raw;
+        List<java.util.Optional<String>> scopes = p.pin().components().isEmpty()
+                ? List.of(java.util.Optional.empty())
+                : p.pin().components().stream()
+                        .sorted()
+                        .map(java.util.Optional::of)
+                        .toList();
+        for (java.util.Optional<String> component : scopes) {
+            Mutator.Result r = interpreter.get().patchPods(out, patch, component);
+            if (!r.problems().isEmpty()) {
+                LOG.warn(
+                        "{}: could not pin its pods to {}: {}",
+                        p.target(),
+                        p.pin().nodeSelector(),
+                        r.problems());
+            }
+            out = r.object();
+        }
+        return out;
     }
 
     /** Asks the placement's cluster to delete its copy, at the placement's epoch; true once the Delete is durable in its topic. */

@@ -67,8 +67,9 @@ final class Landing {
         // suspended copy (no pods pending) must not count as accounting for what is reserved for it now
         long epoch = before.isPresent() ? p.epoch() + 1 : p.epoch();
         Reservation reservation = fleet.reserve(p.uid(), epoch, placed, gang.pods());
-        PlacementRecord next =
-                p.with(Optional.of(placed.cluster()), epoch, State.PLACED, "", reservation.perNode(), now);
+        PlacementRecord next = p.with(
+                        Optional.of(placed.cluster()), epoch, State.PLACED, "", reservation.perNode(), now)
+                .withPin(new PlacementRecord.Pin(placed.pin(), gang.topology().components()));
         List<PlacementRecord> batch = new ArrayList<>(with);
         batch.add(next);
         if (!book.writeAll(batch)) {

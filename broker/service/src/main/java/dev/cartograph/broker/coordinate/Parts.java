@@ -61,7 +61,7 @@ final class Parts {
         this.effects = new Effects(outbox, hub, active);
         this.demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity());
         DependencyCopies copies = new DependencyCopies(dependencies, demands, interpreter);
-        this.forwarding = new Forwarding(book, effects, clock, copies);
+        this.forwarding = new Forwarding(book, effects, clock, copies, interpreter);
         this.mirror = new StatusMirror(effects, clock);
         this.fencing = new Fencing(effects, clock);
         this.placing = new Placing(

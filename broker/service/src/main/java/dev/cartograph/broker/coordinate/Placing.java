@@ -248,7 +248,7 @@ final class Placing {
 
     /** Plans a gang on some clusters of a planning view, under the broker's policy, within its queue's budget. */
     Decision plan(DemandCache.Asked.Gang gang, PlanningFleet clusters, GpuBudget budget) {
-        return Planner.plan(gang.pods(), gang.clusterSelector(), clusters, settings.policy(), budget);
+        return Planner.plan(gang.pods(), gang.clusterSelector(), clusters, settings.policy(), budget, gang.topology());
     }
 
     /** The group a queued placement waits in: what it asks, in its queue. */

@@ -107,7 +107,9 @@ final class Suspension {
         Decision atHome = placing.plan(gang, placing.planningView().only(home), placing.budgetOf(p));
         if (atHome instanceof Decision.Placed placed && missing.isEmpty()) {
             Reservation held = fleet.reserve(p.uid(), epoch, placed, gang.pods());
-            PlacementRecord next = p.with(p.cluster(), epoch, State.PLACED, "", held.perNode(), now);
+            PlacementRecord next = p.with(p.cluster(), epoch, State.PLACED, "", held.perNode(), now)
+                    .withPin(new PlacementRecord.Pin(
+                            placed.pin(), gang.topology().components()));
             if (!book.write(next)) {
                 fleet.release(p.uid());
                 return Optional.empty();

@@ -141,7 +141,7 @@ final class Updates {
         Optional<Decision.Placed> room = Optional.empty();
         if (!added.isEmpty()) {
             Decision fit = Planner.plan(
-                    added,
+                    DemandCache.Asked.Gang.pinned(added, p.pin()), // in the domain it was placed in
                     Map.of(),
                     fleet.planning(clock.instant(), settings.heartbeatTimeout()).only(cluster),
                     settings.policy(),
