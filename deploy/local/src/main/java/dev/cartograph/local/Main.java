@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code deploy/bin/cartograph-local [--data DIR] [--profile FLEET.yaml] [--broker-port N] [--kafka-port N] [--hub-port N]
+ * {@code deploy/bin/cartograph-local [--data DIR] [--profile FLEET.yaml|default|topology] [--broker-port N] [--kafka-port N] [--hub-port N]
  * [--run-seconds N]}: starts the local fleet, prints where everything is and what to try, and runs until Ctrl-C.
  */
 public final class Main {
@@ -24,14 +24,14 @@ public final class Main {
             String v = i + 1 < args.length ? args[i + 1] : null;
             switch (a) {
                 case "--data" -> data = Path.of(need(a, v));
-                case "--profile" -> profile = FleetProfile.read(Path.of(need(a, v)));
+                case "--profile" -> profile = profile(need(a, v));
                 case "--broker-port" -> brokerPort = Integer.parseInt(need(a, v));
                 case "--kafka-port" -> kafkaPort = Integer.parseInt(need(a, v));
                 case "--hub-port" -> hubPort = Integer.parseInt(need(a, v));
                 case "--run-seconds" -> run = Duration.ofSeconds(Long.parseLong(need(a, v)));
                 case "-h", "--help" -> {
                     System.out.println(
-                            "usage: cartograph-local [--data DIR] [--profile FLEET.yaml] [--broker-port 8080] [--kafka-port 9092]"
+                            "usage: cartograph-local [--data DIR] [--profile FLEET.yaml|topology] [--broker-port 8080] [--kafka-port 9092]"
                                     + " [--hub-port 6443] [--run-seconds 60]");
                     return;
                 }
@@ -97,6 +97,17 @@ public final class Main {
                 fleet.brokerUrl(),
                 fleet.brokerUrl());
         stopped.await();
+    }
+
+    /** A profile file, or the name of a bundled one ({@code default}, {@code topology}) when no such file exists. */
+    private static FleetProfile profile(String value) {
+        Path file = Path.of(value);
+        if (java.nio.file.Files.exists(file)) {
+            return FleetProfile.read(file);
+        }
+        return FleetProfile.bundled(value)
+                .orElseThrow(() -> new IllegalArgumentException("--profile " + value
+                        + ": no such file, and no bundled profile of that name (default, topology)"));
     }
 
     private static String need(String option, String value) {

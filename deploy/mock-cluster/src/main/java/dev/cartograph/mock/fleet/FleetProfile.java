@@ -27,6 +27,7 @@ import java.util.Optional;
  *         pods: 110             # optional, default 110
  *         usedGpus: [0, 0, 2, 8]  # optional, default all 0
  *         taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]  # optional
+ *         labels: {nvidia.com/gpu.clique: nvl72-1}  # optional: on every node of the pool (topology domains)
  *     admission:            # optional: creates and updates this cluster's API server refuses (403)
  *       - kind: PyTorchJob    # kind name, any API group
  *         namespace: "*"      # optional, default "*" (every namespace)
@@ -86,6 +87,24 @@ public record FleetProfile(List<ClusterProfile> clusters) {
             return parse(in, DEFAULT_RESOURCE).orThrow();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + DEFAULT_RESOURCE, e);
+        }
+    }
+
+    /**
+     * A profile bundled under {@code fleet-profiles/NAME.yaml} ({@code default}, {@code topology}); empty when there is
+     * none of that name.
+     */
+    public static Optional<FleetProfile> bundled(String name) {
+        if (!name.matches("[a-z0-9-]+")) {
+            return Optional.empty();
+        }
+        String resource = "fleet-profiles/" + name + ".yaml";
+        try (InputStream in = FleetProfile.class.getClassLoader().getResourceAsStream(resource)) {
+            return in == null
+                    ? Optional.empty()
+                    : Optional.of(parse(in, resource).orThrow());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
         }
     }
 

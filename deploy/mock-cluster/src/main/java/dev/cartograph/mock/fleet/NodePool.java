@@ -13,6 +13,8 @@ import java.util.Optional;
  * @param cpu        allocatable CPU per node, a Kubernetes quantity ({@code "192"}, {@code "500m"})
  * @param memory     allocatable memory per node, a Kubernetes quantity ({@code "2Ti"})
  * @param usedGpus   per node, in node order, GPUs already taken by pre-existing pods; one entry per node
+ * @param labels     more labels on every node of the pool (a topology domain: {@code nvidia.com/gpu.clique}, a rack,
+ *                   a zone); the hostname and GPU labels are set anyway
  */
 public record NodePool(
         String name,
@@ -23,7 +25,22 @@ public record NodePool(
         String memory,
         int pods,
         List<Integer> usedGpus,
-        List<Taint> taints) {
+        List<Taint> taints,
+        java.util.Map<String, String> labels) {
+
+    /** A pool without labels of its own. */
+    public NodePool(
+            String name,
+            int count,
+            Optional<String> gpuProduct,
+            int gpus,
+            String cpu,
+            String memory,
+            int pods,
+            List<Integer> usedGpus,
+            List<Taint> taints) {
+        this(name, count, gpuProduct, gpus, cpu, memory, pods, usedGpus, taints, java.util.Map.of());
+    }
 
     public NodePool {
         Objects.requireNonNull(name, "name");
@@ -32,6 +49,7 @@ public record NodePool(
         Objects.requireNonNull(memory, "memory");
         usedGpus = List.copyOf(usedGpus);
         taints = List.copyOf(taints);
+        labels = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
         if (count < 1 || gpus < 0 || pods < 1) {
             throw new IllegalArgumentException("pool " + name + ": count and pods must be positive, gpus not negative");
         }

@@ -23,7 +23,7 @@ final class ProfileParser {
     private static final Pattern QUANTITY = Pattern.compile("[0-9]+(\\.[0-9]+)?(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E)?");
     private static final Set<String> CLUSTER_FIELDS = Set.of("name", "labels", "nodePools", "admission");
     private static final Set<String> POOL_FIELDS =
-            Set.of("name", "count", "gpuProduct", "gpus", "cpu", "memory", "pods", "usedGpus", "taints");
+            Set.of("name", "count", "gpuProduct", "gpus", "cpu", "memory", "pods", "usedGpus", "taints", "labels");
     private static final Set<String> TAINT_FIELDS = Set.of("key", "value", "effect");
     private static final int DEFAULT_PODS = 110;
 
@@ -117,10 +117,11 @@ final class ProfileParser {
         String memory = quantity(node, "memory", at);
         List<Integer> used = usedGpus(node.path("usedGpus"), at + ".usedGpus", count, gpus);
         List<Taint> taints = taints(node.path("taints"), at + ".taints");
+        Map<String, String> labels = labels(node.path("labels"), at + ".labels");
         if (problems.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new NodePool(name, count, product, gpus, cpu, memory, pods, used, taints));
+        return Optional.of(new NodePool(name, count, product, gpus, cpu, memory, pods, used, taints, labels));
     }
 
     private Optional<String> gpuProduct(JsonNode node, String at, int gpus) {

@@ -33,7 +33,7 @@ final class SeedObjects {
 
     Node node(SimulatedNode n) {
         NodePool pool = n.pool();
-        Map<String, String> labels = new LinkedHashMap<>();
+        Map<String, String> labels = new LinkedHashMap<>(pool.labels());
         labels.put("kubernetes.io/hostname", n.name());
         pool.gpuProduct().ifPresent(product -> {
             labels.put("nvidia.com/gpu.product", product);

@@ -21,6 +21,28 @@ import org.junit.jupiter.api.io.TempDir;
 class FleetProfileTest {
 
     @Test
+    void theBundledTopologyProfileLabelsItsPoolsWithTheirCliques() {
+        FleetProfile p = FleetProfile.bundled("topology").orElseThrow();
+        ClusterProfile west = p.cluster("gb-west").orElseThrow();
+        // by hand from the file: west-nvl-1 5 × 4, west-nvl-2 2 × 4, and 2 CPU nodes in no clique
+        assertThat(west.nodePools())
+                .extracting(
+                        NodePool::name,
+                        NodePool::count,
+                        NodePool::gpus,
+                        pool -> pool.labels().get("nvidia.com/gpu.clique"))
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("nvl1", 5, 4, "west-nvl-1"),
+                        org.assertj.core.groups.Tuple.tuple("nvl2", 2, 4, "west-nvl-2"),
+                        org.assertj.core.groups.Tuple.tuple("cpu", 2, 0, null));
+        assertThat(p.cluster("gb-east").orElseThrow().nodePools())
+                .extracting(NodePool::count)
+                .containsExactly(3, 3);
+        assertThat(FleetProfile.bundled("nope")).isEmpty();
+        assertThat(FleetProfile.bundled("../etc")).isEmpty();
+    }
+
+    @Test
     void defaultProfileHasTheHandCountedNodesAndFreeGpus() {
         FleetProfile fleet = FleetProfile.defaultProfile();
         assertThat(fleet.clusters())
