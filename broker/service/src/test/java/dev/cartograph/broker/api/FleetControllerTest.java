@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.broker.access.AccessControl;
-import dev.cartograph.broker.access.ApiResource;
 import dev.cartograph.broker.access.Authentication;
 import dev.cartograph.broker.access.Authorizer;
 import dev.cartograph.broker.access.Caller;
@@ -12,10 +11,8 @@ import dev.cartograph.broker.coordinate.BrokerView;
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.FleetSnapshot;
 import dev.cartograph.fleet.TopologyLevels;
-import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.resources.ResourceList;
-import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.NodeState;
 import io.micronaut.http.HttpResponse;
@@ -26,7 +23,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,45 +39,12 @@ class FleetControllerTest {
     static final String ZONE = "topology.kubernetes.io/zone";
     static final String CLIQUE = "nvidia.com/gpu.clique";
 
-    BrokerSettings settings = new BrokerSettings(
-            "b",
-            "cartograph",
-            Map.of("bootstrap.servers", "unused:9092"),
-            Duration.ofSeconds(30),
-            Duration.ofMinutes(5),
-            "cartograph.dev/federate=true",
-            Planner.Policy.BIN_PACK,
-            false,
-            "",
-            "cartograph-broker",
-            Duration.ofMillis(250));
+    BrokerSettings settings = StandInState.settings();
 
-    final BrokerState state = new BrokerState() {
-        @Override
-        public BrokerView view() {
-            return new BrokerView(fleet(), Map.of(), List.of(), Map.of(), Map.of(), true, true, 0, 0, NOW);
-        }
-
-        @Override
-        public Definitions definitions() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Clock clock() {
-            return Clock.fixed(NOW, ZoneOffset.UTC);
-        }
-
-        @Override
-        public BrokerSettings settings() {
-            return settings;
-        }
-
-        @Override
-        public Optional<ApiResource> resource(String apiVersion, String kind) {
-            return Optional.empty();
-        }
-    };
+    final BrokerState state = new StandInState(
+            () -> new BrokerView(fleet(), Map.of(), List.of(), Map.of(), Map.of(), true, true, 0, 0, NOW),
+            () -> settings,
+            NOW);
 
     final FleetController controller = new FleetController(
             state,

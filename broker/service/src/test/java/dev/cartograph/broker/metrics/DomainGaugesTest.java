@@ -2,26 +2,20 @@ package dev.cartograph.broker.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cartograph.broker.access.ApiResource;
 import dev.cartograph.broker.api.BrokerState;
+import dev.cartograph.broker.api.StandInState;
 import dev.cartograph.broker.coordinate.BrokerView;
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.FleetSnapshot;
 import dev.cartograph.fleet.Reservation;
-import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.resources.ResourceList;
-import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.NodeState;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -97,43 +91,7 @@ class DomainGaugesTest {
     }
 
     private BrokerState state() {
-        BrokerSettings settings = new BrokerSettings(
-                "b",
-                "cartograph",
-                Map.of("bootstrap.servers", "unused:9092"),
-                Duration.ofSeconds(30),
-                Duration.ofMinutes(5),
-                "cartograph.dev/federate=true",
-                Planner.Policy.BIN_PACK,
-                false,
-                "",
-                "cartograph-broker",
-                Duration.ofMillis(250));
-        return new BrokerState() {
-            @Override
-            public BrokerView view() {
-                return view.get();
-            }
-
-            @Override
-            public Definitions definitions() {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Clock clock() {
-                return Clock.fixed(T, ZoneOffset.UTC);
-            }
-
-            @Override
-            public BrokerSettings settings() {
-                return settings;
-            }
-
-            @Override
-            public Optional<ApiResource> resource(String apiVersion, String kind) {
-                return Optional.empty();
-            }
-        };
+        BrokerSettings settings = StandInState.settings();
+        return new StandInState(view::get, () -> settings, T);
     }
 }
