@@ -39,7 +39,7 @@ class FleetControllerTest {
     static final String ZONE = "topology.kubernetes.io/zone";
     static final String CLIQUE = "nvidia.com/gpu.clique";
 
-    BrokerSettings settings = StandInState.settings();
+    BrokerSettings settings = StandInState.defaultSettings();
 
     final BrokerState state = new StandInState(
             () -> new BrokerView(fleet(), Map.of(), List.of(), Map.of(), Map.of(), true, true, 0, 0, NOW),

@@ -29,7 +29,7 @@ public final class StandInState implements BrokerState {
     }
 
     /** Settings as a test broker has them: heartbeat timeout 30 s, the default limits and topology levels. */
-    public static BrokerSettings settings() {
+    public static BrokerSettings defaultSettings() {
         return new BrokerSettings(
                 "b",
                 "cartograph",

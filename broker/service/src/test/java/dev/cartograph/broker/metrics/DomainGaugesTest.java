@@ -91,7 +91,7 @@ class DomainGaugesTest {
     }
 
     private BrokerState state() {
-        BrokerSettings settings = StandInState.settings();
+        BrokerSettings settings = StandInState.defaultSettings();
         return new StandInState(view::get, () -> settings, T);
     }
 }

@@ -172,7 +172,7 @@ class ViewMetricsTest {
     }
 
     private BrokerState state() {
-        BrokerSettings settings = StandInState.settings();
+        BrokerSettings settings = StandInState.defaultSettings();
         return new StandInState(view::get, () -> settings, T);
     }
 
