@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -55,30 +54,21 @@ public record FleetReport(List<ClusterReport> clusters) {
      */
     public static FleetReport of(
             FleetSnapshot snapshot, Instant now, Duration heartbeatTimeout, Map<String, Integer> pendingByCluster) {
-        Map<String, Map<String, ResourceList>> reserved = new HashMap<>();
-        for (Reservation r : snapshot.reservations().values()) {
-            Map<String, ResourceList> nodes = reserved.computeIfAbsent(r.cluster(), k -> new HashMap<>());
-            r.perNode().forEach((node, amount) -> nodes.merge(node, amount, ResourceList::plus));
-        }
+        Map<String, Map<String, ResourceList>> booked = NodeGpus.bookedPerNode(snapshot);
         List<ClusterReport> out = new ArrayList<>();
         for (ClusterSummary s : snapshot.clusters().values()) {
             boolean ready = snapshot.ready(s.cluster(), now, heartbeatTimeout);
-            Map<String, ResourceList> clusterReserved = reserved.getOrDefault(s.cluster(), Map.of());
+            Map<String, ResourceList> clusterBooked = booked.getOrDefault(s.cluster(), Map.of());
             Map<String, long[]> rows = new TreeMap<>(); // model -> nodes, total, allocated, reserved, free, largest
             for (NodeState n : s.nodes()) {
-                long total = n.allocatable().gpus();
-                long allocated = n.allocated().gpus();
-                long booked = clusterReserved
-                        .getOrDefault(n.name(), ResourceList.EMPTY)
-                        .gpus();
-                long free = ready && n.ready() && n.schedulable() ? Math.max(0, total - allocated - booked) : 0;
+                NodeGpus g = NodeGpus.of(n, ready, clusterBooked.getOrDefault(n.name(), ResourceList.EMPTY));
                 long[] row = rows.computeIfAbsent(n.gpuProduct(), k -> new long[6]);
                 row[0]++;
-                row[1] += total;
-                row[2] += allocated;
-                row[3] += booked;
-                row[4] += free;
-                row[5] = Math.max(row[5], free);
+                row[1] += g.total();
+                row[2] += g.allocated();
+                row[3] += g.reserved();
+                row[4] += g.free();
+                row[5] = Math.max(row[5], g.free());
             }
             List<ModelReport> models = new ArrayList<>();
             rows.forEach((model, r) -> models.add(new ModelReport(model, (int) r[0], r[1], r[2], r[3], r[4], r[5])));

@@ -89,6 +89,8 @@ class ApiAccessIT {
                                         .path("clusters"))
                                 .hasSize(1));
                 assertThat(get("/api/v1/clusters/west", "token-bob").status()).isEqualTo(200);
+                assertThat(get("/api/v1/fleet/domains", "token-carol").status()).isEqualTo(200);
+                assertThat(get("/api/v1/fleet/domains", null).status()).isEqualTo(401);
 
                 // both placed (bob sees b-job), then each tenant's list has its own namespace's only
                 Eventually.asserted(Duration.ofSeconds(60), () -> {

@@ -46,7 +46,9 @@ class BrokerApplicationIT {
                                     "cartograph.broker.heartbeat-timeout", "5s",
                                     "cartograph.broker.failover-timeout", "30s",
                                     "cartograph.broker.topic-replication-factor", "1",
-                                    "cartograph.broker.topic-min-insync-replicas", "1"));
+                                    "cartograph.broker.topic-min-insync-replicas", "1",
+                                    // the test's nodes carry no topology labels: each node its own domain
+                                    "cartograph.topology.levels", "kubernetes.io/hostname"));
                     HttpClient http = HttpClient.create(server.getURL())) {
                 Eventually.asserted(Duration.ofSeconds(60), () -> {
                     JsonNode fleet = get(http, "/api/v1/fleet");
@@ -71,6 +73,25 @@ class BrokerApplicationIT {
                                 .path("free")
                                 .asLong())
                         .isEqualTo(16);
+                // per node: east-n0, east-n1 8 free of 8 (whole); west-n0..n3 3 free of 8 each
+                JsonNode domains = get(http, "/api/v1/fleet/domains?level=kubernetes.io/hostname");
+                assertThat(domains.path("levels").toString()).isEqualTo("[\"kubernetes.io/hostname\"]");
+                assertThat(domains.path("domains")).hasSize(6);
+                JsonNode east0 = domains.path("domains").get(0);
+                assertThat(east0.path("domain").asText()).isEqualTo("east-n0");
+                assertThat(east0.path("freeGpus").asLong()).isEqualTo(8);
+                assertThat(east0.path("wholeFreeNodes").asLong()).isEqualTo(1);
+                JsonNode west0 = domains.path("domains").get(2);
+                assertThat(west0.path("domain").asText()).isEqualTo("west-n0");
+                assertThat(west0.path("freeGpus").asLong()).isEqualTo(3);
+                assertThat(west0.path("largestFreeBlock").asLong()).isEqualTo(3);
+                assertThat(west0.path("wholeFreeNodes").asLong()).isZero();
+                HttpClientResponseException notALevel = org.junit.jupiter.api.Assertions.assertThrows(
+                        HttpClientResponseException.class,
+                        () -> http.toBlocking()
+                                .retrieve(HttpRequest.GET("/api/v1/fleet/domains?level=topology.kubernetes.io/zone")
+                                        .bearerAuth(TOKEN)));
+                assertThat(notALevel.getStatus().getCode()).isEqualTo(400);
                 HttpClientResponseException missing = org.junit.jupiter.api.Assertions.assertThrows(
                         HttpClientResponseException.class,
                         () -> http.toBlocking()
@@ -124,6 +145,7 @@ class BrokerApplicationIT {
                 assertThat(openapi)
                         .contains(
                                 "/api/v1/fleet",
+                                "/api/v1/fleet/domains",
                                 "/api/v1/plan",
                                 "/api/v1/workloads",
                                 "/api/v1/placements",

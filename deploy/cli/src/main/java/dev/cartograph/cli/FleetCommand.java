@@ -2,6 +2,8 @@ package dev.cartograph.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -12,12 +14,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code carto fleet --broker URL}: every cluster's readiness and GPUs per model, as the broker sees them
- * (any caller the broker authenticates may see them).
+ * (any caller the broker authenticates may see them); {@code --by-domain}: free GPUs per topology domain.
  */
 @Command(
         name = "fleet",
         description = "Show the fleet as the broker sees it: per cluster and GPU model, total/used/reserved/free GPUs, "
-                + "the largest free block on one node, and gangs still pending.")
+                + "the largest free block on one node, and gangs still pending. --by-domain: the same per topology "
+                + "domain (zone, rack, NVLink clique: the broker's cartograph.topology.levels), to see fragmentation.")
 final class FleetCommand implements Callable<Integer> {
     @Mixin
     BrokerOptions broker;
@@ -32,6 +35,18 @@ final class FleetCommand implements Callable<Integer> {
                     "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json is the fleet snapshot carto plan --fleet reads")
     Output output;
 
+    @Option(
+            names = "--by-domain",
+            description = "one row per cluster, topology level, domain and GPU model: free of total GPUs, the largest "
+                    + "free block on one node, wholly free nodes; json is GET /api/v1/fleet/domains")
+    boolean byDomain;
+
+    @Option(
+            names = "--level",
+            paramLabel = "LABEL",
+            description = "with --by-domain: only this level (a node label key, e.g. nvidia.com/gpu.clique)")
+    String level;
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -39,16 +54,24 @@ final class FleetCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Errors errors = new Errors(output, out, spec.commandLine().getErr());
+        if (level != null && !byDomain) {
+            return errors.fail(Carto.UNREADABLE, "usage", "--level needs --by-domain");
+        }
+        String path = !byDomain
+                ? "api/v1/fleet"
+                : level == null
+                        ? "api/v1/fleet/domains"
+                        : "api/v1/fleet/domains?level=" + URLEncoder.encode(level, StandardCharsets.UTF_8);
         JsonNode fleet;
         try {
-            fleet = broker.api().get("api/v1/fleet");
+            fleet = broker.api().get(path);
         } catch (BrokerApi.Failure f) {
             return errors.fail(f.exit, "broker", f.getMessage());
         }
         if (output.structured()) {
             out.print(output.render(fleet));
         } else {
-            out.print(table(fleet));
+            out.print(byDomain ? domainTable(fleet) : table(fleet));
         }
         out.flush();
         return Carto.OK;
@@ -94,5 +117,36 @@ final class FleetCommand implements Callable<Integer> {
                         t.path("free").asText("0"),
                         fleet.path("queued").asText("0")));
         return sb.toString();
+    }
+
+    /** {@code GET /api/v1/fleet/domains} as a table; rows of nodes without GPUs are left out (the JSON has them). */
+    static String domainTable(JsonNode domains) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"CLUSTER", "LEVEL", "DOMAIN", "GPU-MODEL", "NODES", "FREE/TOTAL", "LARGEST", "WHOLE-FREE"
+        });
+        for (JsonNode d : domains.path("domains")) {
+            if (d.path("totalGpus").asLong() == 0) {
+                continue;
+            }
+            rows.add(new String[] {
+                d.path("cluster").asText(),
+                d.path("level").asText(),
+                d.path("domain").asText(),
+                d.path("gpuModel").asText().isEmpty()
+                        ? "(none)"
+                        : d.path("gpuModel").asText(),
+                d.path("nodes").asText(),
+                d.path("freeGpus").asText() + "/" + d.path("totalGpus").asText(),
+                d.path("largestFreeBlock").asText(),
+                d.path("wholeFreeNodes").asText()
+            });
+        }
+        List<String> levels = new ArrayList<>();
+        domains.path("levels").forEach(l -> levels.add(l.asText()));
+        if (rows.size() == 1) {
+            return "no GPU node carries a topology label (levels: " + String.join(", ", levels)
+                    + "; the broker's cartograph.topology.levels)\n";
+        }
+        return Columns.render(rows);
     }
 }

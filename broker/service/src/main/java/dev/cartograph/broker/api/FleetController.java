@@ -8,6 +8,8 @@ import dev.cartograph.broker.access.Question;
 import dev.cartograph.broker.access.Unavailable;
 import dev.cartograph.broker.access.Verdict;
 import dev.cartograph.broker.coordinate.BrokerView;
+import dev.cartograph.fleet.DomainReport;
+import dev.cartograph.fleet.TopologyLevels;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.Resolution;
 import dev.cartograph.interpreter.problem.Problem;
@@ -35,6 +37,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -64,6 +67,35 @@ public class FleetController {
     public HttpResponse<String> fleet() {
         return ok(Views.fleet(
                 broker.view(), broker.clock().instant(), broker.settings().heartbeatTimeout()));
+    }
+
+    @Get("/fleet/domains")
+    @Operation(
+            summary = "Free GPUs per topology domain",
+            description = "Per cluster, topology level (cartograph.topology.levels, widest first), domain (the level's"
+                    + " node label value) and GPU model: nodes, ready nodes, total and free GPUs, the largest free block"
+                    + " on one node, wholly free nodes. Nodes without a level's label are in no domain of it."
+                    + " level: only that level's rows.")
+    @ApiResponse(responseCode = "400", description = "level is not one of the configured topology levels")
+    public HttpResponse<String> domains(@Nullable @QueryValue String level) {
+        TopologyLevels levels = broker.settings().topologyLevels();
+        DomainReport report = Views.domainReport(
+                broker.view(), broker.clock().instant(), broker.settings().heartbeatTimeout(), levels);
+        if (level != null) {
+            Optional<DomainReport> one = report.only(level);
+            if (one.isEmpty()) {
+                return HttpResponse.<String>badRequest()
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .body(Views.error(
+                                        "bad_request",
+                                        "level " + level + " is not a topology level of this broker; its levels"
+                                                + " (cartograph.topology.levels) are "
+                                                + String.join(", ", levels.keys()))
+                                .toString());
+            }
+            report = one.get();
+        }
+        return ok(Views.domains(report));
     }
 
     @Get("/queues")

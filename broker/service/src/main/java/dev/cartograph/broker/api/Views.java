@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.broker.coordinate.BrokerView;
+import dev.cartograph.fleet.DomainReport;
 import dev.cartograph.fleet.FleetReport;
+import dev.cartograph.fleet.TopologyLevels;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.protocol.ClusterState;
 import dev.cartograph.protocol.PlacementRecord;
@@ -73,6 +75,34 @@ public final class Views {
      */
     public static FleetReport report(BrokerView view, Instant now, Duration heartbeatTimeout) {
         return FleetReport.of(view.fleet(), now, heartbeatTimeout, pendingByCluster(view));
+    }
+
+    /** Free GPUs per topology domain of the view's fleet, counted as {@link #report} counts them per cluster. */
+    public static DomainReport domainReport(
+            BrokerView view, Instant now, Duration heartbeatTimeout, TopologyLevels levels) {
+        return DomainReport.of(view.fleet(), now, heartbeatTimeout, levels);
+    }
+
+    /** {@code GET /api/v1/fleet/domains}: the levels, widest first, and one object per {@link DomainReport.Domain}. */
+    public static ObjectNode domains(DomainReport report) {
+        ObjectNode o = Documents.json().createObjectNode();
+        ArrayNode levels = o.putArray("levels");
+        report.levels().keys().forEach(levels::add);
+        ArrayNode rows = o.putArray("domains");
+        for (DomainReport.Domain d : report.domains()) {
+            rows.addObject()
+                    .put("cluster", d.cluster())
+                    .put("level", d.level())
+                    .put("domain", d.domain())
+                    .put("gpuModel", d.gpuModel())
+                    .put("nodes", d.nodes())
+                    .put("readyNodes", d.readyNodes())
+                    .put("totalGpus", d.totalGpus())
+                    .put("freeGpus", d.freeGpus())
+                    .put("largestFreeBlock", d.largestFreeBlock())
+                    .put("wholeFreeNodes", d.wholeFreeNodes());
+        }
+        return o;
     }
 
     /** Per cluster, gangs placed there whose member copy is not Running (or Completed) yet. */

@@ -11,6 +11,7 @@ import dev.cartograph.broker.settings.AccessSettings;
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.broker.usage.UsageObserver;
 import dev.cartograph.catalog.Catalog;
+import dev.cartograph.fleet.TopologyLevels;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
 import dev.cartograph.placement.Planner;
@@ -116,6 +117,7 @@ public class BrokerFactory {
     @Bean(preDestroy = "close")
     BrokerRuntime broker(
             BrokerProperties p,
+            TopologyProperties topology,
             @jakarta.inject.Named("hub") KubernetesClient hub,
             @io.micronaut.core.annotation.Nullable DecisionObserver decisions,
             @io.micronaut.core.annotation.Nullable UsageObserver usage)
@@ -125,7 +127,7 @@ public class BrokerFactory {
             throw new IllegalStateException("the built-in catalog has errors: " + catalog.problems());
         }
         BrokerRuntime runtime = new BrokerRuntime(
-                settings(p),
+                settings(p).withTopologyLevels(topologyLevels(topology.levels())),
                 new HubConnection(hub),
                 catalog.definitions(),
                 Clock.systemUTC(),
@@ -178,6 +180,15 @@ public class BrokerFactory {
                         new BrokerSettings.Limits(p.maxPodsPerGang(), p.startTimeout()))
                 .withTopicSettings(new TopicSettings(p.topicReplicationFactor(), p.topicMinInsyncReplicas()))
                 .withPodSecurity(podSecurity(p.podSecurityLevel(), p.privilegedNamespaces()));
+    }
+
+    /** {@code cartograph.topology.levels}, validated. */
+    static TopologyLevels topologyLevels(List<String> levels) {
+        try {
+            return TopologyLevels.of(levels == null ? List.of() : levels);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("cartograph.topology.levels: " + e.getMessage(), e);
+        }
     }
 
     /** {@code pod-security-level} and {@code privileged-namespaces}, validated. */

@@ -3,6 +3,7 @@ package dev.cartograph.broker.metrics;
 import dev.cartograph.broker.api.BrokerState;
 import dev.cartograph.broker.api.Views;
 import dev.cartograph.broker.coordinate.BrokerView;
+import dev.cartograph.fleet.DomainReport;
 import dev.cartograph.fleet.FleetReport;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
@@ -21,7 +22,7 @@ import java.util.function.Supplier;
 /**
  * The broker's state as gauges, read from the view the coordinator last published: per cluster and GPU model the
  * rows {@code GET /api/v1/fleet} and {@code carto fleet} show (the same {@link Views#report}, not a second count),
- * readiness, the queue, GPUs held per hub namespace, ingest lag, leadership. Rows follow clusters, models,
+ * total and free GPUs per topology domain as {@code GET /api/v1/fleet/domains} shows them, readiness, the queue, GPUs held per hub namespace, ingest lag, leadership. Rows follow clusters, models,
  * namespaces and topics as they come and go: {@link #refresh} replaces them all, and is run before every scrape
  * (the {@code config} package's {@code ScrapeRefresh}), so a scrape sees the view as it is then. Thread-safe (refreshes are serialised).
  */
@@ -42,6 +43,8 @@ public final class ViewMetrics {
     private final MultiGauge namespaceGpus;
     private final MultiGauge lag;
     private final MultiGauge queueGpus;
+    private final MultiGauge domainFree;
+    private final MultiGauge domainTotal;
 
     /** @param ingestLag records behind the log end per topic (the ingest's own consumer metrics) */
     public ViewMetrics(MeterRegistry registry, BrokerState state, Supplier<Map<String, Long>> ingestLag) {
@@ -78,6 +81,12 @@ public final class ViewMetrics {
                 .description("GPUs per queue and model: nominal (its quota, with its children's), in_use (held by its"
                         + " placed gangs), borrowed (in use above nominal); only with Queues on the hub")
                 .register(registry);
+        domainFree = MultiGauge.builder("cartograph.domain.free.gpus")
+                .description("Free GPUs per cluster, topology level, domain (the level's node label value) and model")
+                .register(registry);
+        domainTotal = MultiGauge.builder("cartograph.domain.total.gpus")
+                .description("GPUs per cluster, topology level, domain (the level's node label value) and model")
+                .register(registry);
         Gauge.builder("cartograph.broker.leader", state, s -> s.view().leading() ? 1 : 0)
                 .description("1 while this broker holds the leader lease (or needs none), else 0")
                 .strongReference(true)
@@ -109,12 +118,31 @@ public final class ViewMetrics {
         largestFreeBlock.register(blockRows, true);
         nodes.register(nodeRows, true);
         ready.register(readyRows, true);
+        registerDomains(view, now);
         Tags queue = Tags.of("queue", QUEUE);
         queueGangs.register(queueRows(view), true);
         queueGpus.register(queueGpuRows(view), true);
         oldestWait.register(List.of(MultiGauge.Row.of(queue, oldestWaitSeconds(view, now))), true);
         namespaceGpus.register(rows("namespace", gpusByNamespace(view)), true);
         lag.register(rows("topic", ingestLag.get()), true);
+    }
+
+    private void registerDomains(BrokerView view, Instant now) {
+        DomainReport report = Views.domainReport(
+                view, now, state.settings().heartbeatTimeout(), state.settings().topologyLevels());
+        List<MultiGauge.Row<?>> free = new ArrayList<>();
+        List<MultiGauge.Row<?>> total = new ArrayList<>();
+        for (DomainReport.Domain d : report.domains()) {
+            Tags t = Tags.of(
+                    "cluster", d.cluster(),
+                    "level", d.level(),
+                    "domain", d.domain(),
+                    "gpu_model", d.gpuModel().isEmpty() ? NO_MODEL : d.gpuModel());
+            free.add(MultiGauge.Row.of(t, d.freeGpus()));
+            total.add(MultiGauge.Row.of(t, d.totalGpus()));
+        }
+        domainFree.register(free, true);
+        domainTotal.register(total, true);
     }
 
     /** Gangs waiting per queue: per Queue (leaves and parents) with Queues on the hub, else one row, {@code default}. */

@@ -1,5 +1,6 @@
 package dev.cartograph.broker.settings;
 
+import dev.cartograph.fleet.TopologyLevels;
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.TopicSettings;
@@ -20,6 +21,7 @@ import java.util.Objects;
  * @param limits            budgets on what users submit and on how long a member may take
  * @param topicSettings     replication factor and min.insync.replicas of the topics the broker creates
  * @param podSecurity       the pod security level each namespace's workloads are checked against before placing
+ * @param topologyLevels    the node label keys whose values are the fleet view's topology domains, widest first
  */
 public record BrokerSettings(
         String brokerId,
@@ -35,7 +37,8 @@ public record BrokerSettings(
         Duration tick,
         Limits limits,
         TopicSettings topicSettings,
-        PodSecurityPolicy podSecurity) {
+        PodSecurityPolicy podSecurity,
+        TopologyLevels topologyLevels) {
     /**
      * Budgets. Immutable.
      *
@@ -147,6 +150,40 @@ public record BrokerSettings(
                 PodSecurityPolicy.DEFAULT);
     }
 
+    /** Settings with the default topology levels ({@link TopologyLevels#DEFAULT}: zone, rack, NVLink clique). */
+    public BrokerSettings(
+            String brokerId,
+            String topicPrefix,
+            Map<String, String> kafka,
+            Duration heartbeatTimeout,
+            Duration failoverTimeout,
+            String federationLabel,
+            Planner.Policy policy,
+            boolean replaceRunning,
+            String leaseNamespace,
+            String leaseName,
+            Duration tick,
+            Limits limits,
+            TopicSettings topicSettings,
+            PodSecurityPolicy podSecurity) {
+        this(
+                brokerId,
+                topicPrefix,
+                kafka,
+                heartbeatTimeout,
+                failoverTimeout,
+                federationLabel,
+                policy,
+                replaceRunning,
+                leaseNamespace,
+                leaseName,
+                tick,
+                limits,
+                topicSettings,
+                podSecurity,
+                TopologyLevels.DEFAULT);
+    }
+
     /** These settings with another pod security policy. */
     public BrokerSettings withPodSecurity(PodSecurityPolicy podSecurity) {
         return new BrokerSettings(
@@ -163,7 +200,8 @@ public record BrokerSettings(
                 tick,
                 limits,
                 topicSettings,
-                podSecurity);
+                podSecurity,
+                topologyLevels);
     }
 
     /** These settings with other topic settings. */
@@ -182,7 +220,28 @@ public record BrokerSettings(
                 tick,
                 limits,
                 topics,
-                podSecurity);
+                podSecurity,
+                topologyLevels);
+    }
+
+    /** These settings with other topology levels. */
+    public BrokerSettings withTopologyLevels(TopologyLevels levels) {
+        return new BrokerSettings(
+                brokerId,
+                topicPrefix,
+                kafka,
+                heartbeatTimeout,
+                failoverTimeout,
+                federationLabel,
+                policy,
+                replaceRunning,
+                leaseNamespace,
+                leaseName,
+                tick,
+                limits,
+                topicSettings,
+                podSecurity,
+                levels);
     }
 
     public BrokerSettings {
@@ -207,6 +266,7 @@ public record BrokerSettings(
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(topicSettings, "topicSettings");
         Objects.requireNonNull(podSecurity, "podSecurity");
+        Objects.requireNonNull(topologyLevels, "topologyLevels");
     }
 
     public int maxPodsPerGang() {

@@ -17,6 +17,7 @@ class AccessFilterTest {
         assertThat(AccessFilter.open("/health/readiness")).isTrue();
         assertThat(AccessFilter.open("/openapi/cartograph-broker-v1.yml")).isTrue();
         assertThat(AccessFilter.open("/api/v1/fleet")).isFalse();
+        assertThat(AccessFilter.open("/api/v1/fleet/domains")).isFalse();
         assertThat(AccessFilter.open("/healthz")).isFalse();
         assertThat(AccessFilter.open("/health/anything-else")).isFalse();
         assertThat(AccessFilter.open("/routes")).isFalse();

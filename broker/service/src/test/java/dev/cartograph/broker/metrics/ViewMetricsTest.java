@@ -2,15 +2,13 @@ package dev.cartograph.broker.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cartograph.broker.access.ApiResource;
 import dev.cartograph.broker.api.BrokerState;
+import dev.cartograph.broker.api.StandInState;
 import dev.cartograph.broker.coordinate.BrokerView;
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.FleetSnapshot;
 import dev.cartograph.fleet.Reservation;
-import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.resources.ResourceList;
-import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.NodeState;
 import dev.cartograph.protocol.PlacementRecord;
@@ -20,10 +18,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.math.BigDecimal;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -177,44 +172,8 @@ class ViewMetricsTest {
     }
 
     private BrokerState state() {
-        BrokerSettings settings = new BrokerSettings(
-                "b",
-                "cartograph",
-                Map.of("bootstrap.servers", "unused:9092"),
-                Duration.ofSeconds(30),
-                Duration.ofMinutes(5),
-                "cartograph.dev/federate=true",
-                Planner.Policy.BIN_PACK,
-                false,
-                "",
-                "cartograph-broker",
-                Duration.ofMillis(250));
-        return new BrokerState() {
-            @Override
-            public BrokerView view() {
-                return view.get();
-            }
-
-            @Override
-            public Definitions definitions() {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Clock clock() {
-                return Clock.fixed(T, ZoneOffset.UTC);
-            }
-
-            @Override
-            public BrokerSettings settings() {
-                return settings;
-            }
-
-            @Override
-            public Optional<ApiResource> resource(String apiVersion, String kind) {
-                return Optional.empty();
-            }
-        };
+        BrokerSettings settings = StandInState.defaultSettings();
+        return new StandInState(view::get, () -> settings, T);
     }
 
     private static BrokerView view(FleetSnapshot fleet, Map<String, PlacementRecord> placements, List<String> queue) {
