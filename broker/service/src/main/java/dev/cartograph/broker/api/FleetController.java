@@ -17,6 +17,7 @@ import dev.cartograph.placement.Decision;
 import dev.cartograph.placement.DecisionJson;
 import dev.cartograph.placement.Demands;
 import dev.cartograph.placement.Planner;
+import dev.cartograph.placement.TopologyAsks;
 import dev.cartograph.protocol.PlacementRecord;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
@@ -230,13 +231,19 @@ public class FleetController {
         if (!(r instanceof Resolution.Resolved resolved)) {
             return unresolved(r);
         }
+        TopologyAsks.Asked topology = TopologyAsks.of(object, resolved.view());
+        if (topology.problem().isPresent()) {
+            return unprocessable("invalid_object", topology.problem().get());
+        }
         BrokerView view = broker.view();
         Decision d = Planner.plan(
                 Demands.of(resolved.view()),
                 Demands.clusterSelector(object),
-                view.fleet()
-                        .forPlanning(broker.clock().instant(), broker.settings().heartbeatTimeout()),
-                p);
+                dev.cartograph.placement.PlanningFleet.of(view.fleet()
+                        .forPlanning(broker.clock().instant(), broker.settings().heartbeatTimeout())),
+                p,
+                dev.cartograph.placement.GpuBudget.NONE,
+                topology.topology());
         return ok(DecisionJson.encode(d));
     }
 
