@@ -39,6 +39,14 @@ final class PlacementCodec {
             new TreeMap<>(p.pin().nodeSelector()).forEach(selector::put);
             var components = pin.putArray("components");
             new java.util.TreeSet<>(p.pin().components()).forEach(components::add);
+            if (!p.pin().podAnnotations().isEmpty()) {
+                ObjectNode pods = pin.putObject("podAnnotations");
+                new TreeMap<>(p.pin().podAnnotations()).forEach(pods::put);
+            }
+            if (!p.pin().objectAnnotations().isEmpty()) {
+                ObjectNode object = pin.putObject("objectAnnotations");
+                new TreeMap<>(p.pin().objectAnnotations()).forEach(object::put);
+            }
         }
         return Envelope.bytes(o);
     }
@@ -89,16 +97,28 @@ final class PlacementCodec {
         if (pin.isMissingNode()) {
             return PlacementRecord.Pin.NONE;
         }
-        JsonNode selector = pin.path("nodeSelector");
         JsonNode components = pin.path("components");
-        if (!pin.isObject() || !selector.isObject() || !(components.isMissingNode() || components.isArray())) {
-            throw new Fields.Bad("field 'pin' is not {nodeSelector: {label: value}, components: [names]}");
+        if (!pin.isObject() || !(components.isMissingNode() || components.isArray())) {
+            throw new Fields.Bad("field 'pin' is not {nodeSelector: {label: value}, components: [names],"
+                    + " podAnnotations: {}, objectAnnotations: {}}");
         }
-        Map<String, String> labels = new LinkedHashMap<>();
-        selector.fields()
-                .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
         java.util.Set<String> names = new java.util.TreeSet<>();
         components.forEach(c -> names.add(c.asText()));
-        return new PlacementRecord.Pin(labels, names);
+        return new PlacementRecord.Pin(
+                strings(pin, "nodeSelector"), names, strings(pin, "podAnnotations"), strings(pin, "objectAnnotations"));
+    }
+
+    /** An optional object of strings inside the pin. */
+    private static Map<String, String> strings(JsonNode pin, String field) {
+        JsonNode o = pin.path(field);
+        if (o.isMissingNode()) {
+            return Map.of();
+        }
+        if (!o.isObject()) {
+            throw new Fields.Bad("field 'pin." + field + "' is not an object of strings");
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        o.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        return out;
     }
 }

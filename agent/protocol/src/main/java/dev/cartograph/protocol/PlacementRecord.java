@@ -57,19 +57,32 @@ public record PlacementRecord(
     }
 
     /**
-     * Node labels every pod of {@code components} (all of the copy's pods when empty) is given as its node selector on
-     * the cluster, beyond what the hub object asks. Immutable.
+     * What the broker adds to the copy so that the member keeps its pods in the topology domain the gang was placed in:
+     * node labels every pod of {@code components} (all of the copy's pods when empty) is given as its node selector, or
+     * — on a member whose own scheduler places by topology (Kueue TAS, KAI) — annotations for that scheduler on those
+     * pod templates and on the object. Immutable.
      */
-    public record Pin(Map<String, String> nodeSelector, java.util.Set<String> components) {
+    public record Pin(
+            Map<String, String> nodeSelector,
+            java.util.Set<String> components,
+            Map<String, String> podAnnotations,
+            Map<String, String> objectAnnotations) {
         public static final Pin NONE = new Pin(Map.of(), java.util.Set.of());
 
         public Pin {
             nodeSelector = Map.copyOf(nodeSelector);
             components = java.util.Set.copyOf(components);
+            podAnnotations = Map.copyOf(podAnnotations);
+            objectAnnotations = Map.copyOf(objectAnnotations);
+        }
+
+        /** A pin by node selector. */
+        public Pin(Map<String, String> nodeSelector, java.util.Set<String> components) {
+            this(nodeSelector, components, Map.of(), Map.of());
         }
 
         public boolean none() {
-            return nodeSelector.isEmpty();
+            return nodeSelector.isEmpty() && podAnnotations.isEmpty() && objectAnnotations.isEmpty();
         }
     }
 

@@ -116,7 +116,13 @@ class WireTest {
                 .replace("\"nvl-2\"}", "\"nvl-2\"}]")
                 .getBytes(StandardCharsets.UTF_8);
         assertThat(((Decoded.Failed<PlacementRecord>) Wire.decodePlacement(badPin)).reason())
-                .contains("field 'pin'");
+                .contains("field 'pin.nodeSelector'");
+        PlacementRecord delegated = p.withPin(new PlacementRecord.Pin(
+                Map.of(),
+                Set.of(),
+                Map.of("kueue.x-k8s.io/podset-required-topology", "nvidia.com/gpu.clique"),
+                Map.of("kai.scheduler/topology", "cluster-topology")));
+        assertThat(Wire.decodePlacement(Wire.encode(delegated))).isEqualTo(new Decoded.Ok<>(delegated));
         byte[] bad = new String(Wire.encode(p), StandardCharsets.UTF_8)
                 .replace("PLACED", "LOST")
                 .getBytes(StandardCharsets.UTF_8);

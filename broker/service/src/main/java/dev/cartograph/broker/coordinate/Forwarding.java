@@ -90,30 +90,39 @@ final class Forwarding {
      * keeps the pods in the topology domain the gang was placed in.
      */
     private JsonNode pinned(PlacementRecord p, JsonNode raw) {
-        if (p.pin().none()) {
+        PlacementRecord.Pin pin = p.pin();
+        if (pin.none()) {
             return raw;
         }
         PodPatch patch = PodPatch.EMPTY;
-        for (var e : new java.util.TreeMap<>(p.pin().nodeSelector()).entrySet()) {
+        for (var e : new java.util.TreeMap<>(pin.nodeSelector()).entrySet()) {
             patch = patch.withNodeSelector(e.getKey(), e.getValue());
         }
+        for (var e : new java.util.TreeMap<>(pin.podAnnotations()).entrySet()) {
+            patch = patch.withAnnotation(e.getKey(), e.getValue());
+        }
         JsonNode out = raw;
-        List<java.util.Optional<String>> scopes = p.pin().components().isEmpty()
-                ? List.of(java.util.Optional.empty())
-                : p.pin().components().stream()
-                        .sorted()
-                        .map(java.util.Optional::of)
-                        .toList();
-        for (java.util.Optional<String> component : scopes) {
-            Mutator.Result r = interpreter.get().patchPods(out, patch, component);
-            if (!r.problems().isEmpty()) {
-                LOG.warn(
-                        "{}: could not pin its pods to {}: {}",
-                        p.target(),
-                        p.pin().nodeSelector(),
-                        r.problems());
+        if (!patch.equals(PodPatch.EMPTY)) {
+            List<java.util.Optional<String>> scopes = pin.components().isEmpty()
+                    ? List.of(java.util.Optional.empty())
+                    : pin.components().stream()
+                            .sorted()
+                            .map(java.util.Optional::of)
+                            .toList();
+            for (java.util.Optional<String> component : scopes) {
+                Mutator.Result r = interpreter.get().patchPods(out, patch, component);
+                if (!r.problems().isEmpty()) {
+                    LOG.warn("{}: could not keep its pods in their domain {}: {}", p.target(), pin, r.problems());
+                }
+                out = r.object();
             }
-            out = r.object();
+        }
+        if (!pin.objectAnnotations().isEmpty()) {
+            com.fasterxml.jackson.databind.node.ObjectNode copy = out.deepCopy();
+            com.fasterxml.jackson.databind.node.ObjectNode meta = copy.with("metadata");
+            com.fasterxml.jackson.databind.node.ObjectNode annotations = meta.with("annotations");
+            new java.util.TreeMap<>(pin.objectAnnotations()).forEach(annotations::put);
+            out = copy;
         }
         return out;
     }

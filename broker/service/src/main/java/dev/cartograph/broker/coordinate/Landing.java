@@ -69,7 +69,7 @@ final class Landing {
         Reservation reservation = fleet.reserve(p.uid(), epoch, placed, gang.pods());
         PlacementRecord next = p.with(
                         Optional.of(placed.cluster()), epoch, State.PLACED, "", reservation.perNode(), now)
-                .withPin(new PlacementRecord.Pin(placed.pin(), gang.topology().components()));
+                .withPin(MemberTopology.of(fleet, gang, placed));
         List<PlacementRecord> batch = new ArrayList<>(with);
         batch.add(next);
         if (!book.writeAll(batch)) {

@@ -108,8 +108,7 @@ final class Suspension {
         if (atHome instanceof Decision.Placed placed && missing.isEmpty()) {
             Reservation held = fleet.reserve(p.uid(), epoch, placed, gang.pods());
             PlacementRecord next = p.with(p.cluster(), epoch, State.PLACED, "", held.perNode(), now)
-                    .withPin(new PlacementRecord.Pin(
-                            placed.pin(), gang.topology().components()));
+                    .withPin(MemberTopology.of(fleet, gang, placed));
             if (!book.write(next)) {
                 fleet.release(p.uid());
                 return Optional.empty();

@@ -22,6 +22,10 @@ class TopologyCoordinatorTest extends CoordinatorHarness {
 
     /** 8-GPU H100 nodes {@code NAME-nI}, in the cliques given per node, with the GPUs used given per node. */
     ClusterSummary cliques(String name, String[] clique, int[] used) {
+        return cliques(name, Map.of(), clique, used);
+    }
+
+    ClusterSummary cliques(String name, Map<String, String> labels, String[] clique, int[] used) {
         List<NodeState> nodes = new ArrayList<>();
         for (int i = 0; i < clique.length; i++) {
             nodes.add(new NodeState(
@@ -33,7 +37,7 @@ class TopologyCoordinatorTest extends CoordinatorHarness {
                     res("nvidia.com/gpu", "8", "cpu", "64", "memory", "512Gi", "pods", "110"),
                     res("nvidia.com/gpu", "" + used[i])));
         }
-        return new ClusterSummary(name, Map.of(), "v", "inc", 1, now, nodes, List.of());
+        return new ClusterSummary(name, labels, "v", "inc", 1, now, nodes, List.of());
     }
 
     /** A federated indexed Job of {@code pods} pods × 8 GPUs that requires one clique; uid {@code uid-NAME}. */
@@ -100,5 +104,63 @@ class TopologyCoordinatorTest extends CoordinatorHarness {
                                 + " GPUs in one nvidia.com/gpu.clique domain: the largest free is nvidia.com/gpu.clique=c with"
                                 + " 16 GPUs free on 2 nodes (largest block 8); 2 domains: c 16 GPUs free on 2 nodes, d 16 GPUs"
                                 + " free on 2 nodes");
+    }
+
+    @Test
+    void onAMemberWhoseSchedulerPlacesByTopologyTheGangIsLeftToItWithItsAnnotations() {
+        // kueue-east runs Kueue TAS, kai-west KAI with Topology "gb200": each has one clique of 4 free nodes
+        step(
+                new Input.CaughtUp(),
+                new Input.Cluster(cliques(
+                        "kueue-east",
+                        Map.of("cartograph.dev/topology-scheduler", "kueue"),
+                        new String[] {"a", "a", "a", "a"},
+                        new int[] {0, 0, 0, 0})));
+        step(new Input.HubChanged(training("t1", 4)));
+        PlacementRecord t1 = coordinator.view().placements().get("uid-t1");
+        assertThat(t1.cluster()).contains("kueue-east");
+        assertThat(t1.pin())
+                .isEqualTo(new PlacementRecord.Pin(
+                        Map.of(), Set.of(), Map.of("kueue.x-k8s.io/podset-required-topology", CLIQUE), Map.of()));
+        JsonNode template = applied("uid-t1").path("spec").path("template");
+        assertThat(template.path("metadata")
+                        .path("annotations")
+                        .path("kueue.x-k8s.io/podset-required-topology")
+                        .asText())
+                .isEqualTo(CLIQUE);
+        assertThat(template.path("spec").path("nodeSelector").has(CLIQUE)).isFalse(); // Kueue picks the clique
+
+        step(new Input.Cluster(cliques(
+                "kai-west",
+                Map.of("cartograph.dev/topology-scheduler", "kai", "cartograph.dev/kai-topology", "gb200"),
+                new String[] {"b", "b", "b", "b"},
+                new int[] {0, 0, 0, 0})));
+        step(new Input.HubChanged(training("t2", 4))); // kueue-east is full now
+        assertThat(coordinator.view().placements().get("uid-t2").cluster()).contains("kai-west");
+        JsonNode t2 = applied("uid-t2");
+        assertThat(t2.path("metadata")
+                        .path("annotations")
+                        .path("kai.scheduler/topology")
+                        .asText())
+                .isEqualTo("gb200");
+        assertThat(t2.path("metadata")
+                        .path("annotations")
+                        .path("kai.scheduler/topology-required-placement")
+                        .asText())
+                .isEqualTo(CLIQUE);
+        assertThat(t2.path("spec")
+                        .path("template")
+                        .path("spec")
+                        .path("nodeSelector")
+                        .has(CLIQUE))
+                .isFalse();
+    }
+
+    private JsonNode applied(String uid) {
+        return sent.stream()
+                .filter(c -> c instanceof Command.Apply a && a.placementId().equals(uid))
+                .map(c -> ((Command.Apply) c).manifest())
+                .reduce((first, second) -> second)
+                .orElseThrow();
     }
 }
