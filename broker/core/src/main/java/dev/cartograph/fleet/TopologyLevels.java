@@ -19,6 +19,9 @@ public record TopologyLevels(List<String> keys) {
     public static final TopologyLevels DEFAULT =
             new TopologyLevels(List.of("topology.kubernetes.io/zone", "cartograph.dev/rack", "nvidia.com/gpu.clique"));
 
+    /** {@link #DEFAULT} as a setting's text (a constant: settings' defaults are annotations). */
+    public static final String DEFAULT_TEXT = "topology.kubernetes.io/zone,cartograph.dev/rack,nvidia.com/gpu.clique";
+
     public TopologyLevels {
         keys = List.copyOf(keys);
         List<String> problems = new ArrayList<>();

@@ -48,7 +48,7 @@ class BrokerApplicationIT {
                                     "cartograph.broker.topic-replication-factor", "1",
                                     "cartograph.broker.topic-min-insync-replicas", "1",
                                     // the test's nodes carry no topology labels: each node its own domain
-                                    "cartograph.topology.levels", "kubernetes.io/hostname"));
+                                    "cartograph.broker.topology-levels", "kubernetes.io/hostname"));
                     HttpClient http = HttpClient.create(server.getURL())) {
                 Eventually.asserted(Duration.ofSeconds(60), () -> {
                     JsonNode fleet = get(http, "/api/v1/fleet");

@@ -27,6 +27,8 @@ class ChartRenderTest {
         JsonNode config = hub.config("broker");
         assertThat(config.path("lease-namespace").asText()).isEqualTo("cartograph-system");
         assertThat(config.path("lease-name").asText()).isEqualTo("cartograph-broker");
+        assertThat(config.path("topology-levels").toString())
+                .isEqualTo("[\"topology.kubernetes.io/zone\",\"cartograph.dev/rack\",\"nvidia.com/gpu.clique\"]");
         assertThat(config.path("bootstrap-servers").asText())
                 .isEqualTo("kafka-0.kafka.kafka.svc:9092,kafka-1.kafka.kafka.svc:9092,kafka-2.kafka.kafka.svc:9092");
         // each replica's identity in the Lease is its pod name

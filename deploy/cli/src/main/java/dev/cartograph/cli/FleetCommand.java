@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
         name = "fleet",
         description = "Show the fleet as the broker sees it: per cluster and GPU model, total/used/reserved/free GPUs, "
                 + "the largest free block on one node, and gangs still pending. --by-domain: the same per topology "
-                + "domain (zone, rack, NVLink clique: the broker's cartograph.topology.levels), to see fragmentation.")
+                + "domain (zone, rack, NVLink clique: the broker's cartograph.broker.topology-levels), to see fragmentation.")
 final class FleetCommand implements Callable<Integer> {
     @Mixin
     BrokerOptions broker;
@@ -145,7 +145,7 @@ final class FleetCommand implements Callable<Integer> {
         domains.path("levels").forEach(l -> levels.add(l.asText()));
         if (rows.size() == 1) {
             return "no GPU node carries a topology label (levels: " + String.join(", ", levels)
-                    + "; the broker's cartograph.topology.levels)\n";
+                    + "; the broker's cartograph.broker.topology-levels)\n";
         }
         return Columns.render(rows);
     }

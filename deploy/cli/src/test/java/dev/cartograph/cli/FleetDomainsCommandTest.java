@@ -107,7 +107,7 @@ class FleetDomainsCommandTest {
         assertThat(run.exit()).isZero();
         assertThat(run.out())
                 .isEqualTo("no GPU node carries a topology label (levels: topology.kubernetes.io/zone; the broker's "
-                        + "cartograph.topology.levels)\n");
+                        + "cartograph.broker.topology-levels)\n");
     }
 
     @Test

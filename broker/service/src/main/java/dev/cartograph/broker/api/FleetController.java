@@ -73,10 +73,11 @@ public class FleetController {
     @Get("/fleet/domains")
     @Operation(
             summary = "Free GPUs per topology domain",
-            description = "Per cluster, topology level (cartograph.topology.levels, widest first), domain (the level's"
-                    + " node label value) and GPU model: nodes, ready nodes, total and free GPUs, the largest free block"
-                    + " on one node, wholly free nodes. Nodes without a level's label are in no domain of it."
-                    + " level: only that level's rows.")
+            description =
+                    "Per cluster, topology level (cartograph.broker.topology-levels, widest first), domain (the level's"
+                            + " node label value) and GPU model: nodes, ready nodes, total and free GPUs, the largest free block"
+                            + " on one node, wholly free nodes. Nodes without a level's label are in no domain of it."
+                            + " level: only that level's rows.")
     @ApiResponse(responseCode = "400", description = "level is not one of the configured topology levels")
     public HttpResponse<String> domains(@Nullable @QueryValue String level) {
         TopologyLevels levels = broker.settings().topologyLevels();
@@ -90,7 +91,7 @@ public class FleetController {
                         .body(Views.error(
                                         "bad_request",
                                         "level " + level + " is not a topology level of this broker; its levels"
-                                                + " (cartograph.topology.levels) are "
+                                                + " (cartograph.broker.topology-levels) are "
                                                 + String.join(", ", levels.keys()))
                                 .toString());
             }

@@ -117,7 +117,6 @@ public class BrokerFactory {
     @Bean(preDestroy = "close")
     BrokerRuntime broker(
             BrokerProperties p,
-            TopologyProperties topology,
             @jakarta.inject.Named("hub") KubernetesClient hub,
             @io.micronaut.core.annotation.Nullable DecisionObserver decisions,
             @io.micronaut.core.annotation.Nullable UsageObserver usage)
@@ -127,7 +126,7 @@ public class BrokerFactory {
             throw new IllegalStateException("the built-in catalog has errors: " + catalog.problems());
         }
         BrokerRuntime runtime = new BrokerRuntime(
-                settings(p).withTopologyLevels(topologyLevels(topology.levels())),
+                settings(p).withTopologyLevels(topologyLevels(p.topologyLevels())),
                 new HubConnection(hub),
                 catalog.definitions(),
                 Clock.systemUTC(),
@@ -182,12 +181,12 @@ public class BrokerFactory {
                 .withPodSecurity(podSecurity(p.podSecurityLevel(), p.privilegedNamespaces()));
     }
 
-    /** {@code cartograph.topology.levels}, validated. */
+    /** {@code cartograph.broker.topology-levels}, validated. */
     static TopologyLevels topologyLevels(List<String> levels) {
         try {
             return TopologyLevels.of(levels == null ? List.of() : levels);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("cartograph.topology.levels: " + e.getMessage(), e);
+            throw new IllegalArgumentException("cartograph.broker.topology-levels: " + e.getMessage(), e);
         }
     }
 

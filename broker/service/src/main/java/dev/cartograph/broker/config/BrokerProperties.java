@@ -17,7 +17,8 @@ import java.util.Map;
  * or {@code restricted}; {@code privileged-namespaces} lists the namespaces whose workloads are not checked.
  * REST API access: {@code auth-mode} ({@code hub},
  * the default, or {@code token-file} with {@code auth-token-file}), {@code auth-cache-ttl}, {@code auth-cache-size}.
- * {@code usage-retention}: how long hours of GPU usage are kept (at least one hour).
+ * {@code usage-retention}: how long hours of GPU usage are kept (at least one hour). {@code topology-levels}: the node
+ * label keys whose values are topology domains, widest first, comma separated.
  */
 @ConfigurationProperties("cartograph.broker")
 public record BrokerProperties(
@@ -51,4 +52,7 @@ public record BrokerProperties(
         @Nullable String authTokenFile,
         @Bindable(defaultValue = "10s") Duration authCacheTtl,
         @Bindable(defaultValue = "10000") int authCacheSize,
-        @Bindable(defaultValue = "90d") Duration usageRetention) {}
+        @Bindable(defaultValue = "90d") Duration usageRetention,
+
+        @Bindable(defaultValue = dev.cartograph.fleet.TopologyLevels.DEFAULT_TEXT)
+        List<String> topologyLevels) {}

@@ -127,8 +127,9 @@ class FleetControllerTest {
 
         assertThat(r.code()).isEqualTo(400);
         assertThat(body(r).path("error").path("message").asText())
-                .isEqualTo("level kubernetes.io/hostname is not a topology level of this broker; its levels"
-                        + " (cartograph.topology.levels) are topology.kubernetes.io/zone, nvidia.com/gpu.clique");
+                .isEqualTo(
+                        "level kubernetes.io/hostname is not a topology level of this broker; its levels"
+                                + " (cartograph.broker.topology-levels) are topology.kubernetes.io/zone, nvidia.com/gpu.clique");
     }
 
     @Test
