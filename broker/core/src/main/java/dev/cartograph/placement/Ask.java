@@ -181,6 +181,11 @@ final class Ask {
         boolean has(Slot s) {
             return this == ANY || (s.allGpus() > 0) == (this == WITH_GPUS);
         }
+
+        /** Whether some node of the group may be one this search looks at. */
+        boolean mayHave(NodeGroup g) {
+            return this == ANY || (this == WITH_GPUS ? g.withGpus() > 0 : g.withGpus() < g.size());
+        }
     }
 
     private String best(Planner.Policy policy, Tentative t, Collection<String> others, Nodes nodes) {
@@ -190,6 +195,9 @@ final class Ask {
         long gpus = need.gpus();
         long wanted = gpus > 0 ? gpus : need.cpu();
         for (NodeGroup g : groups) {
+            if (!nodes.mayHave(g)) {
+                continue;
+            }
             NavigableMap<Long, TreeSet<Slot>> index = gpus > 0 ? g.byGpus() : g.byCpu();
             // buckets from the best key on, walked without views (this is the planner's innermost loop)
             for (Entry<Long, TreeSet<Slot>> e = pack ? index.ceilingEntry(wanted) : index.lastEntry();

@@ -72,6 +72,8 @@ final class NodeGroup {
     private final long[] free = new long[4];
 
     private int inexact;
+    /** How many of the group's nodes have GPUs (allocatable). */
+    private int withGpus;
 
     NodeGroup(Kind kind) {
         this.kind = kind;
@@ -79,6 +81,11 @@ final class NodeGroup {
 
     Kind kind() {
         return kind;
+    }
+
+    /** How many of its nodes have GPUs: a search for nodes without (or with) them skips a group of none. */
+    int withGpus() {
+        return withGpus;
     }
 
     int size() {
@@ -89,6 +96,7 @@ final class NodeGroup {
         byGpus.computeIfAbsent(s.freeGpus(), k -> new TreeSet<>(BY_NAME)).add(s);
         byCpu.computeIfAbsent(s.freeCpu(), k -> new TreeSet<>(BY_NAME)).add(s);
         size++;
+        withGpus += s.allGpus() > 0 ? 1 : 0;
         count(s, 1);
     }
 
@@ -112,6 +120,7 @@ final class NodeGroup {
         drop(byGpus, s.freeGpus(), s);
         drop(byCpu, s.freeCpu(), s);
         size--;
+        withGpus -= s.allGpus() > 0 ? 1 : 0;
         count(s, -1);
     }
 
