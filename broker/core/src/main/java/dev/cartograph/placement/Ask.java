@@ -31,9 +31,9 @@ final class Ask {
         this.need = need;
         this.demand = need.demand();
         this.capacity = capacity;
-        this.restricted = within != Within.ALL;
-        for (NodeGroup g : capacity.groups()) {
-            if ((need.namesNodes() || need.admits(g.kind())) && within.admits(need, g.kind())) {
+        this.restricted = within.restricts(need);
+        for (NodeGroup g : within.groups(need, capacity)) {
+            if (need.namesNodes() || need.admits(g.kind())) {
                 groups.add(g);
             }
         }

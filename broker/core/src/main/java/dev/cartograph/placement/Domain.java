@@ -12,7 +12,11 @@ import java.util.stream.Collectors;
  * carry the level's label with this value and that some of the gang's bound pods may run on, with their free GPUs.
  * Immutable.
  */
-record Domain(String value, long nodes, long freeGpus, long largest) {
+record Domain(String value, long nodes, long freeGpus, long largest, List<NodeGroup> groups) {
+    Domain {
+        groups = List.copyOf(groups);
+    }
+
     /** Fullest first (fewest GPUs free), then by value: packing into the fullest domain that fits keeps large ones whole. */
     static final Comparator<Domain> FULLEST_FIRST =
             Comparator.comparingLong(Domain::freeGpus).thenComparing(Domain::value);
@@ -26,12 +30,14 @@ record Domain(String value, long nodes, long freeGpus, long largest) {
         List<Need> bound =
                 needs.stream().filter(n -> topology.binds(n.demand())).toList();
         Map<String, long[]> sums = new TreeMap<>();
+        Map<String, List<NodeGroup>> groups = new TreeMap<>();
         for (NodeGroup g : capacity.groups()) {
             String value = g.kind().labels().get(topology.level());
-            if (value == null || g.size() == 0 || bound.stream().noneMatch(n -> n.namesNodes() || n.admits(g.kind()))) {
+            if (value == null || g.size() == 0 || !admitsAny(bound, g)) {
                 continue;
             }
             long[] s = sums.computeIfAbsent(value, k -> new long[3]);
+            groups.computeIfAbsent(value, k -> new ArrayList<>()).add(g);
             s[0] += g.size();
             for (var e : g.byGpus().entrySet()) {
                 s[1] += e.getKey() * e.getValue().size();
@@ -39,9 +45,26 @@ record Domain(String value, long nodes, long freeGpus, long largest) {
             }
         }
         List<Domain> out = new ArrayList<>();
-        sums.forEach((value, s) -> out.add(new Domain(value, s[0], s[1], s[2])));
+        sums.forEach((value, s) -> out.add(new Domain(value, s[0], s[1], s[2], groups.get(value))));
         out.sort(FULLEST_FIRST);
         return out;
+    }
+
+    private static boolean admitsAny(List<Need> needs, NodeGroup g) {
+        for (Need n : needs) {
+            if (n.namesNodes() || n.admits(g.kind())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether the domain may hold the bound pods at all: enough GPUs free in all, and a node with as many free as the
+     * largest pod asks (a necessary condition, checked before planning the gang in it).
+     */
+    boolean mayHold(long gpus, long largestPod) {
+        return freeGpus >= gpus && largest >= largestPod;
     }
 
     /**

@@ -97,6 +97,66 @@ final class GangFit {
                 : -(capacity.freeGpus() - gpus);
     }
 
+    /** The quick checks' outcome: a refusal (or a cluster not planned in full), else the asks to place with. */
+    private record Checked(List<Ask> asks, long pods, Attempt refusal) {}
+
+    /**
+     * The checks made before any pod is placed — readiness, cluster selector, a node for every demand, room by GPUs,
+     * room in all, and whether the cluster could beat {@code beat} — as {@link #attempt} makes them: the attempt that
+     * refuses (or does not plan) the gang, or empty when it would be planned in full.
+     */
+    static java.util.Optional<Attempt> refusal(
+            List<Need> demand,
+            Map<String, String> selector,
+            PlanningCluster c,
+            Planner.Policy policy,
+            long beat,
+            String beatName) {
+        return java.util.Optional.ofNullable(
+                check(demand, selector, c, policy, beat, beatName, Within.ALL).refusal());
+    }
+
+    private static Checked check(
+            List<Need> demand,
+            Map<String, String> selector,
+            PlanningCluster c,
+            Planner.Policy policy,
+            long beat,
+            String beatName,
+            Within within) {
+        if (!c.ready()) {
+            return refused(Attempt.no("cluster is not ready (no recent heartbeat from its agent)"));
+        }
+        if (!NodeFilter.selects(selector, c.labels())) {
+            return refused(Attempt.no("cluster labels do not match the cluster selector " + Reasons.format(selector)));
+        }
+        ClusterCapacity capacity = c.capacity();
+        List<Ask> asks = new ArrayList<>();
+        long pods = 0;
+        for (Need need : demand) {
+            Ask a = new Ask(need, capacity, within);
+            PodDemand d = need.demand();
+            if (d.count() > 0 && (a.noNode() || need.gpus() > 0 && !a.roomForByGpus(d.count()))) {
+                return refused(Attempt.no(Reasons.whyNot(a, capacity, null)));
+            }
+            java.util.Optional<String> short_ = d.count() > 0 ? a.shortInAll(d.count()) : java.util.Optional.empty();
+            if (short_.isPresent()) {
+                return refused(Attempt.no(short_.get()));
+            }
+            asks.add(a);
+            pods += d.count();
+        }
+        long bound = lowerBound(demand, capacity, policy);
+        if (beatName != null && (bound > beat || bound == beat && c.name().compareTo(beatName) > 0)) {
+            return refused(new Attempt(null, "", bound, true));
+        }
+        return new Checked(asks, pods, null);
+    }
+
+    private static Checked refused(Attempt refusal) {
+        return new Checked(List.of(), 0, refusal);
+    }
+
     /**
      * The gang on one cluster. When the cluster passes the quick checks but its {@link #lowerBound}
      * cannot beat {@code beat} (the best score so far, of cluster {@code beatName}; ties go to the
@@ -111,32 +171,13 @@ final class GangFit {
             long beat,
             String beatName,
             Within within) {
-        if (!c.ready()) {
-            return Attempt.no("cluster is not ready (no recent heartbeat from its agent)");
-        }
-        if (!NodeFilter.selects(selector, c.labels())) {
-            return Attempt.no("cluster labels do not match the cluster selector " + Reasons.format(selector));
+        Checked checked = check(demand, selector, c, policy, beat, beatName, within);
+        if (checked.refusal() != null) {
+            return checked.refusal();
         }
         ClusterCapacity capacity = c.capacity();
-        List<Ask> asks = new ArrayList<>();
-        long pods = 0;
-        for (Need need : demand) {
-            Ask a = new Ask(need, capacity, within);
-            PodDemand d = need.demand();
-            if (d.count() > 0 && (a.noNode() || need.gpus() > 0 && !a.roomForByGpus(d.count()))) {
-                return Attempt.no(Reasons.whyNot(a, capacity, null));
-            }
-            java.util.Optional<String> short_ = d.count() > 0 ? a.shortInAll(d.count()) : java.util.Optional.empty();
-            if (short_.isPresent()) {
-                return Attempt.no(short_.get());
-            }
-            asks.add(a);
-            pods += d.count();
-        }
-        long bound = lowerBound(demand, capacity, policy);
-        if (beatName != null && (bound > beat || bound == beat && c.name().compareTo(beatName) > 0)) {
-            return new Attempt(null, "", bound, true);
-        }
+        List<Ask> asks = checked.asks();
+        long pods = checked.pods();
         asks.sort(Comparator.comparing((Ask a) -> a.need, Need.ORDER));
         boolean pack = policy == Planner.Policy.BIN_PACK;
         Tentative t = new Tentative(capacity);

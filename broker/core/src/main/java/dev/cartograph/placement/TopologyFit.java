@@ -1,9 +1,8 @@
 package dev.cartograph.placement;
 
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A gang on one cluster under its {@link GangTopology}. Without one, or when the gang does not fit the cluster at all,
@@ -25,34 +24,56 @@ final class TopologyFit {
             long beat,
             String beatName,
             GangTopology topology) {
-        GangFit.Attempt anywhere = GangFit.attempt(needs, selector, c, policy, budget, beat, beatName, Within.ALL);
-        if (topology.none() || !anywhere.fits()) {
-            return anywhere; // does not fit (or cannot beat the best) even unconstrained: no domain would do better
+        if (topology.none()) {
+            return GangFit.attempt(needs, selector, c, policy, budget, beat, beatName, Within.ALL);
+        }
+        java.util.Optional<GangFit.Attempt> refused = GangFit.refusal(needs, selector, c, policy, beat, beatName);
+        if (refused.isPresent()) {
+            return refused.get(); // refused (or cannot beat the best) even unconstrained: no domain would do better
         }
         String level = topology.level();
         List<Domain> domains = Domain.of(c.capacity(), topology, needs);
+        long gpus = 0;
+        long largestPod = 0;
+        for (Need n : needs) {
+            if (topology.binds(n.demand()) && n.demand().count() > 0) {
+                gpus += n.gpus() * n.demand().count();
+                largestPod = Math.max(largestPod, n.gpus());
+            }
+        }
         for (Domain d : domains) {
+            if (!d.mayHold(gpus, largestPod)) {
+                continue; // too few GPUs free there: not worth planning the gang in it
+            }
             GangFit.Attempt a = GangFit.attempt(
-                    needs, selector, c, policy, budget, beat, beatName, Within.domains(topology, Set.of(d.value())));
+                    needs, selector, c, policy, budget, beat, beatName, Within.domains(topology, List.of(d)));
             if (a.fits()) {
                 return a.in("in " + level + "=" + d.value(), Map.of(level, d.value()));
             }
+        }
+        GangFit.Attempt anywhere = GangFit.attempt(needs, selector, c, policy, budget, beat, beatName, Within.ALL);
+        if (!anywhere.fits()) {
+            return anywhere; // it does not fit the cluster at all: that is the reason, not its domains
         }
         if (topology.required()) {
             return GangFit.Attempt.no(Domain.noneHolds(topology, needs, domains));
         }
         List<Domain> largest = domains.stream().sorted(Domain.LARGEST_FIRST).toList();
-        Set<String> taken = new LinkedHashSet<>();
+        List<Domain> taken = new ArrayList<>();
+        long free = 0;
         for (Domain d : largest) {
-            taken.add(d.value());
-            if (taken.size() < 2) {
+            taken.add(d);
+            free += d.freeGpus();
+            if (taken.size() < 2 || free < gpus) {
                 continue;
             }
             GangFit.Attempt a = GangFit.attempt(
                     needs, selector, c, policy, budget, beat, beatName, Within.domains(topology, taken));
             if (a.fits()) {
                 return a.in(
-                        "across " + taken.size() + " " + level + " domains (" + String.join(", ", taken) + ")",
+                        "across " + taken.size() + " " + level + " domains ("
+                                + String.join(
+                                        ", ", taken.stream().map(Domain::value).toList()) + ")",
                         Map.of());
             }
         }

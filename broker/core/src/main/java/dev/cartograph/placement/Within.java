@@ -1,29 +1,34 @@
 package dev.cartograph.placement;
 
-import java.util.Set;
+import java.util.Collection;
+import java.util.List;
 
 /**
- * Which kinds of node a demand's pods may use in one attempt, beyond what the pods themselves allow: all of them, or
- * only those in some domains of a topology level (nodes lacking the level's label are in none). Immutable.
+ * Which node groups a demand's pods may use in one attempt, beyond what the pods themselves allow: all of the
+ * cluster's, or — for the pods a topology request binds — only those of some domains ({@link Domain#groups}; nodes
+ * lacking the level's label are in none). Immutable.
  */
-record Within(GangTopology topology, Set<String> domains) {
+record Within(GangTopology topology, List<NodeGroup> groups) {
     /** No restriction. */
-    static final Within ALL = new Within(GangTopology.NONE, Set.of());
+    static final Within ALL = new Within(GangTopology.NONE, List.of());
 
     Within {
-        domains = Set.copyOf(domains);
+        groups = List.copyOf(groups);
     }
 
-    static Within domains(GangTopology topology, Set<String> domains) {
-        return new Within(topology, domains);
+    /** The bound pods kept to these domains' node groups. */
+    static Within domains(GangTopology topology, Collection<Domain> domains) {
+        return new Within(
+                topology, domains.stream().flatMap(d -> d.groups().stream()).toList());
     }
 
-    /** Whether pods of {@code need} may use nodes of {@code kind} in this attempt. */
-    boolean admits(Need need, NodeGroup.Kind kind) {
-        if (this == ALL || !topology.binds(need.demand())) {
-            return true;
-        }
-        String value = kind.labels().get(topology.level());
-        return value != null && domains.contains(value);
+    /** The node groups {@code need}'s pods may be looked for in, in this attempt. */
+    Collection<NodeGroup> groups(Need need, ClusterCapacity capacity) {
+        return this == ALL || !topology.binds(need.demand()) ? capacity.groups() : groups;
+    }
+
+    /** Whether the demand's pods are kept to some domains in this attempt. */
+    boolean restricts(Need need) {
+        return this != ALL && topology.binds(need.demand());
     }
 }

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * mixed gangs (1–16 workers of 1, 2, 4 or 8 GPUs, half of them pinned to a GPU model, plus a
  * launcher), each placed gang reserved before the next decision, as the broker's single writer does.
  * Run: {@code mvn -B -q -ntp -pl broker/core -am test -Dtest=PlacementBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
- * ({@code -Dsizes=10x100,100x1000,1000x1000 -Ddecisions=1000}).
+ * ({@code -Dsizes=10x100,100x1000,1000x1000 -Ddecisions=1000}). {@code -Dtopology=required|preferred}: every 18 nodes
+ * of a cluster are one NVLink clique (an NVL72 rack of 4-GPU trays, here of 8-GPU nodes) and every gang asks for one.
  */
 class PlacementBenchmark {
     static final String SIZES = System.getProperty("sizes", "10x100,100x1000,1000x1000");
@@ -32,6 +33,8 @@ class PlacementBenchmark {
     static final String[] PRODUCTS = {Nodes.H100, Nodes.A100, "NVIDIA-L40S"};
     static final Instant T = Instant.parse("2026-12-02T12:00:00Z");
     static final Duration TIMEOUT = Duration.ofMinutes(1);
+    static final String TOPOLOGY = System.getProperty("topology", "");
+    static final int CLIQUE_NODES = 18;
 
     @Test
     void mixedGangsAtFleetScale() {
@@ -53,7 +56,8 @@ class PlacementBenchmark {
             List<PodDemand> gang = gang(random);
             long cpuStart = threads.getCurrentThreadCpuTime();
             long start = System.nanoTime();
-            Decision d = Planner.plan(gang, Map.of(), fleet.planning(T, TIMEOUT), Planner.Policy.BIN_PACK);
+            Decision d = Planner.plan(
+                    gang, Map.of(), fleet.planning(T, TIMEOUT), Planner.Policy.BIN_PACK, GpuBudget.NONE, topology());
             if (d instanceof Decision.Placed p) {
                 fleet.reserve("p" + i, 1, p, gang);
                 placed++;
@@ -67,14 +71,28 @@ class PlacementBenchmark {
         Arrays.sort(warm);
         double seconds = Arrays.stream(warm).sum() / 1e9;
         System.out.printf(
-                "%d clusters x %d nodes, %d decisions after %d warm-up (%d of all placed, reserved as they go)%n",
-                clusters, nodes, DECISIONS, WARM_UP, placed);
+                "%d clusters x %d nodes, %d decisions after %d warm-up (%d of all placed, reserved as they go)%s%n",
+                clusters,
+                nodes,
+                DECISIONS,
+                WARM_UP,
+                placed,
+                TOPOLOGY.isEmpty() ? "" : ", each gang " + topology() + " (cliques of " + CLIQUE_NODES + " nodes)");
         System.out.printf(
                 "decisions/s %.1f, p50 %.2f ms, p99 %.2f ms (thread CPU %.3f ms per decision)%n",
                 warm.length / seconds,
                 warm[warm.length / 2] / 1e6,
                 warm[(int) (warm.length * 0.99)] / 1e6,
                 cpu / 1e6 / DECISIONS);
+    }
+
+    /** What every gang asks of the topology ({@code -Dtopology}). */
+    static GangTopology topology() {
+        return switch (TOPOLOGY) {
+            case "required" -> GangTopology.required(TopologyPlannerTest.CLIQUE);
+            case "preferred" -> GangTopology.preferred(TopologyPlannerTest.CLIQUE);
+            default -> GangTopology.NONE;
+        };
     }
 
     /** A gang from the benchmark's mix. */
@@ -105,9 +123,12 @@ class PlacementBenchmark {
             NodeState model = Nodes.node("model", product, 8, 0);
             List<NodeState> list = new ArrayList<>(nodes);
             for (int n = 0; n < nodes; n++) {
+                Map<String, String> labels = TOPOLOGY.isEmpty()
+                        ? model.labels()
+                        : Map.of(NodeState.GPU_PRODUCT, product, TopologyPlannerTest.CLIQUE, "nvl-" + n / CLIQUE_NODES);
                 list.add(new NodeState(
                         "c" + c + "-n" + n,
-                        model.labels(),
+                        labels,
                         model.taints(),
                         true,
                         true,
