@@ -51,11 +51,7 @@ final class TopologyFit {
                 return a.in("in " + level + "=" + d.value(), Map.of(level, d.value()));
             }
         }
-        GangFit.Attempt anywhere = GangFit.attempt(needs, selector, c, policy, budget, beat, beatName, Within.ALL);
-        if (!anywhere.fits()) {
-            return anywhere; // it does not fit the cluster at all: that is the reason, not its domains
-        }
-        if (topology.required()) {
+        if (topology.required()) { // it passed the cluster's checks: what it lacks is a domain that holds it
             return GangFit.Attempt.no(Domain.noneHolds(topology, needs, domains));
         }
         List<Domain> largest = domains.stream().sorted(Domain.LARGEST_FIRST).toList();
@@ -77,6 +73,9 @@ final class TopologyFit {
                         Map.of());
             }
         }
-        return anywhere.in("(no " + level + " domains hold it: " + domains.size() + " domains)", Map.of());
+        GangFit.Attempt anywhere = GangFit.attempt(needs, selector, c, policy, budget, beat, beatName, Within.ALL);
+        return anywhere.fits()
+                ? anywhere.in("(no " + level + " domains hold it: " + domains.size() + " domains)", Map.of())
+                : anywhere;
     }
 }

@@ -216,7 +216,8 @@ public final class Preemption {
         }
 
         private Decision.Placed attempt(FreedCluster freed, List<Victim> without) {
-            Decision d = Planner.plan(gang.pods(), gang.clusterSelector(), freed.fleet(), policy, budget(without));
+            Decision d = Planner.plan(
+                    gang.pods(), gang.clusterSelector(), freed.fleet(), policy, budget(without), gang.topology());
             return d instanceof Decision.Placed p ? p : null;
         }
 

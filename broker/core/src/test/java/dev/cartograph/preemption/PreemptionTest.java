@@ -90,8 +90,14 @@ class PreemptionTest {
      * not started as the broker's reservation.
      */
     static PlanningCluster cluster(String name, List<Victim> victims) {
+        return cluster(name, victims, null, null);
+    }
+
+    /** The same, its two nodes in NVLink cliques {@code clique1} and {@code clique2} (none when null). */
+    static PlanningCluster cluster(String name, List<Victim> victims, String clique1, String clique2) {
         ClusterCapacity cap = new ClusterCapacity();
         for (String n : List.of(name + "-1", name + "-2")) {
+            String clique = n.endsWith("-1") ? clique1 : clique2;
             int used = 0;
             int reserved = 0;
             for (Victim v : victims) {
@@ -104,8 +110,22 @@ class PreemptionTest {
                     }
                 }
             }
+            dev.cartograph.protocol.NodeState plain = node(n, H100, 8, used);
             cap.put(
-                    node(n, H100, 8, used),
+                    clique == null
+                            ? plain
+                            : new dev.cartograph.protocol.NodeState(
+                                    n,
+                                    Map.of(
+                                            dev.cartograph.protocol.NodeState.GPU_PRODUCT,
+                                            H100,
+                                            "nvidia.com/gpu.clique",
+                                            clique),
+                                    plain.taints(),
+                                    true,
+                                    true,
+                                    plain.allocatable(),
+                                    plain.allocated()),
                     reserved == 0
                             ? dev.cartograph.interpreter.resources.ResourceList.EMPTY
                             : res("nvidia.com/gpu", String.valueOf(reserved)));
@@ -138,6 +158,38 @@ class PreemptionTest {
             Map<String, Map<String, Long>> usage,
             long fleetGpus) {
         return Preemption.plan(g, placed, f, t, usage, Map.of(H100, fleetGpus), Planner.Policy.BIN_PACK);
+    }
+
+    @Test
+    void aGangThatRequiresOneCliquePreemptsOnlyWhereFreeingTheVictimsLeavesOneCliqueThatHoldsIt() {
+        // as below, but c2's two nodes are in two cliques and c1's in one: freeing b3 on c2 leaves 8 + 8 in two
+        // cliques, which does not hold 2 × 8 in one; freeing b1 and b2 on c1 leaves 16 in clique k
+        List<Victim> placed = List.of(
+                victim("b1", "team-b", 0, "c1", 1, true, "c1-1", 8),
+                victim("b2", "team-b", 0, "c1", 2, true, "c1-2", 8),
+                victim("b3", "team-b", 0, "c2", 3, true, "c2-1", 8, "c2-2", 8));
+        PlanningFleet cliques =
+                new PlanningFleet(List.of(cluster("c1", placed, "k", "k"), cluster("c2", placed, "x", "y")));
+        Preemptor ring = new Preemptor(
+                "a/train",
+                "team-a",
+                0,
+                List.of(pods(2, 8)),
+                Map.of(),
+                dev.cartograph.placement.GangTopology.required("nvidia.com/gpu.clique"));
+
+        Preemption.Plan p =
+                plan(ring, placed, cliques, TEAMS, usage(placed), 32).orElseThrow();
+
+        assertThat(p.cluster()).isEqualTo("c1");
+        assertThat(p.victims()).extracting(Victim::uid).containsExactlyInAnyOrder("b1", "b2");
+        assertThat(p.placed().pin()).isEqualTo(Map.of("nvidia.com/gpu.clique", "k"));
+        // asking for no topology, the same fleet gives up b3 alone (the test below)
+        assertThat(plan(gang("team-a", 0, pods(2, 8)), placed, cliques, TEAMS, usage(placed), 32)
+                        .orElseThrow()
+                        .victims())
+                .extracting(Victim::uid)
+                .containsExactly("b3");
     }
 
     @Test

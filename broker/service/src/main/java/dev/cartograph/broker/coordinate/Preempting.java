@@ -73,7 +73,8 @@ final class Preempting {
                 fairShare.queueOf(t.namespace()),
                 p.priority(),
                 gang.pods(),
-                gang.clusterSelector());
+                gang.clusterSelector(),
+                gang.topology());
         return fairShare.preempt(preemptor, () -> victims(p.uid()), scope, settings.policy());
     }
 
