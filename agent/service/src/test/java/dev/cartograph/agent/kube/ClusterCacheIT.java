@@ -186,6 +186,12 @@ class ClusterCacheIT {
         b.getStatus().setPhase("Succeeded");
         client.pods().inNamespace("ml").resource(b).update();
         Eventually.until(Duration.ofSeconds(20), () -> gpusAllocated("gpu-a") == 4);
+        // the cache is updated before the change is signalled, on the informer's thread: wait for the signal too
+        Eventually.until(
+                Duration.ofSeconds(20),
+                () -> changes.contains(new ClusterCache.Change.Capacity())
+                        && changes.contains(new ClusterCache.Change.Workload(POD, "ml", "b")),
+                () -> "both changes signalled: " + changes);
         assertThat(changes)
                 .contains(new ClusterCache.Change.Capacity(), new ClusterCache.Change.Workload(POD, "ml", "b"));
 
