@@ -30,7 +30,9 @@ public class AccessFilter implements Ordered {
     private static final Logger LOG = LoggerFactory.getLogger(AccessFilter.class);
     private static final String CALLER = "cartograph.caller";
     /** Probes and the API's description: no tenant data. */
-    private static final Set<String> OPEN = Set.of("/health", "/health/liveness", "/health/readiness");
+    private static final Set<String> OPEN = Set.of(
+            "/health", "/health/liveness", "/health/readiness", "/", "/ui/app.js", "/ui/app.css"); // the dashboard's
+    // page, script and style hold no data: the page asks for a token and sends it with every API call
 
     private final AccessControl access;
 

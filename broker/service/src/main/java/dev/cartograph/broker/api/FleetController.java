@@ -163,7 +163,7 @@ public class FleetController {
         if (v instanceof Unavailable u) {
             return Refusals.unavailable(u.reason());
         }
-        return ok(Views.workload(view, p));
+        return ok(Views.explained(view, p));
     }
 
     @Get("/placements")

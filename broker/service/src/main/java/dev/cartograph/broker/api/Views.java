@@ -150,15 +150,50 @@ public final class Views {
     public static ObjectNode workloads(BrokerView view, Predicate<String> visible) {
         ObjectNode o = Documents.json().createObjectNode();
         ArrayNode items = o.putArray("workloads");
+        Map<String, Integer> positions = new HashMap<>(); // the queue's order, looked up once per workload
+        for (int i = 0; i < view.queue().size(); i++) {
+            positions.put(view.queue().get(i), i);
+        }
         view.placements().values().stream()
                 .filter(p -> visible.test(p.uid()))
                 .sorted(Comparator.comparing((PlacementRecord p) -> p.target().toString()))
-                .forEach(p -> items.add(workload(view, p)));
+                .forEach(p -> items.add(workload(view, p, positions.getOrDefault(p.uid(), -1))));
         return o;
+    }
+
+    /**
+     * One federated workload as {@link #workloads} lists it, with the latest decision's explanation per cluster
+     * ({@code verdicts}: the chosen cluster first, then those that fit by score, then the others; why each does or
+     * does not take it).
+     */
+    public static ObjectNode explained(BrokerView view, PlacementRecord p) {
+        ObjectNode w = workload(view, p);
+        dev.cartograph.placement.Decision d = view.decisions().get(p.uid());
+        if (d != null) {
+            String chosen = d.chosen().orElse("");
+            ArrayNode verdicts = w.putArray("verdicts");
+            d.clusters().stream()
+                    .sorted(Comparator.comparing((dev.cartograph.placement.Decision.Verdict v) ->
+                                    !v.cluster().equals(chosen))
+                            .thenComparing(v -> !v.fits())
+                            .thenComparingLong(dev.cartograph.placement.Decision.Verdict::score)
+                            .thenComparing(dev.cartograph.placement.Decision.Verdict::cluster))
+                    .forEach(v -> verdicts.addObject()
+                            .put("cluster", v.cluster())
+                            .put("chosen", v.cluster().equals(chosen))
+                            .put("fits", v.fits())
+                            .put("reason", v.reason()));
+        }
+        return w;
     }
 
     /** One federated workload, as {@link #workloads} lists it. */
     public static ObjectNode workload(BrokerView view, PlacementRecord p) {
+        return workload(view, p, view.queue().indexOf(p.uid()));
+    }
+
+    /** @param position its index in the queue, -1 when it is not queued */
+    private static ObjectNode workload(BrokerView view, PlacementRecord p, int position) {
         ObjectNode w = Documents.json()
                 .createObjectNode()
                 .put("uid", p.uid())
@@ -178,10 +213,10 @@ public final class Views {
                     .put("pods", m.pods())
                     .put("gpus", m.resources().gpus());
         }
-        int position = view.queue().indexOf(p.uid());
         if (position >= 0) {
             w.put("queuePosition", position + 1);
         }
+        w.put("priority", p.priority()).put("submitted", p.submitted().toString());
         return w;
     }
 
