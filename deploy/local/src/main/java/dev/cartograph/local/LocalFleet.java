@@ -204,6 +204,12 @@ public final class LocalFleet implements AutoCloseable {
         return broker.getURL().toString();
     }
 
+    /** The dashboard's address with the token, which signs in once (the page then drops it from the address bar). */
+    public String dashboardUrl() {
+        return brokerUrl() + "/?token="
+                + java.net.URLEncoder.encode(token.token(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /**
      * The broker REST API's token (static token file mode; allowed everything), new on every start, and
      * where it is ({@code <data>/broker.token}, mode 0600).

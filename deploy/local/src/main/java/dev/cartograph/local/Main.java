@@ -63,6 +63,7 @@ public final class Main {
                 Cartograph local fleet is up (a demo harness: clusters are simulated; state resets on every start).
                   hub API server   %s   kubeconfig: %s
                   member clusters  %s   kubeconfigs: %s/<name>.kubeconfig
+                  dashboard        %s   (this link signs in; it holds the token)
                   broker REST      %s   (OpenAPI: %s/openapi/cartograph-broker-v1.yml)
                   broker token     %s   (mode 0600; new on every start; user %s may do everything)
                   Kafka            %s
@@ -82,6 +83,7 @@ public final class Main {
                 kc,
                 String.join(", ", fleet.clusters()),
                 options.data(),
+                fleet.dashboardUrl(),
                 fleet.brokerUrl(),
                 fleet.brokerUrl(),
                 fleet.token().file(),
