@@ -58,6 +58,8 @@ function age(seconds) {
 // ---- tables: a header row and a body; past VIRTUAL_FROM rows only those in view are in the DOM ----
 
 function table(container, columns, rows, onRow) {
+  const before = container.querySelector(".scroll");
+  const scrolledTo = before ? before.scrollTop : 0; // kept across the refresh every 2 s
   container.replaceChildren();
   if (rows.length === 0) {
     container.append(el("p", { class: "empty", text: "None." }));
@@ -85,6 +87,8 @@ function table(container, columns, rows, onRow) {
   };
   scroll.addEventListener("scroll", () => requestAnimationFrame(redraw));
   container.append(scroll);
+  draw(0, Math.min(rows.length, Math.floor(scrolledTo / ROW_PX) + 80)); // tall enough to scroll back to
+  scroll.scrollTop = scrolledTo;
   redraw();
 }
 

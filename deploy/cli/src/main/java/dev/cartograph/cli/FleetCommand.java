@@ -18,9 +18,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(
         name = "fleet",
-        description = "Show the fleet as the broker sees it: per cluster and GPU model, total/used/reserved/free GPUs, "
-                + "the largest free block on one node, and gangs still pending. --by-domain: the same per topology "
-                + "domain (zone, rack, NVLink clique: the broker's cartograph.broker.topology-levels), to see fragmentation.")
+        description =
+                "Show the fleet as the broker sees it: per cluster and GPU model, total/used/reserved/free GPUs, "
+                        + "the largest free block on one node, and gangs still pending. --by-domain: the same per topology "
+                        + "domain (zone, rack, NVLink clique: the broker's cartograph.broker.topology-levels), to see fragmentation.")
 final class FleetCommand implements Callable<Integer> {
     @Mixin
     BrokerOptions broker;

@@ -99,15 +99,14 @@ class DashboardIT {
         return new WebDriverWait(browser, Duration.ofSeconds(20));
     }
 
-    /** The Free column of the fleet table, by cluster and model. */
+    /** The Free column of the fleet table, by cluster and model (read in one script: the table is redrawn every 2 s). */
+    @SuppressWarnings("unchecked")
     static Map<String, String> freeShown(WebDriver browser) {
-        Map<String, String> free = new HashMap<>();
-        for (WebElement row : browser.findElements(By.cssSelector("#fleet-table tbody tr[data-key]"))) {
-            free.put(
-                    row.getAttribute("data-key"),
-                    row.findElements(By.tagName("td")).get(7).getText());
-        }
-        return free;
+        Object free = ((JavascriptExecutor) browser)
+                .executeScript(
+                        "return Object.fromEntries([...document.querySelectorAll('#fleet-table tbody tr[data-key]')]"
+                                + ".map(tr => [tr.dataset.key, tr.children[7].textContent]));");
+        return new HashMap<>((Map<String, String>) free);
     }
 
     static boolean noHorizontalScroll(WebDriver browser) {
@@ -236,6 +235,76 @@ class DashboardIT {
             } finally {
                 browser.quit();
             }
+        }
+    }
+
+    @Test
+    void aLongQueueIsDrawnOnlyWhereItIsInViewAndScrollsToItsEnd() throws Exception {
+        try (LocalFleet fleet = FairShareIT.started(dir)) {
+            // 240 one-pod Jobs asking 16 GPUs each: no node has 16, so all of them wait (more than the 200 rows from
+            // which a table draws only what is in view)
+            var hub = fleet.hub().client();
+            for (int i = 0; i < 240; i++) {
+                hub.resource(hub.getKubernetesSerialization()
+                                .unmarshal(
+                                        """
+                                        apiVersion: batch/v1
+                                        kind: Job
+                                        metadata: {name: wait-%03d, namespace: ml}
+                                        spec:
+                                          template:
+                                            spec:
+                                              restartPolicy: Never
+                                              containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "16"}}}]
+                                        """.formatted(i),
+                                        io.fabric8.kubernetes.api.model.GenericKubernetesResource.class))
+                        .create();
+            }
+            WebDriver browser = chromium();
+            try {
+                browser.get(fleet.dashboardUrl());
+                waiting(browser)
+                        .until(b -> !b.findElements(By.id("tab-queue")).isEmpty()
+                                && b.findElement(By.id("tab-queue")).isDisplayed());
+                browser.findElement(By.id("tab-queue")).click();
+                waiting(browser)
+                        .until(b -> queued(fleet) >= 240
+                                && !b.findElements(By.cssSelector("#queue-table .scroll"))
+                                        .isEmpty()
+                                && positions(b).contains("1"));
+                int drawn = positions(browser).size();
+                assertThat(drawn).as("rows in the DOM of 240").isBetween(20, 120);
+                assertThat(positions(browser)).doesNotContain("240");
+                ((JavascriptExecutor) browser)
+                        .executeScript("const s = document.querySelector('#queue-table .scroll');"
+                                + " s.scrollTop = s.scrollHeight;");
+                waiting(browser).until(b -> positions(b).contains("240"));
+                Thread.sleep(2_500); // a refresh (every 2 s) keeps where the table was scrolled to
+                assertThat(positions(browser)).contains("240").doesNotContain("1");
+            } finally {
+                browser.quit();
+            }
+        }
+    }
+
+    /**
+     * The queue positions (first column) of the queue table's rows in the DOM, read in one script (the table is drawn
+     * anew every 2 s, so elements found one by one may be gone by the next call).
+     */
+    @SuppressWarnings("unchecked")
+    static List<String> positions(WebDriver browser) {
+        Object texts = ((JavascriptExecutor) browser)
+                .executeScript("return [...document.querySelectorAll('#queue-table tbody tr[data-key] td:first-child')]"
+                        + ".map(td => td.textContent);");
+        return (List<String>) texts;
+    }
+
+    /** How many gangs wait, as the broker says. */
+    static int queued(LocalFleet fleet) {
+        try {
+            return api(fleet, "/api/v1/fleet/summary", null).path("queued").asInt();
+        } catch (IOException | InterruptedException e) {
+            return -1;
         }
     }
 }

@@ -143,7 +143,11 @@ public class FleetController {
     }
 
     @Get("/workloads/{uid}")
-    @Operation(summary = "One federated workload, by its hub object's uid")
+    @Operation(
+            summary = "One federated workload, by its hub object's uid",
+            description = "As listed by GET /api/v1/workloads, with verdicts: the latest decision per cluster (the"
+                    + " chosen one first), why each does or does not take it; none for a placement not decided since"
+                    + " the broker started.")
     @ApiResponse(responseCode = "403", description = "the caller may not get this kind in its namespace on the hub")
     @ApiResponse(responseCode = "404", description = "the broker has no placement with this uid")
     public HttpResponse<String> workload(HttpRequest<?> request, @PathVariable String uid) {
