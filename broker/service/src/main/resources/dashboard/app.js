@@ -57,7 +57,7 @@ function age(seconds) {
 
 // ---- tables: a header row and a body; past VIRTUAL_FROM rows only those in view are in the DOM ----
 
-function table(container, columns, rows, onRow) {
+function table(container, columns, rows) {
   const before = container.querySelector(".scroll");
   const scrolledTo = before ? before.scrollTop : 0; // kept across the refresh every 2 s
   container.replaceChildren();
@@ -71,7 +71,7 @@ function table(container, columns, rows, onRow) {
   const draw = (from, to) => {
     tbody.replaceChildren();
     if (from > 0) tbody.append(spacer(columns.length, from));
-    for (let i = from; i < to; i++) tbody.append(row(columns, rows[i], onRow));
+    for (let i = from; i < to; i++) tbody.append(row(columns, rows[i]));
     if (to < rows.length) tbody.append(spacer(columns.length, rows.length - to));
   };
   if (rows.length < VIRTUAL_FROM) {
@@ -100,7 +100,7 @@ function spacer(span, count) {
   return el("tr", { "aria-hidden": "true" }, td);
 }
 
-function row(columns, r, onRow) {
+function row(columns, r) {
   return el("tr", { "data-key": r.key }, columns.map((c) => {
     const value = c.value(r);
     const td = el("td", { class: [c.num ? "num" : "", c.wrap ? "wrap" : ""].join(" ").trim() || null });

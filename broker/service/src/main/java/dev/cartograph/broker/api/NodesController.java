@@ -80,14 +80,7 @@ public class NodesController {
                     .put("pending", c.pending());
             ArrayNode models = co.putArray("gpuModels");
             for (FleetReport.ModelReport m : c.models()) {
-                models.addObject()
-                        .put("model", m.model())
-                        .put("nodes", m.nodes())
-                        .put("total", m.total())
-                        .put("allocated", m.allocated())
-                        .put("reserved", m.reserved())
-                        .put("free", m.free())
-                        .put("largestFreeBlock", m.largestFreeBlock());
+                Views.model(models, m);
                 totals[0] += m.total();
                 totals[1] += m.allocated();
                 totals[2] += m.reserved();

@@ -44,14 +44,7 @@ public final class Views {
             co.put("heartbeat", r.heartbeat().toString()).put("pending", r.pending());
             ArrayNode models = co.putArray("gpuModels");
             for (FleetReport.ModelReport m : r.models()) {
-                models.addObject()
-                        .put("model", m.model())
-                        .put("nodes", m.nodes())
-                        .put("total", m.total())
-                        .put("allocated", m.allocated())
-                        .put("reserved", m.reserved())
-                        .put("free", m.free())
-                        .put("largestFreeBlock", m.largestFreeBlock());
+                model(models, m);
                 totals[0] += m.total();
                 totals[1] += m.allocated();
                 totals[2] += m.reserved();
@@ -67,6 +60,18 @@ public final class Views {
                 .put("largestFreeBlock", totals[4]);
         o.put("queued", view.queue().size()).put("at", now.toString());
         return o;
+    }
+
+    /** One GPU model's row of a cluster, as {@code /api/v1/fleet} and {@code /api/v1/fleet/summary} write it. */
+    static void model(ArrayNode into, FleetReport.ModelReport m) {
+        into.addObject()
+                .put("model", m.model())
+                .put("nodes", m.nodes())
+                .put("total", m.total())
+                .put("allocated", m.allocated())
+                .put("reserved", m.reserved())
+                .put("free", m.free())
+                .put("largestFreeBlock", m.largestFreeBlock());
     }
 
     /**
