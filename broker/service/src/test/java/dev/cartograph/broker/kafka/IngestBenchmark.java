@@ -9,11 +9,13 @@ import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.fleet.FleetSnapshot;
 import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.kafka.local.LocalKafka;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.ClusterRecord;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.Command;
+import dev.cartograph.protocol.NodeState;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.protocol.Topics;
@@ -51,14 +53,21 @@ import org.junit.jupiter.api.Timeout;
  * Ingest} and a running {@link Coordinator} with a no-op outbox and hub — is done when every cluster's newest
  * summary is in its fleet. Both are timed from start to the last record (raw) or the last summary taken (broker).
  *
- * <p>Run: {@code mvn -B -q -ntp -pl broker/service -am test -Dtest=IngestBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
+ * <p>Run: {@code mvn -B -q -ntp -pl broker/service -am test -Dtest=IngestBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
+ * Settings (system properties, e.g. {@code -DargLine=-Dingest.warmups=2}): {@code ingest.warmups} (untimed runs of each
+ * reader before the timed ones, default {@value #DEFAULT_WARMUPS}: fewer leave the JIT compiling in the timed runs);
+ * {@code ingest.decoders} (the ingest's decoding threads, default its own choice for the machine); {@code
+ * ingest.nodes=shapeless} (node records without labels, taints and allocatable, about 170 bytes instead of 620: what
+ * a node record that only named its shape would cost both readers, to judge that protocol change before making it).
  */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 class IngestBenchmark {
     static final int CLUSTERS = 100;
     static final int NODES = 2000;
     static final int ROUNDS = 40;
-    static final int WARMUPS = 2;
+    static final int DEFAULT_WARMUPS = 6;
+    static final int WARMUPS = Integer.getInteger("ingest.warmups", DEFAULT_WARMUPS);
+    static final boolean SHAPELESS = "shapeless".equals(System.getProperty("ingest.nodes"));
     static final int MEASURED = 3;
     static final Instant T0 = Instant.parse("2026-12-03T12:00:00Z");
     /** Made once: loading the catalog is not ingest, and the JIT compiling its parsers would run in the timed runs. */
@@ -79,8 +88,13 @@ class IngestBenchmark {
             }
             long[] written = produce(kafka, topics);
             System.out.printf(
-                    "ingest benchmark: %d clusters x %d nodes, %d rounds of 2%% change: %,d records, %,d bytes%n",
-                    CLUSTERS, NODES, ROUNDS, written[0], written[1]);
+                    "ingest benchmark: %d clusters x %d nodes, %d rounds of 2%% change: %,d records, %,d bytes%s%n",
+                    CLUSTERS,
+                    NODES,
+                    ROUNDS,
+                    written[0],
+                    written[1],
+                    SHAPELESS ? " (node records without their shape)" : "");
 
             for (int i = 0; i < WARMUPS; i++) { // both readers alike: the JIT compiles their code before timing
                 settle();
@@ -90,11 +104,14 @@ class IngestBenchmark {
             }
             double[] raw = new double[MEASURED];
             double[] broker = new double[MEASURED];
+            double[] brokerCpu = new double[MEASURED];
             for (int i = 0; i < MEASURED; i++) {
                 settle();
                 raw[i] = raw(kafka, clusterTopics, written[0], "run " + (i + 1));
                 settle();
-                broker[i] = broker(kafka, topics, written[0], "run " + (i + 1));
+                double[] run = broker(kafka, topics, written[0], "run " + (i + 1));
+                broker[i] = run[0];
+                brokerCpu[i] = run[1];
             }
             double rawMean = java.util.Arrays.stream(raw).average().orElseThrow();
             double brokerMean = java.util.Arrays.stream(broker).average().orElseThrow();
@@ -102,6 +119,16 @@ class IngestBenchmark {
                     "ingest (%d warm-up and %d timed runs each): raw KafkaConsumer %,.0f records/s (%s); broker ingest"
                             + " to fleet %,.0f records/s (%s); ratio %.2f%n",
                     WARMUPS, MEASURED, rawMean, each(raw), brokerMean, each(broker), brokerMean / rawMean);
+            int processors = Runtime.getRuntime().availableProcessors();
+            double cpu = java.util.Arrays.stream(brokerCpu).average().orElseThrow();
+            System.out.printf(
+                    "ingest bound: a broker run takes %.2f CPU-seconds of the process (mean); on %d processors it cannot"
+                            + " take less than %.2f s, %,.0f records/s at best: ratio at most %.2f%n",
+                    cpu,
+                    processors,
+                    cpu / processors,
+                    written[0] / (cpu / processors),
+                    written[0] / (cpu / processors) / rawMean);
         }
     }
 
@@ -129,7 +156,7 @@ class IngestBenchmark {
                             used[i] = (used[i] + 1 + random.nextInt(8)) % 9;
                         }
                         if (round == 0 || change) {
-                            out.add(new ClusterRecord.Node(cluster, stamp, SummaryVolumeBenchmark.node(c, i, used[i])));
+                            out.add(new ClusterRecord.Node(cluster, stamp, node(c, i, used[i])));
                         }
                     }
                     out.add(new ClusterRecord.Header(
@@ -145,6 +172,14 @@ class IngestBenchmark {
             producer.flush();
         }
         return new long[] {records, bytes};
+    }
+
+    /** The node as agents write it, or without its shape ({@code ingest.nodes=shapeless}). */
+    private static NodeState node(int c, int i, int gpusUsed) {
+        NodeState n = SummaryVolumeBenchmark.node(c, i, gpusUsed);
+        return SHAPELESS
+                ? new NodeState(n.name(), Map.of(), List.of(), true, true, ResourceList.EMPTY, n.allocated())
+                : n;
     }
 
     /** The consumer settings the ingest uses. */
@@ -190,8 +225,11 @@ class IngestBenchmark {
         }
     }
 
-    /** Records per second the broker reads the cluster topics at, until every newest summary is in the fleet. */
-    private static double broker(LocalKafka kafka, Topics topics, long records, String run) throws Exception {
+    /**
+     * Records per second the broker reads the cluster topics at, until every newest summary is in the fleet, and the
+     * process's CPU-seconds meanwhile.
+     */
+    private static double[] broker(LocalKafka kafka, Topics topics, long records, String run) throws Exception {
         BrokerSettings settings = new BrokerSettings(
                 "bench",
                 "bench",
@@ -208,7 +246,14 @@ class IngestBenchmark {
         Thread coordinating = new Thread(coordinator, "bench-coordinator");
         coordinating.start();
         try (Topology topology = new Topology(kafka.clientSettings(), topics, TopicSettings.SINGLE_BROKER);
-                Ingest ingest = new Ingest(kafka.clientSettings(), topics, topology, coordinator)) {
+                Ingest ingest = new Ingest(
+                        kafka.clientSettings(),
+                        topics,
+                        topology,
+                        coordinator,
+                        Integer.getInteger(
+                                "ingest.decoders",
+                                Ingest.decodingThreads(Runtime.getRuntime().availableProcessors())))) {
             Cpu before = Cpu.now();
             long start = System.nanoTime();
             Thread reading = new Thread(ingest, "bench-ingest");
@@ -221,6 +266,7 @@ class IngestBenchmark {
                 Thread.sleep(2);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
+            Cpu used = Cpu.now().since(before);
             var cpu = java.lang.management.ManagementFactory.getThreadMXBean();
             long[] decoding = java.util.Arrays.stream(cpu.getThreadInfo(cpu.getAllThreadIds()))
                     .filter(i -> i != null && i.getThreadName().startsWith("ingest-decode"))
@@ -236,10 +282,10 @@ class IngestBenchmark {
                     decoding.length,
                     java.util.Arrays.stream(decoding).sum() / 1e9,
                     cpu.getThreadCpuTime(coordinating.getId()) / 1e9,
-                    Cpu.now().since(before));
+                    used);
             ingest.close();
             reading.join(10_000);
-            return records / seconds;
+            return new double[] {records / seconds, used.process() / 1e9};
         } finally {
             coordinator.close();
             coordinating.join(10_000);
@@ -307,10 +353,15 @@ class IngestBenchmark {
             return new Cpu(process, jit, gc);
         }
 
-        String since(Cpu before) {
+        /** What was used since {@code before}. */
+        Cpu since(Cpu before) {
+            return new Cpu(process - before.process, jit - before.jit, gc - before.gc);
+        }
+
+        @Override
+        public String toString() {
             return String.format(
-                    "process %.2f s, of it JIT compiler %.2f s, GC %.2f s",
-                    (process - before.process) / 1e9, (jit - before.jit) / 1e9, (gc - before.gc) / 1e9);
+                    "process %.2f s, of it JIT compiler %.2f s, GC %.2f s", process / 1e9, jit / 1e9, gc / 1e9);
         }
     }
 
