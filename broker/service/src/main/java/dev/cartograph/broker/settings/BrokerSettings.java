@@ -118,7 +118,10 @@ public record BrokerSettings(
                 TopicSettings.DEFAULTS);
     }
 
-    /** Settings with the default pod security ({@link PodSecurityPolicy#DEFAULT}: baseline everywhere). */
+    /**
+     * Settings with the default pod security ({@link PodSecurityPolicy#DEFAULT}: baseline everywhere) and topology
+     * levels ({@link TopologyLevels#DEFAULT}: zone, rack, NVLink clique); the {@code with…} methods change them.
+     */
     public BrokerSettings(
             String brokerId,
             String topicPrefix,
@@ -147,40 +150,7 @@ public record BrokerSettings(
                 tick,
                 limits,
                 topicSettings,
-                PodSecurityPolicy.DEFAULT);
-    }
-
-    /** Settings with the default topology levels ({@link TopologyLevels#DEFAULT}: zone, rack, NVLink clique). */
-    public BrokerSettings(
-            String brokerId,
-            String topicPrefix,
-            Map<String, String> kafka,
-            Duration heartbeatTimeout,
-            Duration failoverTimeout,
-            String federationLabel,
-            Planner.Policy policy,
-            boolean replaceRunning,
-            String leaseNamespace,
-            String leaseName,
-            Duration tick,
-            Limits limits,
-            TopicSettings topicSettings,
-            PodSecurityPolicy podSecurity) {
-        this(
-                brokerId,
-                topicPrefix,
-                kafka,
-                heartbeatTimeout,
-                failoverTimeout,
-                federationLabel,
-                policy,
-                replaceRunning,
-                leaseNamespace,
-                leaseName,
-                tick,
-                limits,
-                topicSettings,
-                podSecurity,
+                PodSecurityPolicy.DEFAULT,
                 TopologyLevels.DEFAULT);
     }
 
