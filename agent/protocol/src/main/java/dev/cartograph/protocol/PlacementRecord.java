@@ -39,23 +39,6 @@ public record PlacementRecord(
         Map<String, String> refusals,
         Pin pin) {
 
-    /** A record without a pin. */
-    public PlacementRecord(
-            String uid,
-            Target target,
-            Optional<String> cluster,
-            long epoch,
-            State state,
-            String reason,
-            Map<String, ResourceList> reserved,
-            int priority,
-            Instant submitted,
-            Instant at,
-            long term,
-            Map<String, String> refusals) {
-        this(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, refusals, Pin.NONE);
-    }
-
     /**
      * What the broker adds to the copy so that the member keeps its pods in the topology domain the gang was placed in:
      * node labels every pod of {@code components} (all of the copy's pods when empty) is given as its node selector, or
@@ -86,7 +69,7 @@ public record PlacementRecord(
         }
     }
 
-    /** A record without refusals. */
+    /** A record without refusals or a pin ({@link #withRefusals}, {@link #withPin} add them). */
     public PlacementRecord(
             String uid,
             Target target,
@@ -99,7 +82,7 @@ public record PlacementRecord(
             Instant submitted,
             Instant at,
             long term) {
-        this(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, Map.of());
+        this(uid, target, cluster, epoch, state, reason, reserved, priority, submitted, at, term, Map.of(), Pin.NONE);
     }
 
     /** A record not yet stamped with a leader term (the broker stamps it when it writes it). */
