@@ -121,14 +121,11 @@ class IngestBenchmark {
                     WARMUPS, MEASURED, rawMean, each(raw), brokerMean, each(broker), brokerMean / rawMean);
             int processors = Runtime.getRuntime().availableProcessors();
             double cpu = java.util.Arrays.stream(brokerCpu).average().orElseThrow();
+            double fastest = cpu / processors; // seconds, were every processor busy with the broker the whole run
             System.out.printf(
                     "ingest bound: a broker run takes %.2f CPU-seconds of the process (mean); on %d processors it cannot"
                             + " take less than %.2f s, %,.0f records/s at best: ratio at most %.2f%n",
-                    cpu,
-                    processors,
-                    cpu / processors,
-                    written[0] / (cpu / processors),
-                    written[0] / (cpu / processors) / rawMean);
+                    cpu, processors, fastest, written[0] / fastest, written[0] / fastest / rawMean);
         }
     }
 
