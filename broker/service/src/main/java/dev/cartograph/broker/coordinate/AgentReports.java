@@ -29,7 +29,7 @@ final class AgentReports {
     private static final Logger LOG = LoggerFactory.getLogger(AgentReports.class);
     private final BrokerSettings settings;
     private final Fleet fleet;
-    private final Book book;
+    private final PlacementStore store;
     private final Fencing fencing;
     private final StatusMirror mirror;
     private final Deletion deletion;
@@ -45,7 +45,7 @@ final class AgentReports {
     AgentReports(
             BrokerSettings settings,
             Fleet fleet,
-            Book book,
+            PlacementStore store,
             Fencing fencing,
             StatusMirror mirror,
             Deletion deletion,
@@ -55,7 +55,7 @@ final class AgentReports {
             Clock clock) {
         this.settings = settings;
         this.fleet = fleet;
-        this.book = book;
+        this.store = store;
         this.fencing = fencing;
         this.mirror = mirror;
         this.deletion = deletion;
@@ -98,7 +98,7 @@ final class AgentReports {
     /** A member workload's summary, or its tombstone (empty). */
     void workload(WorkloadKey key, Optional<WorkloadSummary> summary) {
         if (summary.isEmpty()) {
-            book.copyGone(key)
+            store.copyGone(key)
                     .flatMap(WorkloadSummary::placementId)
                     .ifPresent(uid -> fencing.copyGone(uid, key.cluster()));
             return;
@@ -108,20 +108,20 @@ final class AgentReports {
             return;
         }
         Optional<WorkloadSummary> previous =
-                book.copy(s).filter(p -> p.placementId().equals(s.placementId()));
+                store.copy(s).filter(p -> p.placementId().equals(s.placementId()));
         copy(s, previous);
     }
 
     /** A placed copy some agent reports: the placement's member (mirrored to the hub), or a stale copy to fence. */
     void copy(WorkloadSummary s, Optional<WorkloadSummary> previous) {
         String uid = s.placementId().orElseThrow();
-        Optional<PlacementRecord> p = book.placement(uid);
+        Optional<PlacementRecord> p = store.placement(uid);
         if (p.isEmpty() || !p.get().cluster().equals(Optional.of(s.key().cluster()))) {
             fencing.fence(uid, s.key(), p);
             return;
         }
         if (p.get().state() != State.QUEUED) { // a preempted gang's suspended copy: the hub shows it waiting
-            book.object(uid).filter(o -> !o.deleting()).ifPresent(o -> mirror.mirror(o, s, previous));
+            store.object(uid).filter(o -> !o.deleting()).ifPresent(o -> mirror.mirror(o, s, previous));
         }
     }
 
@@ -132,9 +132,9 @@ final class AgentReports {
      * would otherwise stay until its summary changed.
      */
     void fenceStale() {
-        for (WorkloadSummary s : List.copyOf(book.copies())) {
+        for (WorkloadSummary s : List.copyOf(store.copies())) {
             String uid = s.placementId().orElse("");
-            Optional<PlacementRecord> p = uid.isEmpty() ? Optional.empty() : book.placement(uid);
+            Optional<PlacementRecord> p = uid.isEmpty() ? Optional.empty() : store.placement(uid);
             if (!uid.isEmpty()
                     && (p.isEmpty()
                             || !p.get().cluster().equals(Optional.of(s.key().cluster())))) {
@@ -148,7 +148,7 @@ final class AgentReports {
      * Returns the cluster whose capacity a refused gang gave back, if any.
      */
     Optional<String> result(CommandResult r) {
-        Optional<PlacementRecord> found = book.placement(r.placementId());
+        Optional<PlacementRecord> found = store.placement(r.placementId());
         if (!effects.active()
                 || found.isEmpty()
                 || r.epoch() != found.get().epoch()
@@ -156,10 +156,10 @@ final class AgentReports {
             return Optional.empty();
         }
         PlacementRecord p = found.get();
-        Optional<HubObject> object = book.object(p.uid());
+        Optional<HubObject> object = store.object(p.uid());
         switch (r.outcome()) {
             case APPLIED -> {
-                if (p.state() == State.PLACED && book.write(p.with(State.APPLIED, "", clock.instant()))) {
+                if (p.state() == State.PLACED && store.write(p.with(State.APPLIED, "", clock.instant()))) {
                     object.ifPresent(o -> effects.event(
                             o,
                             EventReason.Forwarded,
@@ -168,7 +168,7 @@ final class AgentReports {
             }
             case REJECTED, FAILED -> {
                 if ((p.state() == State.PLACED || p.state() == State.APPLIED) && object.isPresent()) {
-                    return book.member(p).isPresent() // a copy runs there: only this change of it was refused
+                    return store.member(p).isPresent() // a copy runs there: only this change of it was refused
                             ? updates.changeRefused(p, object.get(), r.reason())
                             : failover.refused(p, r.cluster(), r.reason());
                 }

@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  * parts on that thread: {@link HubObjects} (a hub object changed or went away), {@link Placing} (submit, plan, queue),
  * {@link QueueRetry} (the queued gangs that could fit where capacity changed, tried again after each batch),
  * {@link Updates}, {@link StatusMirror}, {@link Fencing},
- * {@link Failover}, {@link Deletion}; placements live in the {@link Book}; every outside effect goes
- * through {@link Effects} or {@link Book#write}, which act only while this instance is active.
+ * {@link Failover}, {@link Deletion}; placements live in the {@link PlacementStore}; every outside effect goes
+ * through {@link Effects} or {@link PlacementStore#write}, which act only while this instance is active.
  *
  * <p>Rules (ADR 0004, docs/adr/0005-failure-model.md): a decision is durable (placements topic)
  * before its command is sent; its demand is reserved on the chosen nodes until the agent accounts for
@@ -172,6 +172,15 @@ public final class Coordinator implements Runnable, AutoCloseable {
      * publishes the view (the loop's body; tests call it directly).
      */
     void step(List<Input> batch) {
+        parts.thread.enter();
+        try {
+            handleAll(batch);
+        } finally {
+            parts.thread.exit();
+        }
+    }
+
+    private void handleAll(List<Input> batch) {
         for (Input input : batch) {
             parts.quarantine.guard(input, () -> handle(input));
         }
@@ -207,13 +216,13 @@ public final class Coordinator implements Runnable, AutoCloseable {
             }
         } else if (input instanceof Input.Placement p) {
             if (!active()) {
-                parts.book.replayed(
+                parts.store.replayed(
                         p.uid(), p.record()); // while active, this instance wrote it: what it reads back is its own
             }
         } else if (input instanceof Input.CaughtUp) {
             LOG.info(
                     "caught up with every topic: {} placements, {} clusters",
-                    parts.book.placements().size(),
+                    parts.store.placements().size(),
                     parts.fleet.clusters().size());
             parts.leadership.caughtUpWithStart();
         } else if (input instanceof Input.Marked m) {
@@ -233,10 +242,10 @@ public final class Coordinator implements Runnable, AutoCloseable {
             LOG.info("definitions changed: {} kinds", d.definitions().size());
             parts.retry.changedEverywhere(); // queued gangs are interpreted again, and tried on every cluster
         } else if (input instanceof Input.Queues q) {
-            parts.fairShare.queues(q, parts.book);
+            parts.fairShare.queues(q, parts.store);
             parts.retry.changedEverywhere(); // every gang's queue, budget and turn may have changed
         } else if (input instanceof Input.Tick) {
-            usage.tick(clock.instant(), active(), () -> parts.fairShare.holdings(parts.book));
+            usage.tick(clock.instant(), active(), () -> parts.fairShare.holdings(parts.store));
             if (active()) {
                 parts.failover.tick(parts.leadership.activeSince()).forEach(parts.retry::changed);
                 parts.placing.resendSuspends();
@@ -265,34 +274,28 @@ public final class Coordinator implements Runnable, AutoCloseable {
     }
 
     private void becameActive() {
-        parts.fairShare.recount(parts.book); // the fleet knows every cluster's nodes now, so each GPU's model
+        parts.fairShare.recount(parts.store); // the fleet knows every cluster's nodes now, so each GPU's model
         parts.takeover.run();
     }
 
     /** Forgets everything about a placement, in every part (its hub object is gone, or is about to be). */
     private void forget(String uid) {
-        parts.book.forget(uid);
-        parts.demands.forget(uid);
-        parts.mirror.forget(uid);
-        parts.fencing.forget(uid);
-        parts.placing.forget(uid);
-        parts.failover.forget(uid);
-        parts.updates.forget(uid);
+        parts.store.forget(uid);
         parts.fleet.release(uid).ifPresent(r -> parts.retry.changed(r.cluster()));
     }
 
     private void publish() {
         view.set(new BrokerView(
                 parts.fleet.snapshot(),
-                parts.book.placementsView(),
-                parts.book.queued().uids(),
-                parts.book.decisionsView(),
-                parts.book.membersView(),
+                parts.store.placementsView(),
+                parts.store.queue().uids(),
+                parts.store.decisionsView(),
+                parts.store.membersView(),
                 parts.leadership.leading(),
                 parts.leadership.caughtUp(),
                 poison,
                 parts.quarantine.count(),
-                parts.fairShare.report(parts.book),
+                parts.fairShare.report(parts.store),
                 clock.instant()));
     }
 

@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  */
 final class Deletion {
     private final BrokerSettings settings;
-    private final Book book;
+    private final PlacementStore store;
     private final Fleet fleet;
     private final Forwarding forwarding;
     private final Effects effects;
@@ -27,14 +27,14 @@ final class Deletion {
     /** @param forget forgets everything about a placement, in every part of the coordinator */
     Deletion(
             BrokerSettings settings,
-            Book book,
+            PlacementStore store,
             Fleet fleet,
             Forwarding forwarding,
             Effects effects,
             Clock clock,
             Consumer<String> forget) {
         this.settings = settings;
-        this.book = book;
+        this.store = store;
         this.fleet = fleet;
         this.forwarding = forwarding;
         this.effects = effects;
@@ -59,7 +59,7 @@ final class Deletion {
                         || p.state() == State.QUEUED)) {
             String cluster = p.cluster().get();
             PlacementRecord deleting = p.with(State.DELETING, "", clock.instant());
-            if (!book.write(deleting)) {
+            if (!store.write(deleting)) {
                 return false; // not durable: the next change of the object (or a restart) tries again
             }
             fleet.release(p.uid());
@@ -82,19 +82,19 @@ final class Deletion {
      * durable in the cluster's topic (the agent carries it out when it returns) the hub object is let go.
      */
     void retryWhereNotReady() {
-        for (PlacementRecord p : java.util.List.copyOf(book.inState(State.DELETING))) {
+        for (PlacementRecord p : java.util.List.copyOf(store.inState(State.DELETING))) {
             String cluster = p.cluster().orElse("");
             if (!cluster.isEmpty()
                     && !fleet.ready(cluster, clock.instant(), settings.heartbeatTimeout())
                     && forwarding.delete(p, cluster)) {
-                finish(p, book.object(p.uid()));
+                finish(p, store.object(p.uid()));
             }
         }
     }
 
     /** The member copy is gone (or will be deleted when its agent returns): let the hub object go. */
     void finish(PlacementRecord p, Optional<HubObject> object) {
-        if (!book.tombstone(p.uid())) {
+        if (!store.tombstone(p.uid())) {
             return; // the DELETING record stays; the Delete is sent again and its answer finishes this
         }
         forget.accept(p.uid());

@@ -17,11 +17,8 @@ import dev.cartograph.placement.Demands;
 import dev.cartograph.placement.GangTopology;
 import dev.cartograph.placement.PodDemand;
 import dev.cartograph.placement.TopologyAsks;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -87,27 +84,31 @@ final class DemandCache {
         }
     }
 
-    private record Entry(
+    /**
+     * One object's interpretation, kept in its {@link PlacementState} and used again while its spec, cluster selector
+     * and definitions are the same.
+     */
+    record Interpreted(
             String namespace, JsonNode spec, String selector, Interpreter interpreter, Asked asked, Needs needs) {}
 
     private record Read(Asked asked, Needs needs) {}
 
     private final int maxPods;
     private final PodSecurityPolicy podSecurity;
-    private final Map<String, Entry> entries = new HashMap<>();
-    /** namespace/Kind/name of a dependency → the uids of the objects that need it. */
-    private final Map<String, Set<String>> users = new HashMap<>();
+    private final PlacementStore store;
 
     /**
      * @param maxPods     the most pods one gang may ask to have planned (a budget on user input)
      * @param podSecurity the level each namespace's pod templates must meet
+     * @param store       where each object's interpretation is kept, with the rest of its placement's state
      */
-    DemandCache(int maxPods, PodSecurityPolicy podSecurity) {
+    DemandCache(int maxPods, PodSecurityPolicy podSecurity, PlacementStore store) {
         if (maxPods < 1) {
             throw new IllegalArgumentException("max pods per gang must be at least 1, not " + maxPods);
         }
         this.maxPods = maxPods;
         this.podSecurity = java.util.Objects.requireNonNull(podSecurity, "podSecurity");
+        this.store = store;
     }
 
     Asked demand(HubObject object, Interpreter interpreter) {
@@ -119,13 +120,9 @@ final class DemandCache {
         return entry(object, interpreter).needs();
     }
 
-    /** The uids of the objects whose pods need this dependency, as last interpreted. */
-    Set<String> users(Dependency.Kind kind, String namespace, String name) {
-        return Set.copyOf(users.getOrDefault(usersKey(namespace, kind, name), Set.of()));
-    }
-
-    private Entry entry(HubObject object, Interpreter interpreter) {
-        Entry known = entries.get(object.uid());
+    private Interpreted entry(HubObject object, Interpreter interpreter) {
+        Interpreted known =
+                store.state(object.uid()).flatMap(PlacementState::asked).orElse(null);
         if (known != null
                 && known.interpreter() == interpreter
                 && known.selector().equals(object.clusterSelectorText())
@@ -133,37 +130,15 @@ final class DemandCache {
             return known;
         }
         Read read = interpret(object, interpreter);
-        Entry entry = new Entry(
+        Interpreted entry = new Interpreted(
                 object.target().namespace(),
                 object.spec(),
                 object.clusterSelectorText(),
                 interpreter,
                 read.asked(),
                 read.needs());
-        unindex(object.uid(), known);
-        entries.put(object.uid(), entry);
-        for (Dependency d : entry.needs().dependencies()) {
-            users.computeIfAbsent(usersKey(object.target().namespace(), d.kind(), d.name()), k -> new HashSet<>())
-                    .add(object.uid());
-        }
+        store.update(object.uid(), s -> s.withAsked(entry));
         return entry;
-    }
-
-    private void unindex(String uid, Entry entry) {
-        if (entry == null) {
-            return;
-        }
-        for (Dependency d : entry.needs().dependencies()) {
-            String key = usersKey(entry.namespace(), d.kind(), d.name());
-            Set<String> of = users.get(key);
-            if (of != null && of.remove(uid) && of.isEmpty()) {
-                users.remove(key);
-            }
-        }
-    }
-
-    private static String usersKey(String namespace, Dependency.Kind kind, String name) {
-        return namespace + "/" + kind.kind() + "/" + name;
     }
 
     private Read interpret(HubObject object, Interpreter interpreter) {
@@ -237,9 +212,5 @@ final class DemandCache {
             }
         }
         return total;
-    }
-
-    void forget(String uid) {
-        unindex(uid, entries.remove(uid));
     }
 }

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every effect the coordinator has outside itself, except placement records (see {@link Book}):
+ * Every effect the coordinator has outside itself, except placement records (see {@link PlacementStore}):
  * commands to agents and writes on hub objects. Each one is made only while this instance is active
  * — the gate is read at the moment of the write, so a deposed leader stops at once, even in the middle
  * of a batch. Coordinator thread only.

@@ -1,5 +1,6 @@
 package dev.cartograph.broker.coordinate;
 
+import dev.cartograph.broker.coordinate.PlacementState.Watch;
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.protocol.MetadataKeys;
@@ -30,30 +31,24 @@ final class Failover {
     private static final Set<String> FINISHED = Set.of("Completed", "Failed");
 
     private final BrokerSettings settings;
-    private final Book book;
+    private final PlacementStore store;
     private final Fleet fleet;
     private final Forwarding forwarding;
     private final StatusMirror mirror;
     private final Effects effects;
     private final Clock clock;
     private final Map<String, Boolean> readiness = new HashMap<>();
-    /** Running gangs on a lost cluster already reported (once per placement and epoch). */
-    private final Map<String, Long> lostReported = new HashMap<>();
-    /** Applied gangs the summaries of their cluster no longer list: since when (receipt of the first such summary). */
-    private final Map<String, Instant> unlistedSince = new HashMap<>();
-    /** Applied gangs their cluster's summaries have listed: only a copy once seen can be missed (not one its agent cannot watch). */
-    private final Set<String> listedOnce = new HashSet<>();
 
     Failover(
             BrokerSettings settings,
-            Book book,
+            PlacementStore store,
             Fleet fleet,
             Forwarding forwarding,
             StatusMirror mirror,
             Effects effects,
             Clock clock) {
         this.settings = settings;
-        this.book = book;
+        this.store = store;
         this.fleet = fleet;
         this.forwarding = forwarding;
         this.mirror = mirror;
@@ -91,7 +86,7 @@ final class Failover {
                             .map(PlacementReport::placementId)
                             .collect(java.util.stream.Collectors.toSet()));
         }
-        for (PlacementRecord p : List.copyOf(book.placements())) {
+        for (PlacementRecord p : List.copyOf(store.placements())) {
             if ((p.state() == State.PLACED || p.state() == State.APPLIED)
                     && p.cluster().isPresent()) {
                 String cluster = p.cluster().get();
@@ -110,11 +105,13 @@ final class Failover {
     }
 
     private boolean lost(PlacementRecord p, String cluster, Instant now) {
-        Optional<HubObject> object = book.object(p.uid());
-        Optional<WorkloadSummary> member = book.member(p);
+        Optional<HubObject> object = store.object(p.uid());
+        Optional<WorkloadSummary> member = store.member(p);
         boolean started = member.isPresent() && member.get().started();
         if (started && !settings.replaceRunning()) {
-            if (!Long.valueOf(p.epoch()).equals(lostReported.put(p.uid(), p.epoch()))) {
+            Watch watch = watch(p.uid());
+            if (!watch.lostReported().equals(Optional.of(p.epoch()))) { // once per placement and epoch
+                watched(p.uid(), new Watch(Optional.of(p.epoch()), watch.unlistedSince(), watch.listedOnce()));
                 object.ifPresent(o -> effects.event(
                         o,
                         EventReason.ClusterLost,
@@ -155,7 +152,7 @@ final class Failover {
                 + settings.limits().startTimeout() + " (" + report.get().pendingPods()
                 + " pods still unscheduled there); re-placing at epoch " + epoch + " on another cluster";
         if (takeBack(p, cluster, reason, EventReason.Requeued, now)) {
-            book.avoid(p.uid(), cluster);
+            store.avoid(p.uid(), cluster);
             return true;
         }
         return false;
@@ -173,23 +170,21 @@ final class Failover {
             return false;
         }
         boolean listed = listing.contains(p.uid());
-        if (listed) {
-            listedOnce.add(p.uid());
-        }
+        Watch watch = watch(p.uid());
+        boolean listedOnce = listed || watch.listedOnce();
         // an agent lists a copy once its cache has it: only summaries received a heartbeat timeout after the apply
         // count
-        if (listed
-                || !listedOnce.contains(p.uid())
-                || Duration.between(p.at(), received).compareTo(settings.heartbeatTimeout()) < 0) {
-            unlistedSince.remove(p.uid());
+        if (listed || !listedOnce || Duration.between(p.at(), received).compareTo(settings.heartbeatTimeout()) < 0) {
+            watched(p.uid(), new Watch(watch.lostReported(), Optional.empty(), listedOnce));
             return false;
         }
-        Instant since = unlistedSince.computeIfAbsent(p.uid(), k -> received);
-        String shown = book.object(p.uid()).map(HubObject::shownPhase).orElse("");
+        Instant since = watch.unlistedSince().orElse(received);
+        watched(p.uid(), new Watch(watch.lostReported(), Optional.of(since), listedOnce));
+        String shown = store.object(p.uid()).map(HubObject::shownPhase).orElse("");
         if (Duration.between(since, received).compareTo(settings.heartbeatTimeout()) < 0 || FINISHED.contains(shown)) {
             return false;
         }
-        unlistedSince.remove(p.uid());
+        watched(p.uid(), new Watch(watch.lostReported(), Optional.empty(), listedOnce));
         return takeBack(
                 p,
                 cluster,
@@ -219,17 +214,15 @@ final class Failover {
     private boolean takeBack(PlacementRecord p, String cluster, String reason, EventReason why, Instant now) {
         long epoch = p.epoch() + 1;
         PlacementRecord requeued = p.with(Optional.empty(), epoch, State.QUEUED, reason, Map.of(), now);
-        if (!book.write(requeued)) {
+        if (!store.write(requeued)) {
             return false; // not durable: nothing moves; the next tick tries again
         }
         forwarding.delete(requeued, cluster); // fencing: the old agent deletes its copy (now, or when it returns)
         fleet.release(p.uid());
         mirror.forget(p.uid());
-        lostReported.remove(p.uid());
-        unlistedSince.remove(p.uid());
-        listedOnce.remove(p.uid());
+        watched(p.uid(), Watch.NONE); // its next copy is watched afresh
         LOG.info("{}: {}", p.target(), reason);
-        book.object(p.uid()).ifPresent(o -> {
+        store.object(p.uid()).ifPresent(o -> {
             effects.event(o, why, reason);
             effects.mark(
                     o,
@@ -249,17 +242,17 @@ final class Failover {
      * instance led); the agent carries out both idempotently.
      */
     private void resendUnanswered(Instant now) {
-        for (PlacementRecord p : List.copyOf(book.placements())) {
+        for (PlacementRecord p : List.copyOf(store.placements())) {
             if ((p.state() != State.PLACED && p.state() != State.DELETING)
                     || p.cluster().isEmpty()) {
                 continue;
             }
             String cluster = p.cluster().get();
-            if (Duration.between(book.lastSent(p), now).compareTo(settings.heartbeatTimeout()) <= 0
+            if (Duration.between(store.lastSent(p), now).compareTo(settings.heartbeatTimeout()) <= 0
                     || !fleet.ready(cluster, now, settings.heartbeatTimeout())) {
                 continue;
             }
-            Optional<HubObject> object = book.object(p.uid());
+            Optional<HubObject> object = store.object(p.uid());
             if (p.state() == State.DELETING) {
                 LOG.info(
                         "{}: no answer from {} to the delete at epoch {}; sending it again",
@@ -268,19 +261,21 @@ final class Failover {
                         p.epoch());
                 forwarding.delete(p, cluster);
             } else if (object.isPresent() && !object.get().deleting()) {
-                Optional<Book.Forwarded> went = book.forwarded(p.uid());
+                Optional<PlacementState.Forwarded> went = store.forwarded(p.uid());
                 if (went.isPresent() && !went.get().spec().equals(object.get().spec())) {
                     continue; // changed since: the change is checked and sent on its own
                 }
                 LOG.info("{}: no answer from {} for epoch {}; sending the apply again", p.target(), cluster, p.epoch());
-                forwarding.apply(p, object.get(), went.flatMap(Book.Forwarded::asked));
+                forwarding.apply(p, object.get(), went.flatMap(PlacementState.Forwarded::asked));
             }
         }
     }
 
-    void forget(String uid) {
-        lostReported.remove(uid);
-        unlistedSince.remove(uid);
-        listedOnce.remove(uid);
+    private Watch watch(String uid) {
+        return store.state(uid).map(PlacementState::watch).orElse(Watch.NONE);
+    }
+
+    private void watched(String uid, Watch watch) {
+        store.update(uid, s -> s.watch().equals(watch) ? s : s.withWatch(watch));
     }
 }

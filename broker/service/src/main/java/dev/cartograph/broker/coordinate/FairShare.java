@@ -33,13 +33,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The queues on the coordinator's thread (ADR 0006): the hub's Queues made into a {@link QueueTree}, the queue of each
- * placement (by its hub namespace), the GPUs per model each queue's gangs hold — kept as the {@link Book}'s records and
+ * placement (by its hub namespace), the GPUs per model each queue's gangs hold — kept as the {@link PlacementStore}'s records and
  * member copies change, not counted per decision — and from those the {@link Quotas}: a gang's GPU budget and the
  * queues' shares. A gang holds GPUs while it is placed or applied and its copy has not finished; the model of each
  * GPU is its node's {@code nvidia.com/gpu.product} as the fleet has it. Without any Queue on the hub it is off:
  * every budget is unlimited and there is one queue, so placement is as without queues. Coordinator thread only.
  */
-final class FairShare implements Book.Holdings {
+final class FairShare implements PlacementStore.Holdings {
     private static final Logger LOG = LoggerFactory.getLogger(FairShare.class);
     private static final Set<String> FINISHED = Set.of("Completed", "Failed");
 
@@ -69,7 +69,7 @@ final class FairShare implements Book.Holdings {
      * The hub's Queues changed: each is read on its own (a bad one is left out with its reason, its namespaces go to
      * {@code default}), the tree is made again and what every placement holds is counted in its queue now.
      */
-    void queues(Input.Queues q, Book book) {
+    void queues(Input.Queues q, PlacementStore store) {
         List<QueueSpecs.Read> read = new ArrayList<>();
         for (JsonNode queue : q.queues()) {
             read.add(QueueSpecs.read(queue));
@@ -78,7 +78,7 @@ final class FairShare implements Book.Holdings {
         namespaceLabels = q.namespaceLabels();
         on = !q.queues().isEmpty();
         tree.problems().forEach((name, why) -> LOG.warn("Queue {}: {}", name, String.join("; ", why)));
-        recount(book);
+        recount(store);
     }
 
     /** Whether any Queue exists on the hub (else placement is first come, first served, as without queues). */
@@ -115,14 +115,14 @@ final class FairShare implements Book.Holdings {
     private java.time.Instant reportedAt = java.time.Instant.MIN;
 
     /** What each queue has, uses and has waiting; empty without Queues. */
-    QueueReport report(Book book) {
+    QueueReport report(PlacementStore store) {
         java.time.Instant now = clock.instant();
         if (!on) {
             report = QueueReport.EMPTY;
         } else if (report == QueueReport.EMPTY || !now.isBefore(reportedAt.plus(REPORT_EVERY))) {
             Map<String, Integer> waiting = new HashMap<>();
-            for (String uid : book.queued().uids()) {
-                book.placement(uid)
+            for (String uid : store.queue().uids()) {
+                store.placement(uid)
                         .ifPresent(p -> waiting.merge(queueOf(p.target().namespace()), 1, Integer::sum));
             }
             report = QueueReport.of(tree, quotas(), waiting);
@@ -151,10 +151,10 @@ final class FairShare implements Book.Holdings {
      * The GPUs per (queue, hub namespace, model) every placement holds now, by the rule above (placed or applied, its
      * copy not finished), with or without Queues: what usage accounting integrates over time.
      */
-    Map<UsageKey, Long> holdings(Book book) {
+    Map<UsageKey, Long> holdings(PlacementStore store) {
         Map<UsageKey, Long> out = new HashMap<>();
-        Map<String, WorkloadSummary> members = book.membersView();
-        for (PlacementRecord p : book.placements()) {
+        Map<String, WorkloadSummary> members = store.membersView();
+        for (PlacementRecord p : store.placements()) {
             Held h = on ? held.get(p.uid()) : holding(p, members.get(p.uid()));
             if (h != null) {
                 String ns = p.target().namespace();
@@ -172,16 +172,16 @@ final class FairShare implements Book.Holdings {
     }
 
     /**
-     * Counts every placement of the book again: the queues changed, or the fleet now knows nodes it did not when they
+     * Counts every placement of the store again: the queues changed, or the fleet now knows nodes it did not when they
      * were counted (a new leader, once caught up with every cluster topic).
      */
-    void recount(Book book) {
+    void recount(PlacementStore store) {
         held.clear();
         usage.clear();
         quotas = null;
         if (on) {
-            Map<String, WorkloadSummary> members = book.membersView();
-            for (PlacementRecord p : book.placements()) {
+            Map<String, WorkloadSummary> members = store.membersView();
+            for (PlacementRecord p : store.placements()) {
                 count(p.uid(), p, members.get(p.uid()));
             }
         }

@@ -22,19 +22,19 @@ import org.slf4j.LoggerFactory;
  */
 final class Forwarding {
     private static final Logger LOG = LoggerFactory.getLogger(Forwarding.class);
-    private final Book book;
+    private final PlacementStore store;
     private final Effects effects;
     private final Clock clock;
     private final DependencyCopies dependencies;
     private final java.util.function.Supplier<Interpreter> interpreter;
 
     Forwarding(
-            Book book,
+            PlacementStore store,
             Effects effects,
             Clock clock,
             DependencyCopies dependencies,
             java.util.function.Supplier<Interpreter> interpreter) {
-        this.book = book;
+        this.store = store;
         this.effects = effects;
         this.clock = clock;
         this.dependencies = dependencies;
@@ -52,11 +52,11 @@ final class Forwarding {
         String cluster = p.cluster().orElseThrow(() -> new IllegalStateException(p.target() + " is not placed"));
         if (asked.filter(DemandCache.Asked::unsafe).isPresent()) {
             LOG.warn("{}: not sent to {}: {}", p.target(), cluster, ((DemandCache.Asked.Invalid) asked.get()).reason());
-            book.forwarded(p.uid(), new Book.Forwarded(object.spec(), asked));
-            book.sent(p, now);
+            store.forwarded(p.uid(), new PlacementState.Forwarded(object.spec(), asked));
+            store.sent(p, now);
             return;
         }
-        send(p, object, object.raw(), new Book.Forwarded(object.spec(), asked));
+        send(p, object, object.raw(), new PlacementState.Forwarded(object.spec(), asked));
     }
 
     /**
@@ -64,7 +64,7 @@ final class Forwarding {
      * spec: the copy differs from the hub object until it is sent again.
      */
     void applyAs(PlacementRecord p, HubObject object, JsonNode raw) {
-        send(p, object, raw, new Book.Forwarded(raw.path("spec"), java.util.Optional.empty()));
+        send(p, object, raw, new PlacementState.Forwarded(raw.path("spec"), java.util.Optional.empty()));
     }
 
     /**
@@ -72,17 +72,17 @@ final class Forwarding {
      * copy runs again), remembered as the hub's spec: it asks what the hub object asks.
      */
     void applyResumed(PlacementRecord p, HubObject object, JsonNode raw, java.util.Optional<DemandCache.Asked> asked) {
-        send(p, object, raw, new Book.Forwarded(object.spec(), asked));
+        send(p, object, raw, new PlacementState.Forwarded(object.spec(), asked));
     }
 
-    private void send(PlacementRecord p, HubObject object, JsonNode raw, Book.Forwarded what) {
+    private void send(PlacementRecord p, HubObject object, JsonNode raw, PlacementState.Forwarded what) {
         Instant now = clock.instant();
         String cluster = p.cluster().orElseThrow(() -> new IllegalStateException(p.target() + " is not placed"));
         effects.command(
                 cluster,
                 new Command.Apply(p.uid(), p.epoch(), now, manifest(pinned(p, raw)), dependencies.manifests(object)));
-        book.forwarded(p.uid(), what);
-        book.sent(p, now);
+        store.forwarded(p.uid(), what);
+        store.sent(p, now);
     }
 
     /**
@@ -131,7 +131,7 @@ final class Forwarding {
     boolean delete(PlacementRecord p, String cluster) {
         Instant now = clock.instant();
         boolean durable = effects.command(cluster, new Command.Delete(p.uid(), p.epoch(), now, copy(p, cluster)));
-        book.sent(p, now);
+        store.sent(p, now);
         return durable;
     }
 

@@ -6,13 +6,13 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
- * A federated hub object changed or went away: each is remembered in the {@link Book} and, while this
+ * A federated hub object changed or went away: each is remembered in the {@link PlacementStore} and, while this
  * instance is active, handed to the part its placement's state calls for — {@link Placing} for one not
  * placed yet (or failed and changed since), {@link Updates} for one placed, {@link Deletion} for one
  * being deleted. Level-triggered: the same object seen again does nothing new. Coordinator thread only.
  */
 final class HubObjects {
-    private final Book book;
+    private final PlacementStore store;
     private final BooleanSupplier active;
     private final Placing placing;
     private final Deletion deletion;
@@ -21,14 +21,14 @@ final class HubObjects {
     private final Effects effects;
 
     HubObjects(
-            Book book,
+            PlacementStore store,
             BooleanSupplier active,
             Placing placing,
             Deletion deletion,
             Updates updates,
             Suspension suspension,
             Effects effects) {
-        this.book = book;
+        this.store = store;
         this.suspension = suspension;
         this.active = active;
         this.placing = placing;
@@ -42,11 +42,11 @@ final class HubObjects {
      * taken, if any.
      */
     Optional<String> changed(HubObject object) {
-        book.object(object);
+        store.object(object);
         if (!active.getAsBoolean()) {
             return Optional.empty();
         }
-        Optional<PlacementRecord> found = book.placement(object.uid());
+        Optional<PlacementRecord> found = store.placement(object.uid());
         if (object.deleting()) {
             return freed(deletion.delete(object, found), found);
         }
@@ -80,14 +80,14 @@ final class HubObjects {
     Optional<String> deleted(HubObject object) {
         Optional<String> freed = Optional.empty();
         if (active.getAsBoolean()) {
-            Optional<PlacementRecord> p = book.placement(object.uid());
+            Optional<PlacementRecord> p = store.placement(object.uid());
             if (p.isPresent() && p.get().state() != State.DELETING) {
                 freed = freed(
                         deletion.delete(object, p),
                         p); // removed without our finalizer running (forced): still delete the copy
             }
         }
-        book.objectGone(object.uid());
+        store.objectGone(object.uid());
         return freed;
     }
 

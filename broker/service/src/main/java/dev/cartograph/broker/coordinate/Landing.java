@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  */
 final class Landing {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Landing.class);
-    private final Book book;
+    private final PlacementStore store;
     private final Fleet fleet;
     private final Forwarding forwarding;
     private final StatusMirror mirror;
@@ -33,7 +33,7 @@ final class Landing {
     private final Supplier<Interpreter> interpreter;
 
     Landing(
-            Book book,
+            PlacementStore store,
             Fleet fleet,
             Forwarding forwarding,
             StatusMirror mirror,
@@ -42,7 +42,7 @@ final class Landing {
             Clock clock,
             Supplier<Interpreter> interpreter) {
         this.interpreter = interpreter;
-        this.book = book;
+        this.store = store;
         this.fleet = fleet;
         this.forwarding = forwarding;
         this.mirror = mirror;
@@ -72,13 +72,13 @@ final class Landing {
                 .withPin(MemberTopology.of(fleet, gang, placed));
         List<PlacementRecord> batch = new ArrayList<>(with);
         batch.add(next);
-        if (!book.writeAll(batch)) {
+        if (!store.writeAll(batch)) {
             fleet.release(p.uid());
-            book.queued().enter(p.uid()); // not durable: tried again at the next retry
+            store.queue().enter(p.uid()); // not durable: tried again at the next retry
             return false;
         }
         waiting.forget(p.uid());
-        book.placedAgain(p.uid());
+        store.placedAgain(p.uid());
         boolean home = before.isPresent() && before.get().equals(placed.cluster());
         if (before.isPresent()) {
             LOG.info(

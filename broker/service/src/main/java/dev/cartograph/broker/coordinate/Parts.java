@@ -9,13 +9,16 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The coordinator's parts, wired once: the fleet, the {@link Book}, and the named parts that handle each input on the
+ * The coordinator's parts, wired once: the fleet, the {@link PlacementStore}, and the named parts that handle each input on the
  * coordinator's thread ({@link Coordinator} says which does what). The coordinator owns the thread, the inbox and the
  * published view; these own the state. Coordinator thread only.
  */
 final class Parts {
     final Fleet fleet = new Fleet();
-    final Book book;
+    /** The coordinator's thread, enforced on the state it owns. */
+    final WriterThread thread = new WriterThread();
+
+    final PlacementStore store;
     final Effects effects;
     final DemandCache demands;
     final Forwarding forwarding;
@@ -56,17 +59,18 @@ final class Parts {
             Consumer<String> freed,
             Consumer<String> forget) {
         this.fairShare = new FairShare(fleet, clock, settings.heartbeatTimeout());
-        this.book = new Book(outbox, active, fenced, fairShare);
-        this.leadership = new Leadership(!settings.leaderElection(), outbox, book, clock, becameActive);
+        RecordWriter records = new RecordWriter(outbox, active, fenced);
+        this.store = new PlacementStore(thread, records, fairShare);
+        this.leadership = new Leadership(!settings.leaderElection(), outbox, records, clock, becameActive);
         this.effects = new Effects(outbox, hub, active);
-        this.demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity());
+        this.demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity(), store);
         DependencyCopies copies = new DependencyCopies(dependencies, demands, interpreter);
-        this.forwarding = new Forwarding(book, effects, clock, copies, interpreter);
-        this.mirror = new StatusMirror(effects, clock);
-        this.fencing = new Fencing(effects, clock);
+        this.forwarding = new Forwarding(store, effects, clock, copies, interpreter);
+        this.mirror = new StatusMirror(store, effects, clock);
+        this.fencing = new Fencing(store, effects, clock);
         this.placing = new Placing(
                 settings,
-                book,
+                store,
                 fleet,
                 demands,
                 forwarding,
@@ -78,12 +82,12 @@ final class Parts {
                 freed,
                 observer,
                 fairShare);
-        this.failover = new Failover(settings, book, fleet, forwarding, mirror, effects, clock);
-        this.deletion = new Deletion(settings, book, fleet, forwarding, effects, clock, forget);
-        Suspension suspension = new Suspension(book, fleet, demands, forwarding, placing, effects, clock, interpreter);
+        this.failover = new Failover(settings, store, fleet, forwarding, mirror, effects, clock);
+        this.deletion = new Deletion(settings, store, fleet, forwarding, effects, clock, forget);
+        Suspension suspension = new Suspension(store, fleet, demands, forwarding, placing, effects, clock, interpreter);
         this.updates = new Updates(
                 settings,
-                book,
+                store,
                 fleet,
                 demands,
                 forwarding,
@@ -93,11 +97,11 @@ final class Parts {
                 interpreter,
                 suspension,
                 placing::budgetOf);
-        this.hubObjects = new HubObjects(book, active, placing, deletion, updates, suspension, effects);
+        this.hubObjects = new HubObjects(store, active, placing, deletion, updates, suspension, effects);
         this.reports =
-                new AgentReports(settings, fleet, book, fencing, mirror, deletion, failover, updates, effects, clock);
-        this.quarantine = new Quarantine(book, placing, effects);
-        this.retry = new QueueRetry(book, placing, fairShare, clock);
-        this.takeover = new Takeover(book, fleet, reports, hubObjects, retry);
+                new AgentReports(settings, fleet, store, fencing, mirror, deletion, failover, updates, effects, clock);
+        this.quarantine = new Quarantine(store, placing, effects);
+        this.retry = new QueueRetry(store, placing, fairShare, clock);
+        this.takeover = new Takeover(store, fleet, reports, hubObjects, retry);
     }
 }

@@ -14,7 +14,6 @@ import dev.cartograph.protocol.PlacementRecord.State;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,7 +36,7 @@ final class Placing {
             .thenComparing(PlacementRecord::uid);
 
     private final BrokerSettings settings;
-    private final Book book;
+    private final PlacementStore store;
     private final Fleet fleet;
     private final DemandCache demands;
     private final Forwarding forwarding;
@@ -55,12 +54,10 @@ final class Placing {
     private final Waiting waiting;
     private final Landing landing;
     private final Preempting preempting;
-    /** The spec each failed placement had when it failed (or when this instance first saw it failed). */
-    private final Map<String, com.fasterxml.jackson.databind.JsonNode> failedSpecs = new HashMap<>();
 
     Placing(
             BrokerSettings settings,
-            Book book,
+            PlacementStore store,
             Fleet fleet,
             DemandCache demands,
             Forwarding forwarding,
@@ -73,7 +70,7 @@ final class Placing {
             DecisionObserver observer,
             FairShare fairShare) {
         this.settings = settings;
-        this.book = book;
+        this.store = store;
         this.fleet = fleet;
         this.demands = demands;
         this.forwarding = forwarding;
@@ -84,9 +81,9 @@ final class Placing {
         this.freed = freed;
         this.observer = observer;
         this.fairShare = fairShare;
-        this.waiting = new Waiting(book, effects);
-        this.landing = new Landing(book, fleet, forwarding, mirror, effects, waiting, clock, interpreter);
-        this.preempting = new Preempting(settings, book, fleet, fairShare, forwarding, effects, clock, interpreter);
+        this.waiting = new Waiting(store, effects);
+        this.landing = new Landing(store, fleet, forwarding, mirror, effects, waiting, clock, interpreter);
+        this.preempting = new Preempting(settings, store, fleet, fairShare, forwarding, effects, clock, interpreter);
     }
 
     /** A new federated object (or a failed one whose spec changed): hold it, interpret it, place it now or queue it. */
@@ -111,7 +108,7 @@ final class Placing {
             observer.decided(DecisionObserver.Outcome.FAILED, started);
             return;
         }
-        book.keep(queued);
+        store.keep(queued);
         if (!fairShare.on()) {
             attempt(queued, object, planningView());
         } // with queues, it is attempted by the retry after this batch, in fair order with the rest (QueueRetry)
@@ -124,18 +121,18 @@ final class Placing {
      */
     void queuedChanged(PlacementRecord p, HubObject object) {
         if (!p.refusals().isEmpty()
-                && book.forwarded(p.uid())
+                && store.forwarded(p.uid())
                         .filter(f -> !f.spec().equals(object.spec()))
                         .isPresent()) { // the user changed what the clusters refused: every cluster may be tried again
-            if (book.write(p.withRefusals(Map.of()))) {
-                book.queued().enter(p.uid());
+            if (store.write(p.withRefusals(Map.of()))) {
+                store.queue().enter(p.uid());
             }
             return;
         }
-        Optional<DemandCache.Asked.Gang> waitsWith = book.queued().askOf(p.uid());
+        Optional<DemandCache.Asked.Gang> waitsWith = store.queue().askOf(p.uid());
         if (waitsWith.isPresent() && !waitsWith.get().equals(demands.demand(object, interpreter.get()))
                 || demands.needs(object, interpreter.get()).suspended()) {
-            book.queued().enter(p.uid());
+            store.queue().enter(p.uid());
         }
     }
 
@@ -154,7 +151,7 @@ final class Placing {
 
     private DecisionObserver.Outcome decide(PlacementRecord p, HubObject object, PlanningFleet planning) {
         Instant now = clock.instant();
-        book.queued().attempted(p.uid());
+        store.queue().attempted(p.uid());
         DemandCache.Asked asked = demands.demand(object, interpreter.get());
         if (asked instanceof DemandCache.Asked.Invalid invalid) {
             fail(p, object, invalid.reason(), invalid.why());
@@ -171,15 +168,15 @@ final class Placing {
             return DecisionObserver.Outcome.WAITING_FOR_DEPENDENCY;
         }
         PlanningFleet scope = planning.without(p.refusals().keySet());
-        Queued.Group group = group(p, gang);
+        PlacementQueue.Group group = group(p, gang);
         GpuBudget budget = budgetOf(p);
         Decision decision = plan(gang, scope, budget);
-        Optional<String> avoided = book.avoided(p.uid());
+        Optional<String> avoided = store.avoided(p.uid());
         if (avoided.isPresent() && decision.chosen().equals(avoided)) { // it could not start there: anywhere else first
             Decision elsewhere = plan(gang, scope.without(avoided.get()), budget);
             decision = elsewhere instanceof Decision.Placed ? elsewhere : decision;
         }
-        book.decided(p.uid(), decision);
+        store.decided(p.uid(), decision);
         if (decision instanceof Decision.Placed placed) {
             return landing.land(p, object, gang, placed, List.of())
                     ? DecisionObserver.Outcome.PLACED
@@ -188,14 +185,14 @@ final class Placing {
         Optional<Preemption.Plan> preemption = preempting.plan(p, gang, scope);
         if (preemption.isPresent()) { // victims and preemptor are durable together, or nothing happens
             List<PlacementRecord> victims = preempting.requeued(preemption.get());
-            book.decided(p.uid(), preemption.get().placed());
+            store.decided(p.uid(), preemption.get().placed());
             if (!landing.land(p, object, gang, preemption.get().placed(), victims)) {
                 return DecisionObserver.Outcome.NOT_WRITTEN;
             }
             preempting.preempted(preemption.get(), victims);
             return DecisionObserver.Outcome.PLACED;
         }
-        book.queued().waits(p.uid(), group);
+        store.queue().waits(p.uid(), group);
         Decision decided = decision;
         waiting.waits(p, object, () -> waiting.reason(decided, p), EventReason.Unschedulable, now);
         return DecisionObserver.Outcome.WAITING;
@@ -208,8 +205,8 @@ final class Placing {
     private void hold(PlacementRecord p, HubObject object) {
         String reason = "suspended on the hub; it is placed when resumed";
         // a preempted gang keeps the cluster of its suspended copy
-        if (!book.write(p.with(p.cluster(), p.epoch(), State.SUSPENDED, reason, Map.of(), clock.instant()))) {
-            book.queued().enter(p.uid()); // not durable: tried again at the next retry
+        if (!store.write(p.with(p.cluster(), p.epoch(), State.SUSPENDED, reason, Map.of(), clock.instant()))) {
+            store.queue().enter(p.uid()); // not durable: tried again at the next retry
             return;
         }
         waiting.forget(p.uid());
@@ -224,9 +221,9 @@ final class Placing {
     void fail(PlacementRecord p, HubObject object, String reason, EventReason why) {
         fleet.release(p.uid()).ifPresent(r -> freed.accept(r.cluster()));
         waiting.forget(p.uid());
-        failedSpecs.put(p.uid(), object.spec());
-        if (!book.write(p.with(Optional.empty(), p.epoch(), State.FAILED, reason, Map.of(), clock.instant()))) {
-            book.queued().enter(p.uid()); // still queued (when it was): tried again at the next retry
+        store.update(p.uid(), s -> s.withFailedSpec(Optional.of(object.spec())));
+        if (!store.write(p.with(Optional.empty(), p.epoch(), State.FAILED, reason, Map.of(), clock.instant()))) {
+            store.queue().enter(p.uid()); // still queued (when it was): tried again at the next retry
             return;
         }
         effects.event(object, why, reason);
@@ -252,8 +249,8 @@ final class Placing {
     }
 
     /** The group a queued placement waits in: what it asks, in its queue. */
-    Queued.Group group(PlacementRecord p, DemandCache.Asked.Gang gang) {
-        return new Queued.Group(fairShare.queueOf(p.target().namespace()), gang);
+    PlacementQueue.Group group(PlacementRecord p, DemandCache.Asked.Gang gang) {
+        return new PlacementQueue.Group(fairShare.queueOf(p.target().namespace()), gang);
     }
 
     /** What the placement's gang may take now, in its queue. */
@@ -268,17 +265,16 @@ final class Placing {
 
     /** Whether the user changed a failed gang's spec since it failed (then it is submitted again). */
     boolean changedSinceFailure(PlacementRecord p, HubObject object) {
-        com.fasterxml.jackson.databind.JsonNode before = failedSpecs.putIfAbsent(p.uid(), object.spec());
-        return before != null && !before.equals(object.spec());
+        Optional<com.fasterxml.jackson.databind.JsonNode> before =
+                store.state(p.uid()).flatMap(PlacementState::failedSpec);
+        if (before.isEmpty()) { // failed before this instance saw it: the spec it has now is the one that failed
+            store.update(p.uid(), s -> s.withFailedSpec(Optional.of(object.spec())));
+        }
+        return before.isPresent() && !before.get().equals(object.spec());
     }
 
     /** Preempted gangs whose copy did not stop: their suspend is sent again ({@link Preempting}). */
     void resendSuspends() {
         preempting.resendUnanswered(clock.instant());
-    }
-
-    void forget(String uid) {
-        waiting.forget(uid);
-        failedSpecs.remove(uid);
     }
 }

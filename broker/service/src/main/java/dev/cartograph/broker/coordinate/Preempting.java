@@ -35,7 +35,7 @@ final class Preempting {
     private static final Logger LOG = LoggerFactory.getLogger(Preempting.class);
 
     private final BrokerSettings settings;
-    private final Book book;
+    private final PlacementStore store;
     private final Fleet fleet;
     private final FairShare fairShare;
     private final Forwarding forwarding;
@@ -45,7 +45,7 @@ final class Preempting {
 
     Preempting(
             BrokerSettings settings,
-            Book book,
+            PlacementStore store,
             Fleet fleet,
             FairShare fairShare,
             Forwarding forwarding,
@@ -53,7 +53,7 @@ final class Preempting {
             Clock clock,
             Supplier<Interpreter> interpreter) {
         this.settings = settings;
-        this.book = book;
+        this.store = store;
         this.fleet = fleet;
         this.fairShare = fairShare;
         this.forwarding = forwarding;
@@ -81,13 +81,13 @@ final class Preempting {
     /** The gangs that hold GPUs now, as victims; not the waiting gang itself. */
     private List<Victim> victims(String except) {
         List<Victim> out = new ArrayList<>();
-        for (PlacementRecord v : book.placements()) {
+        for (PlacementRecord v : store.placements()) {
             Map<String, Long> gpus = fairShare.held(v.uid());
             if (v.uid().equals(except) || gpus.isEmpty()) {
                 continue; // held() is empty unless placed or applied, on a cluster, and not finished
             }
             boolean started = v.state() == State.APPLIED
-                    && book.member(v).map(m -> "Running".equals(m.phase())).orElse(false);
+                    && store.member(v).map(m -> "Running".equals(m.phase())).orElse(false);
             out.add(new Victim(
                     v.uid(),
                     v.target().namespace() + "/" + v.target().name(),
@@ -110,8 +110,9 @@ final class Preempting {
         Instant now = clock.instant();
         List<PlacementRecord> out = new ArrayList<>();
         for (Victim v : plan.victims()) {
-            PlacementRecord p = book.placement(v.uid()).orElseThrow();
-            boolean suspends = book.object(v.uid()).flatMap(this::suspendedCopy).isPresent();
+            PlacementRecord p = store.placement(v.uid()).orElseThrow();
+            boolean suspends =
+                    store.object(v.uid()).flatMap(this::suspendedCopy).isPresent();
             Optional<String> stays = suspends ? p.cluster() : Optional.empty();
             out.add(p.with(stays, p.epoch() + 1, State.QUEUED, plan.reasons().get(v.uid()), Map.of(), now));
         }
@@ -126,7 +127,7 @@ final class Preempting {
         String cluster = plan.cluster();
         for (PlacementRecord v : victims) {
             fleet.release(v.uid());
-            Optional<HubObject> object = book.object(v.uid());
+            Optional<HubObject> object = store.object(v.uid());
             Optional<JsonNode> suspended =
                     v.cluster().isPresent() ? object.flatMap(this::suspendedCopy) : Optional.empty();
             String what;
@@ -157,14 +158,14 @@ final class Preempting {
      * lost, or the agent has not carried it out): the suspend is sent again, so what the broker gave away is freed.
      */
     void resendUnanswered(Instant now) {
-        for (PlacementRecord p : book.inState(State.QUEUED)) {
+        for (PlacementRecord p : store.inState(State.QUEUED)) {
             if (p.cluster().isEmpty()
-                    || Duration.between(book.lastSent(p), now).compareTo(settings.heartbeatTimeout()) <= 0
+                    || Duration.between(store.lastSent(p), now).compareTo(settings.heartbeatTimeout()) <= 0
                     || !fleet.ready(p.cluster().get(), now, settings.heartbeatTimeout())
-                    || book.member(p).map(m -> m.pods() == 0).orElse(true)) {
+                    || store.member(p).map(m -> m.pods() == 0).orElse(true)) {
                 continue;
             }
-            Optional<HubObject> object = book.object(p.uid()).filter(o -> !o.deleting());
+            Optional<HubObject> object = store.object(p.uid()).filter(o -> !o.deleting());
             Optional<JsonNode> suspended = object.flatMap(this::suspendedCopy);
             if (suspended.isPresent()) {
                 LOG.warn(

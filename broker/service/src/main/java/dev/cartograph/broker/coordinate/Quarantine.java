@@ -13,13 +13,13 @@ import org.slf4j.MDC;
  */
 final class Quarantine {
     private static final Logger LOG = LoggerFactory.getLogger(Quarantine.class);
-    private final Book book;
+    private final PlacementStore store;
     private final Placing placing;
     private final Effects effects;
     private long count;
 
-    Quarantine(Book book, Placing placing, Effects effects) {
-        this.book = book;
+    Quarantine(PlacementStore store, Placing placing, Effects effects) {
+        this.store = store;
         this.placing = placing;
         this.effects = effects;
     }
@@ -30,13 +30,13 @@ final class Quarantine {
             handler.run();
         } catch (RuntimeException | StackOverflowError e) {
             count++;
-            Optional<HubObject> object = safely(() -> uidOf(input).flatMap(book::object));
+            Optional<HubObject> object = safely(() -> uidOf(input).flatMap(store::object));
             try (LogScope ignored = mdc(object)) {
                 LOG.error("could not handle {}; skipped", input.getClass().getSimpleName(), e);
             }
             String reason = "could not be handled: " + e;
             object.ifPresent(o -> safely(() -> {
-                book.placement(o.uid())
+                store.placement(o.uid())
                         .ifPresentOrElse(
                                 p -> placing.fail(p, o, reason, EventReason.Invalid),
                                 () -> effects.event(o, EventReason.Invalid, reason));

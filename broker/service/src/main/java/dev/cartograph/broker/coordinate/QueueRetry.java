@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * Tries queued gangs again when capacity changes, without planning every gang against the whole
  * fleet. Capacity changes one cluster at a time (a summary whose nodes changed, a reservation
  * released, a cluster whose readiness flipped), and a gang that fitted nowhere can only be placed
- * now if it fits a cluster that changed. So each distinct ask of the waiting gangs ({@link Queued})
+ * now if it fits a cluster that changed. So each distinct ask of the waiting gangs ({@link PlacementQueue})
  * is planned once against the changed clusters alone; the gangs of the asks that fit there, and the
  * gangs new to the queue, are attempted against the whole fleet, in queue order, as before (a gang
  * that fits is placed; one that throws is failed alone). A placement takes capacity: an attempt that
@@ -45,7 +45,7 @@ final class QueueRetry {
         static final Stats NONE = new Stats(false, 0, 0, 0, 0, 0);
     }
 
-    private final Book book;
+    private final PlacementStore store;
     private final Placing placing;
     private final FairShare fairShare;
     private final Clock clock;
@@ -55,8 +55,8 @@ final class QueueRetry {
     private Stats last = Stats.NONE;
     private long lastTestingNanos;
 
-    QueueRetry(Book book, Placing placing, FairShare fairShare, Clock clock) {
-        this.book = book;
+    QueueRetry(PlacementStore store, Placing placing, FairShare fairShare, Clock clock) {
+        this.store = store;
         this.placing = placing;
         this.fairShare = fairShare;
         this.clock = clock;
@@ -81,7 +81,7 @@ final class QueueRetry {
 
     /** Whether a retry has anything to do. */
     boolean due() {
-        return everything || !changed.isEmpty() || !book.queued().fresh().isEmpty();
+        return everything || !changed.isEmpty() || !store.queue().fresh().isEmpty();
     }
 
     Stats last() {
@@ -107,36 +107,36 @@ final class QueueRetry {
         RetryOrder next = new RetryOrder(fairShare);
         int tested = 0;
         if (full || !clusters.isEmpty()) {
-            for (Queued.Group group : List.copyOf(book.queued().groups())) {
+            for (PlacementQueue.Group group : List.copyOf(store.queue().groups())) {
                 tested++;
                 if (attempts.fits(group)) {
-                    next.put(group.queue(), book.queued().waiting(group).first(), Optional.of(group));
+                    next.put(group.queue(), store.queue().waiting(group).first(), Optional.of(group));
                 }
             }
         }
-        for (String uid : List.copyOf(book.queued().fresh())) {
-            String queue = book.placement(uid)
+        for (String uid : List.copyOf(store.queue().fresh())) {
+            String queue = store.placement(uid)
                     .map(p -> fairShare.queueOf(p.target().namespace()))
                     .orElse(dev.cartograph.fairshare.QueueSpec.DEFAULT);
-            next.put(queue, book.queued().key(uid), Optional.empty());
+            next.put(queue, store.queue().key(uid), Optional.empty());
         }
         while (!next.isEmpty()) {
-            Map.Entry<Queued.Key, Optional<Queued.Group>> e = next.poll();
-            Optional<Queued.Group> group = e.getValue();
+            Map.Entry<PlacementQueue.Key, Optional<PlacementQueue.Group>> e = next.poll();
+            Optional<PlacementQueue.Group> group = e.getValue();
             if (group.isPresent() && !attempts.stillFits(group.get())) {
                 continue; // what was placed since took the room it had: the rest of its gangs wait
             }
-            NavigableSet<Queued.Key> waiting =
-                    group.map(g -> book.queued().waiting(g)).orElse(java.util.Collections.emptyNavigableSet());
-            Queued.Key after = waiting.higher(e.getKey());
+            NavigableSet<PlacementQueue.Key> waiting =
+                    group.map(g -> store.queue().waiting(g)).orElse(java.util.Collections.emptyNavigableSet());
+            PlacementQueue.Key after = waiting.higher(e.getKey());
             attempts.attempt(e.getKey().uid());
             boolean closed =
-                    group.isPresent() && book.queued().groupOf(e.getKey().uid()).equals(group);
+                    group.isPresent() && store.queue().groupOf(e.getKey().uid()).equals(group);
             if (!closed && after != null) {
                 next.put(group.get().queue(), after, group);
             }
         }
-        last = new Stats(full, clusters.size(), book.queued().groups().size(), tested, attempts.count, attempts.placed);
+        last = new Stats(full, clusters.size(), store.queue().groups().size(), tested, attempts.count, attempts.placed);
         lastTestingNanos = attempts.testingNanos;
         if (full) {
             LOG.debug("whole queue tried: {}", last);
@@ -145,18 +145,18 @@ final class QueueRetry {
 
     /** Every waiting gang grouped again by what it asks now (the definitions may have changed since it was attempted). */
     private void regroup() {
-        for (Queued.Group group : List.copyOf(book.queued().groups())) {
-            for (Queued.Key key : List.copyOf(book.queued().waiting(group))) {
-                Optional<HubObject> object = book.object(key.uid());
-                Optional<PlacementRecord> record = book.placement(key.uid());
+        for (PlacementQueue.Group group : List.copyOf(store.queue().groups())) {
+            for (PlacementQueue.Key key : List.copyOf(store.queue().waiting(group))) {
+                Optional<HubObject> object = store.object(key.uid());
+                Optional<PlacementRecord> record = store.placement(key.uid());
                 DemandCache.Asked now = object.isPresent() ? placing.ask(object.get()) : group.ask();
                 if (now instanceof Gang gang && record.isPresent()) {
-                    Queued.Group regrouped = placing.group(record.get(), gang);
+                    PlacementQueue.Group regrouped = placing.group(record.get(), gang);
                     if (!regrouped.equals(group)) {
-                        book.queued().waits(key.uid(), regrouped);
+                        store.queue().waits(key.uid(), regrouped);
                     }
                 } else if (!(now instanceof Gang)) {
-                    book.queued().enter(key.uid()); // its attempt fails it, with the reason
+                    store.queue().enter(key.uid()); // its attempt fails it, with the reason
                 }
             }
         }
@@ -172,7 +172,7 @@ final class QueueRetry {
         private final Set<String> scope;
         private PlanningFleet planning;
         private PlanningFleet inScope;
-        private final Map<Queued.Group, Integer> testedAt = new java.util.HashMap<>();
+        private final Map<PlacementQueue.Group, Integer> testedAt = new java.util.HashMap<>();
         private int version;
         int count;
         int placed;
@@ -195,7 +195,7 @@ final class QueueRetry {
         }
 
         /** Whether the group's ask fits some cluster in scope now, within its queue's budget. */
-        boolean fits(Queued.Group ask) {
+        boolean fits(PlacementQueue.Group ask) {
             long start = System.nanoTime();
             try {
                 return fitsNow(ask);
@@ -204,7 +204,7 @@ final class QueueRetry {
             }
         }
 
-        private boolean fitsNow(Queued.Group ask) {
+        private boolean fitsNow(PlacementQueue.Group ask) {
             planning();
             testedAt.put(ask, version);
             try {
@@ -214,20 +214,20 @@ final class QueueRetry {
             } catch (RuntimeException | StackOverflowError e) {
                 LOG.warn(
                         "an ask of {} waiting gangs could not be tested; each is attempted alone: {}",
-                        book.queued().waiting(ask).size(),
+                        store.queue().waiting(ask).size(),
                         e.toString());
                 return true; // its gangs are attempted one by one, and one that fails is failed alone, with the reason
             }
         }
 
         /** Whether the ask still fits: tested again when something was placed since it was. */
-        boolean stillFits(Queued.Group ask) {
+        boolean stillFits(PlacementQueue.Group ask) {
             return testedAt.getOrDefault(ask, -1) == version || fits(ask);
         }
 
         void attempt(String uid) {
-            Optional<PlacementRecord> p = book.placement(uid).filter(r -> r.state() == State.QUEUED);
-            Optional<HubObject> object = book.object(uid);
+            Optional<PlacementRecord> p = store.placement(uid).filter(r -> r.state() == State.QUEUED);
+            Optional<HubObject> object = store.object(uid);
             if (p.isEmpty() || object.isEmpty() || object.get().deleting()) {
                 return; // stays as it is: its object is on its way, or it is being deleted
             }

@@ -14,14 +14,14 @@ import java.util.TreeMap;
  */
 final class RetryOrder {
     private final FairShare fairShare;
-    private final Map<String, TreeMap<Queued.Key, Optional<Queued.Group>>> lanes = new HashMap<>();
+    private final Map<String, TreeMap<PlacementQueue.Key, Optional<PlacementQueue.Group>>> lanes = new HashMap<>();
 
     RetryOrder(FairShare fairShare) {
         this.fairShare = fairShare;
     }
 
     /** Due in the retry: {@code key}'s placement, of {@code queue}, waiting in {@code group} (empty: new). */
-    void put(String queue, Queued.Key key, Optional<Queued.Group> group) {
+    void put(String queue, PlacementQueue.Key key, Optional<PlacementQueue.Group> group) {
         lanes.computeIfAbsent(queue, q -> new TreeMap<>()).put(key, group);
     }
 
@@ -30,13 +30,13 @@ final class RetryOrder {
     }
 
     /** The next placement to attempt, taken out; null when none is due. */
-    Map.Entry<Queued.Key, Optional<Queued.Group>> poll() {
+    Map.Entry<PlacementQueue.Key, Optional<PlacementQueue.Group>> poll() {
         if (lanes.isEmpty()) {
             return null;
         }
         String queue = lanes.size() == 1 ? lanes.keySet().iterator().next() : fairest();
-        TreeMap<Queued.Key, Optional<Queued.Group>> lane = lanes.get(queue);
-        Map.Entry<Queued.Key, Optional<Queued.Group>> next = lane.pollFirstEntry();
+        TreeMap<PlacementQueue.Key, Optional<PlacementQueue.Group>> lane = lanes.get(queue);
+        Map.Entry<PlacementQueue.Key, Optional<PlacementQueue.Group>> next = lane.pollFirstEntry();
         if (lane.isEmpty()) {
             lanes.remove(queue);
         }
@@ -47,7 +47,7 @@ final class RetryOrder {
     private String fairest() {
         Map<String, FairOrder.Head> heads = new HashMap<>();
         lanes.forEach((queue, lane) -> {
-            Queued.Key first = lane.firstKey();
+            PlacementQueue.Key first = lane.firstKey();
             heads.put(queue, new FairOrder.Head(first.priority(), first.submitted()));
         });
         return FairOrder.next(fairShare.tree(), fairShare.quotas(), heads)

@@ -1,8 +1,11 @@
 package dev.cartograph.broker.coordinate;
 
+import dev.cartograph.broker.coordinate.PlacementState.Mirrored;
+import dev.cartograph.broker.coordinate.PlacementState.Written;
 import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.WorkloadSummary;
-import java.util.HashMap;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 
@@ -11,23 +14,16 @@ import java.util.Optional;
  * the phase label, and an Event when this instance saw the phase change. Each write is made once
  * per value (the hub object shows it when the write lands) — and again if the object still does not
  * show it {@link #REWRITE_AFTER} later (the write was lost; the hub watch's resync brings the object
- * back). Coordinator thread only.
+ * back). What was written is kept in the placement's state ({@link Mirrored}). Coordinator thread only.
  */
 final class StatusMirror {
-    static final java.time.Duration REWRITE_AFTER = java.time.Duration.ofSeconds(30);
+    static final Duration REWRITE_AFTER = Duration.ofSeconds(30);
+    private final PlacementStore store;
     private final Effects effects;
     private final java.time.Clock clock;
-    private final Map<String, Written> statusWritten = new HashMap<>();
-    private final Map<String, Written> phaseWritten = new HashMap<>();
 
-    /** A value written on a hub object, and when. */
-    private record Written(String value, java.time.Instant at) {
-        boolean stillPending(String wanted, java.time.Instant now) {
-            return value.equals(wanted) && now.isBefore(at.plus(REWRITE_AFTER));
-        }
-    }
-
-    StatusMirror(Effects effects, java.time.Clock clock) {
+    StatusMirror(PlacementStore store, Effects effects, java.time.Clock clock) {
+        this.store = store;
         this.effects = effects;
         this.clock = clock;
     }
@@ -37,21 +33,23 @@ final class StatusMirror {
             return;
         }
         String uid = object.uid();
-        java.time.Instant now = clock.instant();
+        Instant now = clock.instant();
+        Mirrored before = store.state(uid).map(PlacementState::mirrored).orElse(Mirrored.NONE);
+        Mirrored after = before;
         if (!s.status().isNull() && !s.status().equals(object.status())) {
             String status = s.status().toString();
-            Written before = statusWritten.get(uid);
-            if (before == null || !before.stillPending(status, now)) {
-                statusWritten.put(uid, new Written(status, now));
+            if (!pending(before.status(), status, now)) {
+                after = new Mirrored(Optional.of(new Written(status, now)), after.phase());
                 effects.status(object, s.status());
             }
         }
-        if (!s.phase().equals(object.shownPhase())) {
-            Written before = phaseWritten.get(uid);
-            if (before == null || !before.stillPending(s.phase(), now)) {
-                phaseWritten.put(uid, new Written(s.phase(), now));
-                effects.mark(object, Map.of(MetadataKeys.PHASE_LABEL, s.phase()), Map.of());
-            }
+        if (!s.phase().equals(object.shownPhase()) && !pending(before.phase(), s.phase(), now)) {
+            after = new Mirrored(after.status(), Optional.of(new Written(s.phase(), now)));
+            effects.mark(object, Map.of(MetadataKeys.PHASE_LABEL, s.phase()), Map.of());
+        }
+        if (after != before) {
+            Mirrored written = after;
+            store.update(uid, state -> state.withMirrored(written));
         }
         if (previous.isPresent() && !previous.get().phase().equals(s.phase())) {
             String cluster = s.key().cluster();
@@ -65,9 +63,14 @@ final class StatusMirror {
         }
     }
 
-    /** The placement moved or is gone: what was mirrored for it no longer says anything. */
+    /** Whether {@code wanted} was written a moment ago (it shows once the write lands). */
+    private static boolean pending(Optional<Written> written, String wanted, Instant now) {
+        return written.filter(w -> w.value().equals(wanted) && now.isBefore(w.at().plus(REWRITE_AFTER)))
+                .isPresent();
+    }
+
+    /** The placement moved: what was mirrored for it no longer says anything. */
     void forget(String uid) {
-        statusWritten.remove(uid);
-        phaseWritten.remove(uid);
+        store.update(uid, state -> state.withMirrored(Mirrored.NONE));
     }
 }

@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * wherever it fits first. Coordinator thread only.
  */
 final class Suspension {
-    private final Book book;
+    private final PlacementStore store;
     private final Fleet fleet;
     private final DemandCache demands;
     private final Forwarding forwarding;
@@ -31,7 +31,7 @@ final class Suspension {
     private final Supplier<Interpreter> interpreter;
 
     Suspension(
-            Book book,
+            PlacementStore store,
             Fleet fleet,
             DemandCache demands,
             Forwarding forwarding,
@@ -39,7 +39,7 @@ final class Suspension {
             Effects effects,
             java.time.Clock clock,
             Supplier<Interpreter> interpreter) {
-        this.book = book;
+        this.store = store;
         this.fleet = fleet;
         this.demands = demands;
         this.forwarding = forwarding;
@@ -61,7 +61,7 @@ final class Suspension {
         String reason = "suspended on the hub; its copy on " + cluster
                 + " is suspended there and what it held is free for other gangs";
         PlacementRecord next = p.with(p.cluster(), epoch, State.SUSPENDED, reason, Map.of(), clock.instant());
-        if (!book.write(next)) {
+        if (!store.write(next)) {
             return false; // not durable: the next change of the object tries again
         }
         fleet.release(p.uid());
@@ -80,7 +80,7 @@ final class Suspension {
      */
     Optional<String> changed(PlacementRecord p, HubObject object) {
         DemandCache.Asked asked = demands.demand(object, interpreter.get());
-        Optional<Book.Forwarded> went = book.forwarded(p.uid());
+        Optional<PlacementState.Forwarded> went = store.forwarded(p.uid());
         if (suspended(object)) {
             if (p.cluster().isPresent()
                     && !asked.unsafe()
@@ -95,7 +95,7 @@ final class Suspension {
         }
         Instant now = clock.instant();
         if (p.cluster().isEmpty()) { // suspended before it was ever placed: it joins the queue
-            if (book.write(p.with(Optional.empty(), p.epoch(), State.QUEUED, "", Map.of(), now))) {
+            if (store.write(p.with(Optional.empty(), p.epoch(), State.QUEUED, "", Map.of(), now))) {
                 effects.event(object, EventReason.Resumed, "resumed on the hub; it is placed where it fits");
             }
             return Optional.empty();
@@ -109,7 +109,7 @@ final class Suspension {
             Reservation held = fleet.reserve(p.uid(), epoch, placed, gang.pods());
             PlacementRecord next = p.with(p.cluster(), epoch, State.PLACED, "", held.perNode(), now)
                     .withPin(MemberTopology.of(fleet, gang, placed));
-            if (!book.write(next)) {
+            if (!store.write(next)) {
                 fleet.release(p.uid());
                 return Optional.empty();
             }
@@ -126,7 +126,7 @@ final class Suspension {
                 .findFirst()
                 .orElse(home + " has not reported"));
         PlacementRecord requeued = p.with(Optional.empty(), epoch, State.QUEUED, "", Map.of(), now);
-        if (!book.write(requeued)) {
+        if (!store.write(requeued)) {
             return Optional.empty();
         }
         forwarding.delete(requeued, home); // its suspended copy there goes; it is placed anew

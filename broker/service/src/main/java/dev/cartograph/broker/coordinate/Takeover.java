@@ -14,14 +14,14 @@ import java.util.Optional;
  * queue. Coordinator thread only.
  */
 final class Takeover implements Runnable {
-    private final Book book;
+    private final PlacementStore store;
     private final Fleet fleet;
     private final AgentReports reports;
     private final HubObjects hubObjects;
     private final QueueRetry retry;
 
-    Takeover(Book book, Fleet fleet, AgentReports reports, HubObjects hubObjects, QueueRetry retry) {
-        this.book = book;
+    Takeover(PlacementStore store, Fleet fleet, AgentReports reports, HubObjects hubObjects, QueueRetry retry) {
+        this.store = store;
         this.fleet = fleet;
         this.reports = reports;
         this.hubObjects = hubObjects;
@@ -30,7 +30,7 @@ final class Takeover implements Runnable {
 
     @Override
     public void run() {
-        for (PlacementRecord p : book.placements()) {
+        for (PlacementRecord p : store.placements()) {
             if ((p.state() == State.PLACED || p.state() == State.APPLIED)
                     && p.cluster().isPresent()
                     && !p.reserved().isEmpty()
@@ -38,10 +38,10 @@ final class Takeover implements Runnable {
                 fleet.hold(new Reservation(p.uid(), p.cluster().get(), p.epoch(), p.reserved()));
             }
         }
-        for (WorkloadSummary s : List.copyOf(book.copies())) {
+        for (WorkloadSummary s : List.copyOf(store.copies())) {
             reports.copy(s, Optional.empty()); // summaries replayed before their placement records: match them up now
         }
-        for (HubObject object : List.copyOf(book.objects())) {
+        for (HubObject object : List.copyOf(store.objects())) {
             hubObjects.changed(object);
         }
         retry.changedEverywhere();

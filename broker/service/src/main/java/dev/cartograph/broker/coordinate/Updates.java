@@ -12,7 +12,6 @@ import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +31,7 @@ import java.util.function.Supplier;
  */
 final class Updates {
     private final BrokerSettings settings;
-    private final Book book;
+    private final PlacementStore store;
     private final Fleet fleet;
     private final DemandCache demands;
     private final Forwarding forwarding;
@@ -41,14 +40,13 @@ final class Updates {
     private final Clock clock;
     private final Supplier<Interpreter> interpreter;
     private final Suspension suspension;
-    private final Map<String, com.fasterxml.jackson.databind.JsonNode> refused = new HashMap<>();
 
     /** What more a placement's queue may take now (its added pods are held to it). */
     private final java.util.function.Function<PlacementRecord, dev.cartograph.placement.GpuBudget> budget;
 
     Updates(
             BrokerSettings settings,
-            Book book,
+            PlacementStore store,
             Fleet fleet,
             DemandCache demands,
             Forwarding forwarding,
@@ -60,7 +58,7 @@ final class Updates {
             java.util.function.Function<PlacementRecord, dev.cartograph.placement.GpuBudget> budget) {
         this.settings = settings;
         this.budget = budget;
-        this.book = book;
+        this.store = store;
         this.fleet = fleet;
         this.demands = demands;
         this.forwarding = forwarding;
@@ -84,7 +82,7 @@ final class Updates {
                     Map.of(MetadataKeys.CLUSTER_LABEL, p.cluster().get()),
                     Map.of(MetadataKeys.EPOCH_ANNOTATION, Long.toString(p.epoch())));
         }
-        Optional<Book.Forwarded> forwarded = book.forwarded(p.uid());
+        Optional<PlacementState.Forwarded> forwarded = store.forwarded(p.uid());
         if (forwarded.isPresent() && !forwarded.get().spec().equals(object.spec())) {
             capacityChanged = changed(p, object, forwarded.get());
         } else if (forwarded.isEmpty()) {
@@ -103,16 +101,19 @@ final class Updates {
             if (p.state() == PlacementRecord.State.PLACED) {
                 forwarding.apply(p, object, asked); // may never have reached the agent; it applies idempotently
             } else {
-                book.forwarded(p.uid(), new Book.Forwarded(object.spec(), asked));
+                store.forwarded(p.uid(), new PlacementState.Forwarded(object.spec(), asked));
             }
-            book.member(p).ifPresent(member -> mirror.mirror(object, member, Optional.empty()));
+            store.member(p).ifPresent(member -> mirror.mirror(object, member, Optional.empty()));
         }
         return capacityChanged;
     }
 
     /** The spec differs from what was forwarded. Returns true when it was forwarded. */
-    boolean changed(PlacementRecord p, HubObject object, Book.Forwarded before) {
-        if (object.spec().equals(refused.get(p.uid()))) {
+    boolean changed(PlacementRecord p, HubObject object, PlacementState.Forwarded before) {
+        if (store.state(p.uid())
+                .flatMap(PlacementState::refusedSpec)
+                .filter(object.spec()::equals)
+                .isPresent()) {
             return false; // already answered for this spec
         }
         String cluster = p.cluster().orElseThrow();
@@ -129,7 +130,7 @@ final class Updates {
             return refuse(p, object, "the change cannot be read, so it is not forwarded: " + invalid.reason());
         }
         if (suspension.suspended(object)) {
-            refused.remove(p.uid());
+            store.update(p.uid(), s -> s.withRefusedSpec(Optional.empty()));
             return suspension.suspend(p, object, asked);
         }
         List<PodDemand> now = ((DemandCache.Asked.Gang) asked).pods();
@@ -170,13 +171,13 @@ final class Updates {
                         fleet.extend(p.uid(), cluster, epoch, placed, added).perNode())
                 .orElse(p.reserved());
         PlacementRecord next = p.with(p.cluster(), epoch, PlacementRecord.State.PLACED, "", reserved, clock.instant());
-        if (!book.write(next)) {
+        if (!store.write(next)) {
             if (room.isPresent()) { // not durable: hold what was held before; the next change of the object tries again
                 held.ifPresentOrElse(fleet::hold, () -> fleet.release(p.uid()));
             }
             return false;
         }
-        refused.remove(p.uid());
+        store.update(p.uid(), s -> s.withRefusedSpec(Optional.empty()));
         forwarding.apply(next, object, Optional.of(asked));
         effects.event(
                 object,
@@ -190,7 +191,7 @@ final class Updates {
     }
 
     private boolean refuse(PlacementRecord p, HubObject object, String reason, EventReason why) {
-        refused.put(p.uid(), object.spec());
+        store.update(p.uid(), s -> s.withRefusedSpec(Optional.of(object.spec())));
         effects.mark(object, Map.of(), Map.of(MetadataKeys.REASON_ANNOTATION, reason));
         effects.event(object, why, reason);
         return false;
@@ -223,7 +224,7 @@ final class Updates {
     Optional<String> changeRefused(PlacementRecord p, HubObject object, String reason) {
         String cluster = p.cluster().orElseThrow();
         Optional<Reservation> released = fleet.release(p.uid());
-        if (book.write(p.with(PlacementRecord.State.APPLIED, "", clock.instant()))) {
+        if (store.write(p.with(PlacementRecord.State.APPLIED, "", clock.instant()))) {
             refuse(p, object, cluster + " refused the change (" + reason + "); the running copy keeps its spec");
         }
         return released.map(Reservation::cluster);
@@ -235,28 +236,24 @@ final class Updates {
      * idempotently and updates the dependency); a gang that waited for it is tried again.
      */
     void dependencyChanged(Input.DependencyChanged c) {
-        for (String uid : demands.users(c.kind(), c.namespace(), c.name())) {
-            Optional<PlacementRecord> p = book.placement(uid);
-            Optional<HubObject> object = book.object(uid).filter(o -> !o.deleting());
+        for (String uid : store.users(c.kind(), c.namespace(), c.name())) {
+            Optional<PlacementRecord> p = store.placement(uid);
+            Optional<HubObject> object = store.object(uid).filter(o -> !o.deleting());
             if (p.isEmpty() || object.isEmpty()) {
                 continue;
             }
             PlacementRecord.State state = p.get().state();
             if (state == PlacementRecord.State.QUEUED) {
-                book.queued().enter(uid);
+                store.queue().enter(uid);
             } else if ((state == PlacementRecord.State.PLACED
                             || state == PlacementRecord.State.APPLIED
                             || state == PlacementRecord.State.SUSPENDED)
                     && p.get().cluster().isPresent()) {
-                Optional<Book.Forwarded> went = book.forwarded(uid);
+                Optional<PlacementState.Forwarded> went = store.forwarded(uid);
                 if (went.isPresent() && went.get().spec().equals(object.get().spec())) {
                     forwarding.apply(p.get(), object.get(), went.get().asked());
                 } // else its spec changed too, or it was not sent by this instance yet: that is sent on its own
             }
         }
-    }
-
-    void forget(String uid) {
-        refused.remove(uid);
     }
 }

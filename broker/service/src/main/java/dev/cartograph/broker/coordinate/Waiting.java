@@ -6,8 +6,8 @@ import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -19,17 +19,14 @@ final class Waiting {
     /** A waiting gang's reason on the hub is refreshed at most this often (capacity changes all the time). */
     static final Duration REASON_REFRESH = Duration.ofSeconds(10);
 
-    private record Marked(String reason, Instant at) {}
-
     private record Rendered(Decision decision, String reason) {}
 
-    private final Book book;
+    private final PlacementStore store;
     private final Effects effects;
-    private final Map<String, Marked> reasonShown = new HashMap<>();
     private Rendered lastRendered = new Rendered(null, "");
 
-    Waiting(Book book, Effects effects) {
-        this.book = book;
+    Waiting(PlacementStore store, Effects effects) {
+        this.store = store;
         this.effects = effects;
     }
 
@@ -38,23 +35,24 @@ final class Waiting {
      * (its reason changes with every capacity change and matters only while this instance leads); the
      * hub shows the reason, refreshed at most every {@link #REASON_REFRESH}, and one Unschedulable
      * Event per time it enters the queue. The decision is kept as it is; its reason, one line per
-     * cluster, is written out only when it is to be written or shown (so the record in the book
+     * cluster, is written out only when it is to be written or shown (so the record in the store
      * carries the reason the hub shows).
      */
     void waits(PlacementRecord p, HubObject object, Supplier<String> rendered, EventReason why, Instant now) {
         boolean entering = p.reason().isEmpty();
-        Marked shown = reasonShown.get(p.uid());
+        PlacementState.Written shown =
+                store.state(p.uid()).flatMap(PlacementState::shown).orElse(null);
         if (!entering && shown != null && now.isBefore(shown.at().plus(REASON_REFRESH))) {
             return; // shown a moment ago: not rendered again yet
         }
         String reason = rendered.get();
-        if (entering && !book.write(p.with(State.QUEUED, reason, now))) {
-            book.queued().enter(p.uid()); // not durable: tried again (and announced) at the next retry
+        if (entering && !store.write(p.with(State.QUEUED, reason, now))) {
+            store.queue().enter(p.uid()); // not durable: tried again (and announced) at the next retry
             return;
         }
-        if (entering || shown == null || !shown.reason().equals(reason)) {
-            book.keep(p.with(State.QUEUED, reason, now));
-            reasonShown.put(p.uid(), new Marked(reason, now));
+        if (entering || shown == null || !shown.value().equals(reason)) {
+            store.keep(p.with(State.QUEUED, reason, now));
+            store.update(p.uid(), s -> s.withShown(Optional.of(new PlacementState.Written(reason, now))));
             effects.mark(
                     object,
                     Map.of(MetadataKeys.PHASE_LABEL, "Queued", MetadataKeys.CLUSTER_LABEL, ""),
@@ -113,6 +111,6 @@ final class Waiting {
 
     /** It no longer waits (placed, failed, gone): its reason is shown afresh when it waits again. */
     void forget(String uid) {
-        reasonShown.remove(uid);
+        store.update(uid, s -> s.withShown(Optional.empty()));
     }
 }

@@ -20,14 +20,14 @@ import org.pcollections.TreePVector;
 
 /**
  * The queue: every queued placement in the order it is tried (priority, higher first; then
- * submission time; then uid), kept as the {@link Book}'s records change, so nothing scans every
+ * submission time; then uid), kept as the {@link PlacementStore}'s records change, so nothing scans every
  * placement to find them. Each queued placement is either <em>new</em> — it entered the queue (new,
  * taken back from a cluster, read back while another instance led, changed while it waited) and has
  * not been attempted since — or <em>waiting</em>, grouped by what it asked at its last attempt: the
  * same pods under the same cluster selector fit, or do not, on the same clusters, so one plan answers
  * for a whole group. Coordinator thread only.
  */
-final class Queued {
+final class PlacementQueue {
     /** Where a queued placement stands in the queue; ordered as {@link Placing#QUEUE_ORDER}. */
     record Key(int priority, Instant submitted, String uid) implements Comparable<Key> {
         static final Comparator<Key> ORDER = Comparator.comparingInt(Key::priority)
@@ -82,7 +82,7 @@ final class Queued {
         }
     }
 
-    /** Queued uids in order; immutable. */
+    /** PlacementQueue uids in order; immutable. */
     List<String> uids() {
         return uids;
     }
@@ -92,7 +92,7 @@ final class Queued {
         return keys.get(uid);
     }
 
-    /** Queued placements not attempted since they entered the queue. */
+    /** PlacementQueue placements not attempted since they entered the queue. */
     Set<String> fresh() {
         return Collections.unmodifiableSet(fresh);
     }

@@ -1,0 +1,338 @@
+package dev.cartograph.broker.coordinate;
+
+import dev.cartograph.interpreter.dependency.Dependency;
+import dev.cartograph.placement.Decision;
+import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.PlacementRecord.State;
+import dev.cartograph.protocol.WorkloadKey;
+import dev.cartograph.protocol.WorkloadSummary;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import org.pcollections.HashTreePMap;
+import org.pcollections.PMap;
+
+/**
+ * The one store of what the broker knows per placement: a {@link PlacementState} per hub object uid, replaced whole on
+ * every change, and forgotten with one removal ({@link #forget}). Beside them, the placed copies every agent reports
+ * (by their key on the member, since a stale copy may live on a cluster the placement has left). Everything else here
+ * is derived from those two and kept as they change, so nothing scans every placement to find it: the records,
+ * decisions and member copies the published view shares (persistent maps: publishing costs the same however many
+ * placements there are), the queue ({@link PlacementQueue}), who needs which hub dependency, and what each placement
+ * holds ({@link Holdings}). A record is kept only once durable ({@link #write}) or read back from the placements topic.
+ *
+ * <p>Coordinator thread only, and checked: every call from another thread fails fast ({@link WriterThread}).
+ */
+final class PlacementStore {
+    private final WriterThread writer;
+    private final RecordWriter records;
+    private final Map<String, PlacementState> states = new HashMap<>();
+    /** Every placed copy any agent reports, by its key; read in whatever order the topics interleave. */
+    private final Map<WorkloadKey, WorkloadSummary> copies = new HashMap<>();
+
+    /* Derived, persistent: shared as they are by the published view; each change costs O(log n). */
+    private PMap<String, PlacementRecord> placements = HashTreePMap.empty();
+    private PMap<String, Decision> decisions = HashTreePMap.empty();
+    private PMap<String, WorkloadSummary> members = HashTreePMap.empty();
+
+    private final PlacementQueue queue = new PlacementQueue();
+    /** namespace/Kind/name of a hub dependency → the uids of the objects whose pods need it, as last interpreted. */
+    private final Map<String, Set<String>> users = new HashMap<>();
+
+    private final Holdings holdings;
+
+    /** Told of every change to a placement's record or member copy (what it holds may have changed). */
+    interface Holdings {
+        /** @param record the placement's record now, null when it is gone; {@code member} its copy, null when none */
+        void changed(String uid, PlacementRecord record, WorkloadSummary member);
+
+        Holdings NONE = (uid, record, member) -> {};
+    }
+
+    PlacementStore(WriterThread writer, RecordWriter records, Holdings holdings) {
+        this.writer = writer;
+        this.records = records;
+        this.holdings = holdings;
+    }
+
+    // ---- the state of one placement
+
+    Optional<PlacementState> state(String uid) {
+        writer.check();
+        return Optional.ofNullable(states.get(uid));
+    }
+
+    /** Changes one placement's state (made empty first when none is known); one that is left empty is dropped. */
+    void update(String uid, UnaryOperator<PlacementState> change) {
+        writer.check();
+        PlacementState before = states.get(uid);
+        PlacementState after =
+                change.apply(before == null ? PlacementState.of(uid) : before).normalized();
+        replace(uid, before, after.isEmpty() ? null : after);
+    }
+
+    /**
+     * Forgets everything about a placement but its hub object, while the hub has it (its placement is deleted, or is
+     * about to be): one removal.
+     */
+    void forget(String uid) {
+        writer.check();
+        PlacementState before = states.get(uid);
+        if (before != null) {
+            replace(uid, before, before.forgotten().orElse(null));
+        }
+    }
+
+    private void replace(String uid, PlacementState before, PlacementState after) {
+        if (after == null) {
+            states.remove(uid);
+        } else {
+            states.put(uid, after);
+        }
+        Optional<PlacementRecord> was = before == null ? Optional.empty() : before.record();
+        Optional<PlacementRecord> is = after == null ? Optional.empty() : after.record();
+        if (was != is) {
+            recordChanged(uid, was.orElse(null), is.orElse(null));
+        }
+        Optional<Decision> decided = after == null ? Optional.empty() : after.decision();
+        if ((before == null ? Optional.empty() : before.decision()) != decided) {
+            decisions = decided.isPresent() ? decisions.plus(uid, decided.get()) : decisions.minus(uid);
+        }
+        Optional<DemandCache.Interpreted> asked = after == null ? Optional.empty() : after.asked();
+        Optional<DemandCache.Interpreted> askedBefore = before == null ? Optional.empty() : before.asked();
+        if (askedBefore != asked) {
+            askedBefore.ifPresent(a -> index(uid, a, false));
+            asked.ifPresent(a -> index(uid, a, true));
+        }
+    }
+
+    private void recordChanged(String uid, PlacementRecord before, PlacementRecord after) {
+        placements = after == null ? placements.minus(uid) : placements.plus(uid, after);
+        queue.changed(before, after);
+        if (after == null) {
+            if (before != null) {
+                members = members.minus(uid);
+                holdings.changed(uid, null, null);
+            }
+        } else {
+            memberChanged(uid);
+        }
+    }
+
+    // ---- records: durable first
+
+    /**
+     * Makes the record durable on the placements topic, then keeps it. False (and nothing kept) when this instance is
+     * not active or the write failed: the caller must not act on it.
+     */
+    boolean write(PlacementRecord p) {
+        return writeAll(List.of(p));
+    }
+
+    /** As {@link #write}, for records that must be durable together (all are kept, or none). */
+    boolean writeAll(List<PlacementRecord> batch) {
+        writer.check();
+        Optional<List<PlacementRecord>> durable = records.write(batch);
+        durable.ifPresent(written -> written.forEach(this::keep));
+        return durable.isPresent();
+    }
+
+    /** Writes the tombstone; false when it could not be made durable (the caller tries again later). */
+    boolean tombstone(String uid) {
+        writer.check();
+        return records.tombstone(uid);
+    }
+
+    /** A record read back from the placements topic (what another leader, or an earlier run, decided). */
+    void replayed(String uid, Optional<PlacementRecord> record) {
+        update(uid, s -> s.withRecord(record));
+    }
+
+    /** Keeps a newer version of a record without writing it (only its reason changed; the durable one stays valid). */
+    void keep(PlacementRecord p) {
+        update(p.uid(), s -> s.withRecord(Optional.of(p)));
+    }
+
+    Optional<PlacementRecord> placement(String uid) {
+        writer.check();
+        return Optional.ofNullable(placements.get(uid));
+    }
+
+    Collection<PlacementRecord> placements() {
+        writer.check();
+        return placements.values();
+    }
+
+    /** Scans every placement: for the clock's work (once a tick), never per input. */
+    List<PlacementRecord> inState(State state) {
+        return placements().stream().filter(p -> p.state() == state).toList();
+    }
+
+    /** The queued placements, in order, and which entered the queue since they were last attempted. */
+    PlacementQueue queue() {
+        writer.check();
+        return queue;
+    }
+
+    void decided(String uid, Decision decision) {
+        if (state(uid).flatMap(PlacementState::decision).orElse(null) != decision) {
+            update(uid, s -> s.withDecision(decision));
+        }
+    }
+
+    Optional<PlacementState.Forwarded> forwarded(String uid) {
+        return state(uid).flatMap(PlacementState::forwarded);
+    }
+
+    void forwarded(String uid, PlacementState.Forwarded what) {
+        update(uid, s -> s.withForwarded(what));
+    }
+
+    /** When a command at the placement's current epoch last went out; the record's own time when none did. */
+    java.time.Instant lastSent(PlacementRecord p) {
+        return state(p.uid()).map(s -> s.lastSent(p)).orElse(p.at());
+    }
+
+    void sent(PlacementRecord p, java.time.Instant at) {
+        update(p.uid(), s -> s.withSent(new PlacementState.Sent(p.epoch(), at)));
+    }
+
+    /** A placement taken back from a cluster that could not start it: its next placement goes elsewhere. */
+    void avoid(String uid, String cluster) {
+        update(uid, s -> s.withAvoided(Optional.of(cluster)));
+    }
+
+    /** The cluster a queued placement should not go back to, if any; forgotten once it is placed. */
+    Optional<String> avoided(String uid) {
+        return state(uid).flatMap(PlacementState::avoided);
+    }
+
+    void placedAgain(String uid) {
+        update(uid, s -> s.withAvoided(Optional.empty()));
+    }
+
+    // ---- hub objects
+
+    Optional<HubObject> object(String uid) {
+        return state(uid).flatMap(PlacementState::object);
+    }
+
+    /** Every hub object known (a scan: for taking over, never per input). */
+    List<HubObject> objects() {
+        writer.check();
+        return states.values().stream()
+                .map(PlacementState::object)
+                .flatMap(Optional::stream)
+                .toList();
+    }
+
+    void object(HubObject object) {
+        update(object.uid(), s -> s.withObject(Optional.of(object)));
+    }
+
+    void objectGone(String uid) {
+        update(uid, s -> s.withObject(Optional.empty()));
+    }
+
+    // ---- member copies
+
+    /** A placed copy reported by an agent; returns the one it replaces, if any. */
+    Optional<WorkloadSummary> copy(WorkloadSummary s) {
+        writer.check();
+        Optional<WorkloadSummary> before = Optional.ofNullable(copies.put(s.key(), s));
+        before.flatMap(WorkloadSummary::placementId).ifPresent(this::memberChanged);
+        s.placementId().ifPresent(this::memberChanged);
+        return before;
+    }
+
+    /** The copy is gone from its member; returns what was last reported of it, if anything. */
+    Optional<WorkloadSummary> copyGone(WorkloadKey key) {
+        writer.check();
+        Optional<WorkloadSummary> gone = Optional.ofNullable(copies.remove(key));
+        gone.flatMap(WorkloadSummary::placementId).ifPresent(this::memberChanged);
+        return gone;
+    }
+
+    Collection<WorkloadSummary> copies() {
+        writer.check();
+        return copies.values();
+    }
+
+    /** The copy of the placement on the cluster it is placed on, as that cluster's agent last reported it. */
+    Optional<WorkloadSummary> member(PlacementRecord p) {
+        writer.check();
+        if (p.cluster().isEmpty()) {
+            return Optional.empty();
+        }
+        WorkloadSummary s = copies.get(Forwarding.copy(p, p.cluster().get()));
+        return s != null && s.placementId().equals(Optional.of(p.uid())) ? Optional.of(s) : Optional.empty();
+    }
+
+    /** Finds the member copy of the placement again (the placement or some copy changed). */
+    private void memberChanged(String uid) {
+        PlacementRecord p = placements.get(uid);
+        Optional<WorkloadSummary> m = p == null ? Optional.empty() : member(p);
+        if (m.isPresent()) {
+            if (members.get(uid) != m.get()) {
+                members = members.plus(uid, m.get());
+            }
+        } else if (members.containsKey(uid)) {
+            members = members.minus(uid);
+        }
+        holdings.changed(uid, p, m.orElse(null));
+    }
+
+    // ---- hub dependencies
+
+    /** The uids of the objects whose pods need this dependency, as last interpreted. */
+    Set<String> users(Dependency.Kind kind, String namespace, String name) {
+        writer.check();
+        return Set.copyOf(users.getOrDefault(usersKey(namespace, kind, name), Set.of()));
+    }
+
+    private void index(String uid, DemandCache.Interpreted asked, boolean add) {
+        for (Dependency d : asked.needs().dependencies()) {
+            String key = usersKey(asked.namespace(), d.kind(), d.name());
+            if (add) {
+                users.computeIfAbsent(key, k -> new HashSet<>()).add(uid);
+            } else {
+                Set<String> of = users.get(key);
+                if (of != null && of.remove(uid) && of.isEmpty()) {
+                    users.remove(key);
+                }
+            }
+        }
+    }
+
+    private static String usersKey(String namespace, Dependency.Kind kind, String name) {
+        return namespace + "/" + kind.kind() + "/" + name;
+    }
+
+    // ---- what the view shares
+
+    /** Every placement, immutable (shared as it is by the published view). */
+    Map<String, PlacementRecord> placementsView() {
+        return placements;
+    }
+
+    /** The latest decision per placement, immutable. */
+    Map<String, Decision> decisionsView() {
+        return decisions;
+    }
+
+    /** The member copy's latest summary per placement that has one, immutable. */
+    Map<String, WorkloadSummary> membersView() {
+        return members;
+    }
+
+    /** How many placements the store knows anything of (tests). */
+    int size() {
+        writer.check();
+        return states.size();
+    }
+}
