@@ -159,7 +159,8 @@ final class AgentReports {
         Optional<HubObject> object = store.object(p.uid());
         switch (r.outcome()) {
             case APPLIED -> {
-                if (p.state() == State.PLACED && store.write(p.with(State.APPLIED, "", clock.instant()))) {
+                if (p.state() == State.PLACED) {
+                    store.write(p.with(State.APPLIED, "", clock.instant()));
                     object.ifPresent(o -> effects.event(
                             o,
                             EventReason.Forwarded,

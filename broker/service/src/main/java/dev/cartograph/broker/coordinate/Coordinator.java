@@ -48,6 +48,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
     private final Parts parts;
 
     private UsageAccounting usage = UsageAccounting.off();
+    /** Placements whose batch was undone: handled again at the next tick. */
+    private final java.util.Set<String> redo = new java.util.LinkedHashSet<>();
 
     public Coordinator(BrokerSettings settings, Interpreter interpreter, Outbox outbox, Hub hub, Clock clock) {
         this(
@@ -174,7 +176,15 @@ public final class Coordinator implements Runnable, AutoCloseable {
     void step(List<Input> batch) {
         parts.thread.enter();
         try {
+            parts.store.begin();
             handleAll(batch);
+            if (parts.effects.commit()) {
+                parts.store.committed();
+            } else { // nothing of the batch went out: it is undone, and what it changed is handled again
+                redo.addAll(parts.store.touchedBy());
+                parts.store.undo().forEach(parts.retry::changed);
+            }
+            publish();
         } finally {
             parts.thread.exit();
         }
@@ -190,7 +200,21 @@ public final class Coordinator implements Runnable, AutoCloseable {
         if (active() && parts.retry.due()) {
             parts.retry.run();
         }
-        publish();
+    }
+
+    /**
+     * The placements of batches that were undone, handled again at the next tick (level-triggered: their hub objects
+     * are offered again; the clock's work re-reads the rest).
+     */
+    private void handleAgain() {
+        List<String> uids = List.copyOf(redo);
+        redo.clear();
+        for (String uid : uids) {
+            parts.store.object(uid).ifPresent(object -> {
+                Input again = new Input.HubChanged(object.raw());
+                parts.quarantine.guard(again, () -> handle(again));
+            });
+        }
     }
 
     /** The queue's retry, for what its last run did (tests and benchmarks). */
@@ -247,6 +271,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         } else if (input instanceof Input.Tick) {
             usage.tick(clock.instant(), active(), () -> parts.fairShare.holdings(parts.store));
             if (active()) {
+                handleAgain();
                 parts.failover.tick(parts.leadership.activeSince()).forEach(parts.retry::changed);
                 parts.placing.resendSuspends();
                 parts.deletion.retryWhereNotReady();
@@ -281,7 +306,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     /** Forgets everything about a placement, in every part (its hub object is gone, or is about to be). */
     private void forget(String uid) {
         parts.store.forget(uid);
-        parts.fleet.release(uid).ifPresent(r -> parts.retry.changed(r.cluster()));
+        parts.store.release(uid).ifPresent(r -> parts.retry.changed(r.cluster()));
     }
 
     private void publish() {

@@ -22,9 +22,7 @@ public interface DecisionObserver {
         /** its hub object is suspended: held, nothing reserved */
         SUSPENDED,
         /** cannot be placed as asked (no definition, invalid, too many pods): failed with the reason */
-        FAILED,
-        /** decided, but the record could not be written: tried again at the next retry */
-        NOT_WRITTEN;
+        FAILED;
 
         private final String label = name().toLowerCase(Locale.ROOT);
 

@@ -59,12 +59,10 @@ final class Deletion {
                         || p.state() == State.QUEUED)) {
             String cluster = p.cluster().get();
             PlacementRecord deleting = p.with(State.DELETING, "", clock.instant());
-            if (!store.write(deleting)) {
-                return false; // not durable: the next change of the object (or a restart) tries again
-            }
-            fleet.release(p.uid());
-            boolean durable = forwarding.delete(deleting, cluster);
-            if (durable && !fleet.ready(cluster, clock.instant(), settings.heartbeatTimeout())) {
+            store.write(deleting);
+            store.release(p.uid());
+            forwarding.delete(deleting, cluster);
+            if (!fleet.ready(cluster, clock.instant(), settings.heartbeatTimeout())) {
                 effects.event(
                         object,
                         EventReason.Deleting,
@@ -84,9 +82,8 @@ final class Deletion {
     void retryWhereNotReady() {
         for (PlacementRecord p : java.util.List.copyOf(store.inState(State.DELETING))) {
             String cluster = p.cluster().orElse("");
-            if (!cluster.isEmpty()
-                    && !fleet.ready(cluster, clock.instant(), settings.heartbeatTimeout())
-                    && forwarding.delete(p, cluster)) {
+            if (!cluster.isEmpty() && !fleet.ready(cluster, clock.instant(), settings.heartbeatTimeout())) {
+                forwarding.delete(p, cluster);
                 finish(p, store.object(p.uid()));
             }
         }
@@ -94,9 +91,7 @@ final class Deletion {
 
     /** The member copy is gone (or will be deleted when its agent returns): let the hub object go. */
     void finish(PlacementRecord p, Optional<HubObject> object) {
-        if (!store.tombstone(p.uid())) {
-            return; // the DELETING record stays; the Delete is sent again and its answer finishes this
-        }
+        store.tombstone(p.uid());
         forget.accept(p.uid());
         object.ifPresent(effects::removeFinalizer);
     }

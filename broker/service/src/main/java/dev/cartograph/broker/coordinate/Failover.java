@@ -214,11 +214,9 @@ final class Failover {
     private boolean takeBack(PlacementRecord p, String cluster, String reason, EventReason why, Instant now) {
         long epoch = p.epoch() + 1;
         PlacementRecord requeued = p.with(Optional.empty(), epoch, State.QUEUED, reason, Map.of(), now);
-        if (!store.write(requeued)) {
-            return false; // not durable: nothing moves; the next tick tries again
-        }
+        store.write(requeued);
         forwarding.delete(requeued, cluster); // fencing: the old agent deletes its copy (now, or when it returns)
-        fleet.release(p.uid());
+        store.release(p.uid());
         mirror.forget(p.uid());
         watched(p.uid(), Watch.NONE); // its next copy is watched afresh
         LOG.info("{}: {}", p.target(), reason);

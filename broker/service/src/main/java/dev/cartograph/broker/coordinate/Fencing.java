@@ -44,10 +44,9 @@ final class Fencing {
                     cluster,
                     p.flatMap(PlacementRecord::cluster).orElse("nowhere"),
                     epoch);
-            if (effects.command(cluster, new Command.Delete(uid, epoch, clock.instant(), copy))) {
-                // remembered only once durable: otherwise the copy's next report fences it again
-                store.update(uid, s -> s.fencedAlso(fenced));
-            }
+            effects.command(cluster, new Command.Delete(uid, epoch, clock.instant(), copy));
+            // remembered with the batch: undone with it when the Delete does not go out, so it is fenced again
+            store.update(uid, s -> s.fencedAlso(fenced));
         }
     }
 

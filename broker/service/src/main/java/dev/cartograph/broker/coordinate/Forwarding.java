@@ -127,12 +127,11 @@ final class Forwarding {
         return out;
     }
 
-    /** Asks the placement's cluster to delete its copy, at the placement's epoch; true once the Delete is durable in its topic. */
-    boolean delete(PlacementRecord p, String cluster) {
+    /** Asks the placement's cluster to delete its copy, at the placement's epoch (it goes out with the batch). */
+    void delete(PlacementRecord p, String cluster) {
         Instant now = clock.instant();
-        boolean durable = effects.command(cluster, new Command.Delete(p.uid(), p.epoch(), now, copy(p, cluster)));
+        effects.command(cluster, new Command.Delete(p.uid(), p.epoch(), now, copy(p, cluster)));
         store.sent(p, now);
-        return durable;
     }
 
     /** The placement's copy on {@code cluster}: the hub object's kind, namespace and name (the member copy keeps them). */

@@ -51,11 +51,8 @@ final class Landing {
         this.clock = clock;
     }
 
-    /**
-     * Places the gang as decided; {@code with} are written in the same durable batch. False when nothing could be made
-     * durable (nothing is then reserved, and the gang is tried again at the next retry).
-     */
-    boolean land(
+    /** Places the gang as decided: its nodes reserved, its record (and {@code with}) and its apply go out together. */
+    void land(
             PlacementRecord p,
             HubObject object,
             DemandCache.Asked.Gang gang,
@@ -66,17 +63,13 @@ final class Landing {
         // a gang that waited with a copy somewhere (preempted) runs at a higher epoch: the agent's reports of the
         // suspended copy (no pods pending) must not count as accounting for what is reserved for it now
         long epoch = before.isPresent() ? p.epoch() + 1 : p.epoch();
-        Reservation reservation = fleet.reserve(p.uid(), epoch, placed, gang.pods());
+        Reservation reservation = store.reserve(p.uid(), epoch, placed, gang.pods());
         PlacementRecord next = p.with(
                         Optional.of(placed.cluster()), epoch, State.PLACED, "", reservation.perNode(), now)
                 .withPin(MemberTopology.of(fleet, gang, placed));
         List<PlacementRecord> batch = new ArrayList<>(with);
         batch.add(next);
-        if (!store.writeAll(batch)) {
-            fleet.release(p.uid());
-            store.queue().enter(p.uid()); // not durable: tried again at the next retry
-            return false;
-        }
+        store.writeAll(batch);
         waiting.forget(p.uid());
         store.placedAgain(p.uid());
         boolean home = before.isPresent() && before.get().equals(placed.cluster());
@@ -108,7 +101,6 @@ final class Landing {
                 object,
                 EventReason.Placed,
                 "placed on " + placed.cluster() + " (epoch " + epoch + ")" + (why.isEmpty() ? "" : ": " + why));
-        return true;
     }
 
     /**

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 final class Leadership {
     private static final Logger LOG = LoggerFactory.getLogger(Leadership.class);
     private final Outbox outbox;
-    private final RecordWriter records;
+    private final Effects effects;
     private final Clock clock;
     private final Runnable becameActive;
     /** Whether this instance may write as leader now; set false by the lease thread at once, true only on the coordinator's thread. */
@@ -37,9 +37,9 @@ final class Leadership {
      * @param leadsAlone   true without leader election (this instance leads from the start)
      * @param becameActive what to do once active (hold recorded reservations, act on every hub object)
      */
-    Leadership(boolean leadsAlone, Outbox outbox, RecordWriter records, Clock clock, Runnable becameActive) {
+    Leadership(boolean leadsAlone, Outbox outbox, Effects effects, Clock clock, Runnable becameActive) {
         this.outbox = outbox;
-        this.records = records;
+        this.effects = effects;
         this.clock = clock;
         this.becameActive = becameActive;
         this.leading = new AtomicBoolean(leadsAlone);
@@ -111,7 +111,7 @@ final class Leadership {
             LOG.warn("cannot take the lead yet (term {}): {}; trying again", term, e.toString());
             return;
         }
-        records.term(term);
+        effects.term(term);
         markPending = ++marks;
         catchUp.accept(markPending);
     }

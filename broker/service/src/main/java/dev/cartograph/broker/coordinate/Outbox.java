@@ -5,9 +5,48 @@ import dev.cartograph.protocol.PlacementRecord;
 
 /**
  * Where the coordinator's decisions go (Kafka in the service; a list in tests). Called on the
- * coordinator's thread only.
+ * coordinator's thread only. The coordinator hands it each batch's writes at once ({@link #write}); the single-item
+ * methods are what a simple outbox implements.
  */
 public interface Outbox {
+    /** One durable write of a batch. */
+    sealed interface Write {
+        /** A placement record, keyed by its uid on the placements topic. */
+        record Placement(PlacementRecord record) implements Write {}
+
+        /** The placement is gone: a tombstone for its uid. */
+        record Tombstone(String uid) implements Write {}
+
+        /** A command to one cluster's agent, on that cluster's topic. */
+        record ToCluster(String cluster, Command command) implements Write {}
+    }
+
+    /** A command the outbox could not make durable (the batch it belongs to is not committed). */
+    final class NotDurable extends Exception {
+        public NotDurable(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Writes a batch, in order: every write durable, or none of them (Kafka: one transaction) — so a placement record
+     * and the command it leads to are never one without the other. Returns once they are; throws when they could not
+     * be made durable ({@link Fenced} when deposed). The default writes one at a time, for outboxes whose writes cannot
+     * fail halfway (tests); a real one overrides it.
+     */
+    default void write(java.util.List<Write> writes) throws Exception {
+        for (Write w : writes) {
+            if (w instanceof Write.Placement p) {
+                placement(p.record());
+            } else if (w instanceof Write.Tombstone t) {
+                forget(t.uid());
+            } else if (w instanceof Write.ToCluster c && !command(c.cluster(), c.command())) {
+                throw new NotDurable(c.command().getClass().getSimpleName() + " for "
+                        + c.command().placementId() + " to " + c.cluster() + " is not durable");
+            }
+        }
+    }
+
     /**
      * This instance is about to act as leader of {@code term}: from now on anything an earlier leader
      * (or an earlier incarnation of this one) still tries to write must not count. Kafka does this by

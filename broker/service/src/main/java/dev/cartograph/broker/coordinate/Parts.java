@@ -59,10 +59,9 @@ final class Parts {
             Consumer<String> freed,
             Consumer<String> forget) {
         this.fairShare = new FairShare(fleet, clock, settings.heartbeatTimeout());
-        RecordWriter records = new RecordWriter(outbox, active, fenced);
-        this.store = new PlacementStore(thread, records, fairShare);
-        this.leadership = new Leadership(!settings.leaderElection(), outbox, records, clock, becameActive);
-        this.effects = new Effects(outbox, hub, active);
+        this.effects = new Effects(outbox, hub, active, fenced);
+        this.store = new PlacementStore(thread, effects, fleet, fairShare);
+        this.leadership = new Leadership(!settings.leaderElection(), outbox, effects, clock, becameActive);
         this.demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity(), store);
         DependencyCopies copies = new DependencyCopies(dependencies, demands, interpreter);
         this.forwarding = new Forwarding(store, effects, clock, copies, interpreter);
@@ -100,8 +99,13 @@ final class Parts {
         this.hubObjects = new HubObjects(store, active, placing, deletion, updates, suspension, effects);
         this.reports =
                 new AgentReports(settings, fleet, store, fencing, mirror, deletion, failover, updates, effects, clock);
-        this.quarantine = new Quarantine(store, placing, effects);
-        this.retry = new QueueRetry(store, placing, fairShare, clock);
+        this.quarantine = new Quarantine(store, placing, effects, this::capacityChanged);
+        this.retry = new QueueRetry(store, placing, fairShare, quarantine, clock);
         this.takeover = new Takeover(store, fleet, reports, hubObjects, retry);
+    }
+
+    /** Capacity changed on this cluster: the queue's next retry looks there. */
+    private void capacityChanged(String cluster) {
+        retry.changed(cluster);
     }
 }

@@ -1,14 +1,19 @@
 package dev.cartograph.broker.coordinate;
 
+import dev.cartograph.fleet.Fleet;
+import dev.cartograph.fleet.Reservation;
 import dev.cartograph.interpreter.dependency.Dependency;
 import dev.cartograph.placement.Decision;
+import dev.cartograph.placement.PodDemand;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.WorkloadSummary;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +35,8 @@ import org.pcollections.PMap;
  */
 final class PlacementStore {
     private final WriterThread writer;
-    private final RecordWriter records;
+    private final Effects effects;
+    private final Fleet fleet;
     private final Map<String, PlacementState> states = new HashMap<>();
     /** Every placed copy any agent reports, by its key; read in whatever order the topics interleave. */
     private final Map<WorkloadKey, WorkloadSummary> copies = new HashMap<>();
@@ -54,9 +60,23 @@ final class PlacementStore {
         Holdings NONE = (uid, record, member) -> {};
     }
 
-    PlacementStore(WriterThread writer, RecordWriter records, Holdings holdings) {
+    /**
+     * What a batch (and the input being handled in it) changed, each placement's state and reservation as they were
+     * before it first did: a batch whose effects do not commit is undone, and so is an input that fails halfway.
+     */
+    private record Before(Optional<PlacementState> state, Optional<Reservation> reservation) {}
+
+    private final Map<String, Before> batch = new LinkedHashMap<>();
+    private final Map<String, Before> input = new HashMap<>();
+
+    /**
+     * @param effects where records and tombstones are staged (they go out with the batch's commands)
+     * @param fleet   the fleet whose reservations this store makes for its placements, and undoes with them
+     */
+    PlacementStore(WriterThread writer, Effects effects, Fleet fleet, Holdings holdings) {
         this.writer = writer;
-        this.records = records;
+        this.effects = effects;
+        this.fleet = fleet;
         this.holdings = holdings;
     }
 
@@ -70,6 +90,7 @@ final class PlacementStore {
     /** Changes one placement's state (made empty first when none is known); one that is left empty is dropped. */
     void update(String uid, UnaryOperator<PlacementState> change) {
         writer.check();
+        touch(uid);
         PlacementState before = states.get(uid);
         PlacementState after =
                 change.apply(before == null ? PlacementState.of(uid) : before).normalized();
@@ -82,6 +103,7 @@ final class PlacementStore {
      */
     void forget(String uid) {
         writer.check();
+        touch(uid);
         PlacementState before = states.get(uid);
         if (before != null) {
             replace(uid, before, before.forgotten().orElse(null));
@@ -127,30 +149,38 @@ final class PlacementStore {
     // ---- records: durable first
 
     /**
-     * Makes the record durable on the placements topic, then keeps it. False (and nothing kept) when this instance is
-     * not active or the write failed: the caller must not act on it.
+     * Keeps the record and stages it to go out with the batch's other effects ({@link Effects#commit}): the batch is
+     * durable as a whole, or undone as a whole, so the caller acts on the record at once.
      */
-    boolean write(PlacementRecord p) {
-        return writeAll(List.of(p));
+    void write(PlacementRecord p) {
+        writeAll(List.of(p));
     }
 
-    /** As {@link #write}, for records that must be durable together (all are kept, or none). */
-    boolean writeAll(List<PlacementRecord> batch) {
+    /** As {@link #write}, for several records (a preemption's victims and its preemptor). */
+    void writeAll(List<PlacementRecord> records) {
         writer.check();
-        Optional<List<PlacementRecord>> durable = records.write(batch);
-        durable.ifPresent(written -> written.forEach(this::keep));
-        return durable.isPresent();
+        effects.records(records).forEach(this::keep);
     }
 
-    /** Writes the tombstone; false when it could not be made durable (the caller tries again later). */
-    boolean tombstone(String uid) {
+    /** Stages the placement's tombstone (it is forgotten by the caller). */
+    void tombstone(String uid) {
         writer.check();
-        return records.tombstone(uid);
+        effects.tombstone(uid);
     }
 
-    /** A record read back from the placements topic (what another leader, or an earlier run, decided). */
+    /**
+     * A record read back from the placements topic (what another leader, or an earlier run, decided): an observation,
+     * newer than anything this batch did to the placement, so never undone.
+     */
     void replayed(String uid, Optional<PlacementRecord> record) {
-        update(uid, s -> s.withRecord(record));
+        writer.check();
+        batch.remove(uid);
+        input.remove(uid);
+        PlacementState before = states.get(uid);
+        PlacementState after = (before == null ? PlacementState.of(uid) : before)
+                .withRecord(record)
+                .normalized();
+        replace(uid, before, after.isEmpty() ? null : after);
     }
 
     /** Keeps a newer version of a record without writing it (only its reason changed; the durable one stays valid). */
@@ -285,6 +315,118 @@ final class PlacementStore {
             members = members.minus(uid);
         }
         holdings.changed(uid, p, m.orElse(null));
+    }
+
+    // ---- reservations: the nodes a placement holds until its agent accounts for them (undone with the batch)
+
+    Reservation reserve(String uid, long epoch, Decision.Placed placed, List<PodDemand> pods) {
+        writer.check();
+        touch(uid);
+        return fleet.reserve(uid, epoch, placed, pods);
+    }
+
+    Reservation extend(String uid, String cluster, long epoch, Decision.Placed placed, List<PodDemand> added) {
+        writer.check();
+        touch(uid);
+        return fleet.extend(uid, cluster, epoch, placed, added);
+    }
+
+    void hold(Reservation r) {
+        writer.check();
+        touch(r.placementId());
+        fleet.hold(r);
+    }
+
+    Optional<Reservation> release(String uid) {
+        writer.check();
+        touch(uid);
+        return fleet.release(uid);
+    }
+
+    Optional<Reservation> reservation(String uid) {
+        writer.check();
+        return fleet.reservation(uid);
+    }
+
+    // ---- batches: committed, or undone
+
+    /** A batch starts: what it changes is remembered until {@link #committed} or {@link #undo}. */
+    void begin() {
+        writer.check();
+        batch.clear();
+        input.clear();
+    }
+
+    /** The next input of the batch starts: what it changes alone can be undone by {@link #undoInput}. */
+    void beginInput() {
+        input.clear();
+    }
+
+    /** The batch's effects are durable: nothing of it will be undone. */
+    void committed() {
+        batch.clear();
+        input.clear();
+    }
+
+    /**
+     * Undoes the input being handled (it failed halfway). Returns the clusters whose reservations it had changed.
+     */
+    Set<String> undoInput() {
+        writer.check();
+        Set<String> clusters = restore(input);
+        input.clear();
+        return clusters;
+    }
+
+    /**
+     * Undoes the batch (its effects did not commit): every placement it changed is as it was before, but for what was
+     * observed meanwhile (its hub object, what that asks); so are their reservations. Returns the clusters whose
+     * reservations it had changed (their capacity changed back). The placements it changed are then handled again
+     * (see {@link #touchedBy}).
+     */
+    Set<String> undo() {
+        writer.check();
+        Set<String> clusters = restore(batch);
+        batch.clear();
+        input.clear();
+        return clusters;
+    }
+
+    private Set<String> restore(Map<String, Before> changed) {
+        Set<String> clusters = new HashSet<>();
+        List<Map.Entry<String, Before>> entries = new ArrayList<>(changed.entrySet());
+        for (Map.Entry<String, Before> e : entries) {
+            String uid = e.getKey();
+            PlacementState now = states.get(uid);
+            PlacementState then = e.getValue().state().orElse(PlacementState.of(uid));
+            if (now != null) { // observations stay: the hub object as last seen, and what it asks
+                then = then.withObject(now.object());
+                if (now.asked().isPresent()) {
+                    then = then.withAsked(now.asked().get());
+                }
+            }
+            then = then.normalized();
+            replace(uid, now, then.isEmpty() ? null : then);
+            fleet.release(uid).ifPresent(r -> clusters.add(r.cluster()));
+            e.getValue().reservation().ifPresent(r -> {
+                fleet.hold(r);
+                clusters.add(r.cluster());
+            });
+        }
+        return clusters;
+    }
+
+    /** The placements the batch changed so far (to handle again when it is undone). */
+    Set<String> touchedBy() {
+        return Set.copyOf(batch.keySet());
+    }
+
+    private void touch(String uid) {
+        if (!batch.containsKey(uid) || !input.containsKey(uid)) {
+            Before before = new Before(Optional.ofNullable(states.get(uid)), fleet.reservation(uid));
+            batch.putIfAbsent(uid, before);
+            input.putIfAbsent(uid, before);
+        }
     }
 
     // ---- hub dependencies

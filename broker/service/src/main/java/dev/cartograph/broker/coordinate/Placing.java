@@ -90,18 +90,7 @@ final class Placing {
     void submit(HubObject object, long epoch) {
         effects.addFinalizer(object);
         object.priorityProblem().ifPresent(problem -> LOG.warn("{}: {}", object.target(), problem));
-        Instant now = clock.instant();
-        PlacementRecord queued = new PlacementRecord(
-                object.uid(),
-                object.target(),
-                Optional.empty(),
-                epoch,
-                State.QUEUED,
-                "",
-                Map.of(),
-                object.priority(),
-                object.submitted(),
-                now);
+        PlacementRecord queued = queued(object, epoch);
         if (demands.demand(object, interpreter.get()) instanceof DemandCache.Asked.Invalid invalid) {
             long started = observer.started();
             fail(queued, object, invalid.reason(), invalid.why());
@@ -114,6 +103,21 @@ final class Placing {
         } // with queues, it is attempted by the retry after this batch, in fair order with the rest (QueueRetry)
     }
 
+    /** A new placement of the object, queued at {@code epoch}, not durable yet. */
+    PlacementRecord queued(HubObject object, long epoch) {
+        return new PlacementRecord(
+                object.uid(),
+                object.target(),
+                Optional.empty(),
+                epoch,
+                State.QUEUED,
+                "",
+                Map.of(),
+                object.priority(),
+                object.submitted(),
+                clock.instant());
+    }
+
     /**
      * The hub object of a queued placement changed: when it now asks for something else than what it
      * waits with, or is suspended, it is attempted again at the next retry, against the whole fleet; when the clusters
@@ -124,9 +128,8 @@ final class Placing {
                 && store.forwarded(p.uid())
                         .filter(f -> !f.spec().equals(object.spec()))
                         .isPresent()) { // the user changed what the clusters refused: every cluster may be tried again
-            if (store.write(p.withRefusals(Map.of()))) {
-                store.queue().enter(p.uid());
-            }
+            store.write(p.withRefusals(Map.of()));
+            store.queue().enter(p.uid());
             return;
         }
         Optional<DemandCache.Asked.Gang> waitsWith = store.queue().askOf(p.uid());
@@ -178,17 +181,14 @@ final class Placing {
         }
         store.decided(p.uid(), decision);
         if (decision instanceof Decision.Placed placed) {
-            return landing.land(p, object, gang, placed, List.of())
-                    ? DecisionObserver.Outcome.PLACED
-                    : DecisionObserver.Outcome.NOT_WRITTEN;
+            landing.land(p, object, gang, placed, List.of());
+            return DecisionObserver.Outcome.PLACED;
         }
         Optional<Preemption.Plan> preemption = preempting.plan(p, gang, scope);
         if (preemption.isPresent()) { // victims and preemptor are durable together, or nothing happens
             List<PlacementRecord> victims = preempting.requeued(preemption.get());
             store.decided(p.uid(), preemption.get().placed());
-            if (!landing.land(p, object, gang, preemption.get().placed(), victims)) {
-                return DecisionObserver.Outcome.NOT_WRITTEN;
-            }
+            landing.land(p, object, gang, preemption.get().placed(), victims);
             preempting.preempted(preemption.get(), victims);
             return DecisionObserver.Outcome.PLACED;
         }
@@ -205,10 +205,7 @@ final class Placing {
     private void hold(PlacementRecord p, HubObject object) {
         String reason = "suspended on the hub; it is placed when resumed";
         // a preempted gang keeps the cluster of its suspended copy
-        if (!store.write(p.with(p.cluster(), p.epoch(), State.SUSPENDED, reason, Map.of(), clock.instant()))) {
-            store.queue().enter(p.uid()); // not durable: tried again at the next retry
-            return;
-        }
+        store.write(p.with(p.cluster(), p.epoch(), State.SUSPENDED, reason, Map.of(), clock.instant()));
         waiting.forget(p.uid());
         effects.mark(
                 object,
@@ -219,13 +216,10 @@ final class Placing {
 
     /** Fails a placement with a reason the user can act on, on the record, the hub object and an Event. */
     void fail(PlacementRecord p, HubObject object, String reason, EventReason why) {
-        fleet.release(p.uid()).ifPresent(r -> freed.accept(r.cluster()));
+        store.release(p.uid()).ifPresent(r -> freed.accept(r.cluster()));
         waiting.forget(p.uid());
         store.update(p.uid(), s -> s.withFailedSpec(Optional.of(object.spec())));
-        if (!store.write(p.with(Optional.empty(), p.epoch(), State.FAILED, reason, Map.of(), clock.instant()))) {
-            store.queue().enter(p.uid()); // still queued (when it was): tried again at the next retry
-            return;
-        }
+        store.write(p.with(Optional.empty(), p.epoch(), State.FAILED, reason, Map.of(), clock.instant()));
         effects.event(object, why, reason);
         effects.mark(
                 object,

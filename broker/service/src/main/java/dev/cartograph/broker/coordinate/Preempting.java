@@ -126,7 +126,7 @@ final class Preempting {
     void preempted(Preemption.Plan plan, List<PlacementRecord> victims) {
         String cluster = plan.cluster();
         for (PlacementRecord v : victims) {
-            fleet.release(v.uid());
+            store.release(v.uid());
             Optional<HubObject> object = store.object(v.uid());
             Optional<JsonNode> suspended =
                     v.cluster().isPresent() ? object.flatMap(this::suspendedCopy) : Optional.empty();

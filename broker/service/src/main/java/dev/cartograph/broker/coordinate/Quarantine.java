@@ -16,18 +16,45 @@ final class Quarantine {
     private final PlacementStore store;
     private final Placing placing;
     private final Effects effects;
+    /** Told the clusters whose capacity changed back when a failed unit was undone. */
+    private final java.util.function.Consumer<String> capacityChanged;
+
     private long count;
 
-    Quarantine(PlacementStore store, Placing placing, Effects effects) {
+    Quarantine(
+            PlacementStore store,
+            Placing placing,
+            Effects effects,
+            java.util.function.Consumer<String> capacityChanged) {
         this.store = store;
         this.placing = placing;
         this.effects = effects;
+        this.capacityChanged = capacityChanged;
     }
 
-    /** Runs {@code handler} for the input; a failure is quarantined instead of thrown. */
+    /**
+     * Runs {@code work} as one unit of the batch: when it throws, what it staged and changed is undone first — nothing
+     * half-done of it goes out — and the exception goes on to the caller.
+     */
+    void unit(Runnable work) {
+        store.beginInput();
+        Effects.Savepoint savepoint = effects.savepoint();
+        try {
+            work.run();
+        } catch (RuntimeException | StackOverflowError e) {
+            effects.rollbackTo(savepoint);
+            store.undoInput().forEach(capacityChanged);
+            throw e;
+        }
+    }
+
+    /**
+     * Runs {@code handler} for the input, as one unit ({@link #unit}); a failure is quarantined instead of thrown: the
+     * input's object is failed with the reason.
+     */
     void guard(Input input, Runnable handler) {
         try {
-            handler.run();
+            unit(handler);
         } catch (RuntimeException | StackOverflowError e) {
             count++;
             Optional<HubObject> object = safely(() -> uidOf(input).flatMap(store::object));
@@ -35,13 +62,16 @@ final class Quarantine {
                 LOG.error("could not handle {}; skipped", input.getClass().getSimpleName(), e);
             }
             String reason = "could not be handled: " + e;
-            object.ifPresent(o -> safely(() -> {
-                store.placement(o.uid())
-                        .ifPresentOrElse(
-                                p -> placing.fail(p, o, reason, EventReason.Invalid),
-                                () -> effects.event(o, EventReason.Invalid, reason));
-                return Optional.empty();
-            }));
+            object.filter(o -> effects.active())
+                    .ifPresent(o -> safely(() -> {
+                        Optional<PlacementRecord> p = store.placement(o.uid());
+                        if (p.isPresent() || !o.deleting()) { // what it did was undone: a new one fails as it is
+                            placing.fail(p.orElseGet(() -> placing.queued(o, 1)), o, reason, EventReason.Invalid);
+                        } else {
+                            effects.event(o, EventReason.Invalid, reason);
+                        }
+                        return Optional.empty();
+                    }));
         }
     }
 

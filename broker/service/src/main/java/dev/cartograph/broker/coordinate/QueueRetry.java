@@ -48,6 +48,7 @@ final class QueueRetry {
     private final PlacementStore store;
     private final Placing placing;
     private final FairShare fairShare;
+    private final Quarantine quarantine;
     private final Clock clock;
     private final Set<String> changed = new TreeSet<>();
     private boolean everything = true;
@@ -55,7 +56,8 @@ final class QueueRetry {
     private Stats last = Stats.NONE;
     private long lastTestingNanos;
 
-    QueueRetry(PlacementStore store, Placing placing, FairShare fairShare, Clock clock) {
+    QueueRetry(PlacementStore store, Placing placing, FairShare fairShare, Quarantine quarantine, Clock clock) {
+        this.quarantine = quarantine;
         this.store = store;
         this.placing = placing;
         this.fairShare = fairShare;
@@ -234,7 +236,9 @@ final class QueueRetry {
             count++;
             PlanningFleet view = planning(); // a view that cannot be built is no one gang's fault
             try {
-                if (placing.attempt(p.get(), object.get(), view)) {
+                boolean[] placedNow = {false};
+                quarantine.unit(() -> placedNow[0] = placing.attempt(p.get(), object.get(), view));
+                if (placedNow[0]) {
                     placed++;
                     changed(); // it booked nodes: the next one plans on what is left
                 }

@@ -61,10 +61,8 @@ final class Suspension {
         String reason = "suspended on the hub; its copy on " + cluster
                 + " is suspended there and what it held is free for other gangs";
         PlacementRecord next = p.with(p.cluster(), epoch, State.SUSPENDED, reason, Map.of(), clock.instant());
-        if (!store.write(next)) {
-            return false; // not durable: the next change of the object tries again
-        }
-        fleet.release(p.uid());
+        store.write(next);
+        store.release(p.uid());
         forwarding.apply(next, object, Optional.of(asked));
         effects.mark(
                 object,
@@ -95,9 +93,8 @@ final class Suspension {
         }
         Instant now = clock.instant();
         if (p.cluster().isEmpty()) { // suspended before it was ever placed: it joins the queue
-            if (store.write(p.with(Optional.empty(), p.epoch(), State.QUEUED, "", Map.of(), now))) {
-                effects.event(object, EventReason.Resumed, "resumed on the hub; it is placed where it fits");
-            }
+            store.write(p.with(Optional.empty(), p.epoch(), State.QUEUED, "", Map.of(), now));
+            effects.event(object, EventReason.Resumed, "resumed on the hub; it is placed where it fits");
             return Optional.empty();
         }
         DemandCache.Asked.Gang gang = (DemandCache.Asked.Gang) asked;
@@ -106,13 +103,10 @@ final class Suspension {
         Optional<String> missing = placing.dependencies().missing(object);
         Decision atHome = placing.plan(gang, placing.planningView().only(home), placing.budgetOf(p));
         if (atHome instanceof Decision.Placed placed && missing.isEmpty()) {
-            Reservation held = fleet.reserve(p.uid(), epoch, placed, gang.pods());
+            Reservation held = store.reserve(p.uid(), epoch, placed, gang.pods());
             PlacementRecord next = p.with(p.cluster(), epoch, State.PLACED, "", held.perNode(), now)
                     .withPin(MemberTopology.of(fleet, gang, placed));
-            if (!store.write(next)) {
-                fleet.release(p.uid());
-                return Optional.empty();
-            }
+            store.write(next);
             forwarding.apply(next, object, Optional.of(gang));
             effects.mark(
                     object,
@@ -126,9 +120,7 @@ final class Suspension {
                 .findFirst()
                 .orElse(home + " has not reported"));
         PlacementRecord requeued = p.with(Optional.empty(), epoch, State.QUEUED, "", Map.of(), now);
-        if (!store.write(requeued)) {
-            return Optional.empty();
-        }
+        store.write(requeued);
         forwarding.delete(requeued, home); // its suspended copy there goes; it is placed anew
         effects.mark(
                 object,

@@ -34,8 +34,8 @@ final class Takeover implements Runnable {
             if ((p.state() == State.PLACED || p.state() == State.APPLIED)
                     && p.cluster().isPresent()
                     && !p.reserved().isEmpty()
-                    && fleet.reservation(p.uid()).isEmpty()) {
-                fleet.hold(new Reservation(p.uid(), p.cluster().get(), p.epoch(), p.reserved()));
+                    && store.reservation(p.uid()).isEmpty()) {
+                store.hold(new Reservation(p.uid(), p.cluster().get(), p.epoch(), p.reserved()));
             }
         }
         for (WorkloadSummary s : List.copyOf(store.copies())) {

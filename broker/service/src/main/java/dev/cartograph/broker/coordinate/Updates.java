@@ -166,17 +166,11 @@ final class Updates {
         // the record holds the extended reservation, so a broker that restarts before the member accounts for it holds
         // it too
         long epoch = p.epoch() + 1;
-        Optional<Reservation> held = fleet.reservation(p.uid());
         Map<String, ResourceList> reserved = room.map(placed ->
-                        fleet.extend(p.uid(), cluster, epoch, placed, added).perNode())
+                        store.extend(p.uid(), cluster, epoch, placed, added).perNode())
                 .orElse(p.reserved());
         PlacementRecord next = p.with(p.cluster(), epoch, PlacementRecord.State.PLACED, "", reserved, clock.instant());
-        if (!store.write(next)) {
-            if (room.isPresent()) { // not durable: hold what was held before; the next change of the object tries again
-                held.ifPresentOrElse(fleet::hold, () -> fleet.release(p.uid()));
-            }
-            return false;
-        }
+        store.write(next);
         store.update(p.uid(), s -> s.withRefusedSpec(Optional.empty()));
         forwarding.apply(next, object, Optional.of(asked));
         effects.event(
@@ -223,10 +217,9 @@ final class Updates {
      */
     Optional<String> changeRefused(PlacementRecord p, HubObject object, String reason) {
         String cluster = p.cluster().orElseThrow();
-        Optional<Reservation> released = fleet.release(p.uid());
-        if (store.write(p.with(PlacementRecord.State.APPLIED, "", clock.instant()))) {
-            refuse(p, object, cluster + " refused the change (" + reason + "); the running copy keeps its spec");
-        }
+        Optional<Reservation> released = store.release(p.uid());
+        store.write(p.with(PlacementRecord.State.APPLIED, "", clock.instant()));
+        refuse(p, object, cluster + " refused the change (" + reason + "); the running copy keeps its spec");
         return released.map(Reservation::cluster);
     }
 

@@ -46,9 +46,8 @@ final class Waiting {
             return; // shown a moment ago: not rendered again yet
         }
         String reason = rendered.get();
-        if (entering && !store.write(p.with(State.QUEUED, reason, now))) {
-            store.queue().enter(p.uid()); // not durable: tried again (and announced) at the next retry
-            return;
+        if (entering) {
+            store.write(p.with(State.QUEUED, reason, now));
         }
         if (entering || shown == null || !shown.value().equals(reason)) {
             store.keep(p.with(State.QUEUED, reason, now));

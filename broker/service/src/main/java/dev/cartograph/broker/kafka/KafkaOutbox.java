@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * of a deployment ({@code <prefix>-broker}). A new leader's {@link #activate} initializes it, which
  * makes Kafka fence the previous leader's producer: whatever a deposed leader still sends — a
  * placement, a command — fails, and agents and brokers read with {@code read_committed}, so they never
- * see it. Each write is its own transaction, committed before the call returns (durable, acks=all).
+ * see it. The coordinator's batch of writes — placement records, tombstones and the commands they lead to — is one
+ * transaction ({@link #write}), committed before the call returns (durable, acks=all): an agent sees a command only
+ * once the record that decided it is committed with it.
  * Not thread-safe: the coordinator's thread only.
  */
 public final class KafkaOutbox implements Outbox, AutoCloseable {
@@ -71,6 +73,26 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
         producer = fresh;
         fenced = false;
         LOG.info("producer {} active for leader term {}", config.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG), term);
+    }
+
+    @Override
+    public void write(List<Write> writes) throws Exception {
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>(writes.size());
+        java.util.Set<String> clusters = new java.util.HashSet<>();
+        for (Write w : writes) {
+            if (w instanceof Write.Placement p) {
+                records.add(new ProducerRecord<>(topics.placements(), p.record().uid(), Wire.encode(p.record())));
+            } else if (w instanceof Write.Tombstone t) {
+                records.add(new ProducerRecord<>(topics.placements(), t.uid(), null));
+            } else if (w instanceof Write.ToCluster c) {
+                if (clusters.add(c.cluster())) {
+                    ensureCommandTopic.accept(c.cluster());
+                }
+                records.add(new ProducerRecord<>(
+                        topics.commands(c.cluster()), c.command().placementId(), Wire.encode(c.command())));
+            }
+        }
+        send(records);
     }
 
     @Override

@@ -33,7 +33,9 @@ import org.junit.jupiter.api.Timeout;
  * (latency from posting the hub object to the placement record written).
  * Run: {@code mvn -B -ntp -o -q verify -pl broker/service -am -DskipITs -Dtest=CoordinatorBenchmark
  * -Dsurefire.failIfNoSpecifiedTests=false -Dclusters=100 -Dnodes=1000} (add {@code -Dmetrics=true} to observe every
- * decision with the service's Prometheus metrics)
+ * decision with the service's Prometheus metrics). With {@code -Doutbox=kafka} the outbox is the service's
+ * transactional {@code KafkaOutbox} on a real Kafka (in-process KRaft, one node, acks=all): a submission counts as placed
+ * when its record and its apply have committed.
  */
 @Timeout(3600)
 class CoordinatorBenchmark {
@@ -51,11 +53,7 @@ class CoordinatorBenchmark {
     private final Outbox outbox = new Outbox() {
         @Override
         public void placement(PlacementRecord record) {
-            if (record.state() == PlacementRecord.State.PLACED) {
-                placed[Integer.parseInt(record.uid().substring(1))] = System.nanoTime();
-                placedCount.incrementAndGet();
-                toAccount.add(record);
-            }
+            durable(record, System.nanoTime());
         }
 
         @Override
@@ -67,6 +65,78 @@ class CoordinatorBenchmark {
         }
     };
     private final Hub hub = NoHub.INSTANCE;
+
+    /** The record is durable (with the commands of its batch) at {@code nanos}. */
+    private void durable(PlacementRecord record, long nanos) {
+        if (record.state() == PlacementRecord.State.PLACED) {
+            placed[Integer.parseInt(record.uid().substring(1))] = nanos;
+            placedCount.incrementAndGet();
+            toAccount.add(record);
+        }
+    }
+
+    /** The service's transactional outbox on a real Kafka; what it commits is timed when the commit returns. */
+    private static final class TimedKafkaOutbox implements Outbox, AutoCloseable {
+        private final dev.cartograph.kafka.testing.TestKafka kafka;
+        private final dev.cartograph.broker.kafka.Topology topology;
+        private final dev.cartograph.broker.kafka.KafkaOutbox outbox;
+        private final java.util.function.ObjLongConsumer<PlacementRecord> durable;
+        long batches;
+        long writes;
+
+        TimedKafkaOutbox(java.util.function.ObjLongConsumer<PlacementRecord> durable) throws Exception {
+            this.durable = durable;
+            kafka = dev.cartograph.kafka.testing.TestKafka.start(
+                    java.nio.file.Files.createTempDirectory("coordinator-benchmark-kafka"));
+            Map<String, String> client = Map.of("bootstrap.servers", kafka.bootstrapServers());
+            dev.cartograph.protocol.Topics topics = new dev.cartograph.protocol.Topics("bench");
+            topology = new dev.cartograph.broker.kafka.Topology(
+                    client, topics, dev.cartograph.protocol.TopicSettings.SINGLE_BROKER);
+            topology.ensurePlacements();
+            outbox = new dev.cartograph.broker.kafka.KafkaOutbox(client, topics, topology::ensureCommandTopicOrLog);
+            System.out.println("outbox: KafkaOutbox on " + kafka.description());
+        }
+
+        @Override
+        public void activate(long term) throws Exception {
+            outbox.activate(term);
+        }
+
+        @Override
+        public void write(List<Write> batch) throws Exception {
+            outbox.write(batch);
+            long now = System.nanoTime();
+            batches++;
+            writes += batch.size();
+            for (Write w : batch) {
+                if (w instanceof Write.Placement p) {
+                    durable.accept(p.record(), now);
+                }
+            }
+        }
+
+        @Override
+        public void placement(PlacementRecord record) {
+            throw new UnsupportedOperationException("the coordinator writes batches");
+        }
+
+        @Override
+        public void forget(String uid) {
+            throw new UnsupportedOperationException("the coordinator writes batches");
+        }
+
+        @Override
+        public boolean command(String cluster, Command command) {
+            throw new UnsupportedOperationException("the coordinator writes batches");
+        }
+
+        @Override
+        public void close() throws Exception {
+            outbox.close();
+            topology.close();
+            kafka.close();
+        }
+    }
 
     @Test
     void submissionsPlacedPerSecondThroughTheRealCoordinator() throws Exception {
@@ -97,10 +167,15 @@ class CoordinatorBenchmark {
                 ? new dev.cartograph.broker.metrics.DecisionMetrics(registry)
                 : DecisionObserver.NONE;
         System.out.println("decision metrics: " + (observer == DecisionObserver.NONE ? "off" : "on"));
+        TimedKafkaOutbox kafka =
+                "kafka".equals(System.getProperty("outbox", "memory")) ? new TimedKafkaOutbox(this::durable) : null;
+        if (kafka == null) {
+            System.out.println("outbox: in memory");
+        }
         Coordinator coordinator = new Coordinator(
                 settings,
                 Interpreter.of(Catalog.load().definitions()),
-                outbox,
+                kafka == null ? outbox : kafka,
                 hub,
                 clock,
                 PriorityClasses.NONE,
@@ -156,11 +231,19 @@ class CoordinatorBenchmark {
                                 .mapToDouble(c -> c.count())
                                 .sum());
             }
+            if (kafka != null) {
+                System.out.printf(
+                        "outbox: %d transactions, %.1f writes each (records, tombstones and commands)%n",
+                        kafka.batches, (double) kafka.writes / Math.max(1, kafka.batches));
+            }
         } finally {
             agents.stop = true;
             coordinator.close();
             loop.join(5_000);
             agentLoop.join(5_000);
+            if (kafka != null) {
+                kafka.close();
+            }
         }
     }
 

@@ -76,11 +76,13 @@ class CoordinatorFailureTest extends CoordinatorHarness {
     }
 
     @Test
-    void anObjectWhoseHandlingThrowsIsFailedAloneAndTheLoopGoesOn() {
-        markFails = name -> name.equals("bomb");
+    void anObjectWhoseHandlingThrowsIsUndoneAndFailedAloneAndTheLoopGoesOn() {
+        AtomicInteger lookups = new AtomicInteger();
+        // its second look-up of its ConfigMap breaks: while its apply is built, after its record and reservation
+        findFails = name -> name.equals("cfg-bomb") && lookups.incrementAndGet() == 2;
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)));
         step(
-                new Input.HubChanged(job("bomb", "uid-bomb", T0, 8, "", "")),
+                new Input.HubChanged(withConfig(job("bomb", "uid-bomb", T0, 8, "", ""))),
                 new Input.HubChanged(job("next", "uid-next", T0, 8, "", "")));
         assertThat(coordinator.view().quarantined()).isEqualTo(1);
         PlacementRecord bomb = coordinator.view().placements().get("uid-bomb");
@@ -88,27 +90,50 @@ class CoordinatorFailureTest extends CoordinatorHarness {
         assertThat(bomb.reason()).startsWith("could not be handled: java.lang.IllegalStateException: hub client broke");
         assertThat(coordinator.view().fleet().reservations()).doesNotContainKey("uid-bomb"); // its nodes went back
         assertThat(hubWrites).contains("event bomb Invalid: " + bomb.reason());
-        // its apply had gone out before the hub write broke: the copy it makes is fenced when its agent reports it
-        assertThat(commands).containsExactly("apply uid-bomb@east#1", "apply uid-next@east#1");
+        assertThat(hubWrites).noneMatch(w -> w.startsWith("event bomb Placed"));
+        // what it had done before it broke was undone: its placed record and its apply never went out
+        assertThat(records)
+                .filteredOn(r -> r.uid().equals("uid-bomb"))
+                .extracting(PlacementRecord::state)
+                .containsExactly(State.FAILED);
+        assertThat(commands).containsExactly("apply uid-next@east#1");
     }
 
     @Test
-    void aGangThatThrowsWhileTheQueueIsRetriedIsFailedAloneAndTheRestOfTheQueueIsPlaced() {
-        AtomicInteger marks = new AtomicInteger();
-        markFails = name -> name.equals("first") && marks.incrementAndGet() == 2; // its second hub write breaks
+    void aHubWriteThatThrowsAfterItsBatchCommittedIsLoggedAndTheRestGoesOn() {
+        markFails = name -> name.equals("bomb"); // the hub client breaks on bomb's marks, once the batch is durable
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0)));
+        step(
+                new Input.HubChanged(job("bomb", "uid-bomb", T0, 8, "", "")),
+                new Input.HubChanged(job("next", "uid-next", T0, 8, "", "")));
+        assertThat(coordinator.view().quarantined()).isZero();
+        assertThat(coordinator.view().placements().get("uid-bomb").state()).isEqualTo(State.PLACED);
+        assertThat(coordinator.view().placements().get("uid-next").state()).isEqualTo(State.PLACED);
+        assertThat(commands).containsExactly("apply uid-bomb@east#1", "apply uid-next@east#1");
+        assertThat(hubWrites)
+                .contains(
+                        "event bomb Placed: placed on east (epoch 1): fits: 1 pods on 1 nodes",
+                        "mark next {cartograph.dev/cluster=east, cartograph.dev/phase=Placed} reason=");
+    }
+
+    @Test
+    void aGangThatThrowsWhileTheQueueIsRetriedIsUndoneAndFailedAloneAndTheRestOfTheQueueIsPlaced() {
+        AtomicInteger lookups = new AtomicInteger();
+        // first's third look-up of its ConfigMap breaks: in the retry, after its record and reservation
+        findFails = name -> name.equals("cfg-first") && lookups.incrementAndGet() == 3;
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 8, 8)));
         step(
-                new Input.HubChanged(
-                        job("first", "uid-first", T0.minusSeconds(9), 8, "cartograph.dev/priority: \"5\"", "")),
+                new Input.HubChanged(withConfig(
+                        job("first", "uid-first", T0.minusSeconds(9), 8, "cartograph.dev/priority: \"5\"", ""))),
                 new Input.HubChanged(job("second", "uid-second", T0, 8, "", "")));
         assertThat(coordinator.view().queue()).containsExactly("uid-first", "uid-second");
         now = now.plusSeconds(11);
         step(new Input.Cluster(
-                cluster("east", 2, now, 8, 0))); // 8 GPUs free: first in line would get them, but its write breaks
+                cluster("east", 2, now, 8, 0))); // 8 GPUs free: first in line would get them, but it breaks
         assertThat(coordinator.view().placements().get("uid-first").state()).isEqualTo(State.FAILED);
         assertThat(coordinator.view().placements().get("uid-first").reason()).startsWith("could not be planned: ");
         assertThat(coordinator.view().placements().get("uid-second").state()).isEqualTo(State.PLACED);
-        assertThat(commands).contains("apply uid-second@east#1");
+        assertThat(commands).containsExactly("apply uid-second@east#1");
     }
 
     @Test

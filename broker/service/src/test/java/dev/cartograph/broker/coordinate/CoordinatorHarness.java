@@ -40,6 +40,8 @@ class CoordinatorHarness {
     final List<String> hubWrites = new ArrayList<>();
     /** When set, the next placement writes fail (the placements topic is unreachable). */
     boolean placementsDown;
+    /** Look-ups of hub dependencies that throw (a broken hub client): of those whose name it accepts. */
+    java.util.function.Predicate<String> findFails = name -> false;
     /** Hub writes that throw (a broken hub client): marks on objects whose name it accepts. */
     java.util.function.Predicate<String> markFails = name -> false;
 
@@ -83,11 +85,23 @@ class CoordinatorHarness {
         @Override
         public Optional<JsonNode> find(
                 dev.cartograph.interpreter.dependency.Dependency.Kind kind, String namespace, String name) {
+            if (findFails.test(name)) {
+                throw new IllegalStateException("hub client broke");
+            }
             return Optional.ofNullable(dependencies.get(namespace + "/" + kind.kind() + "/" + name));
         }
     };
 
     final Outbox outbox = new Outbox() {
+        /** One batch at a time, as a transaction would: all of it, or (when the placements topic is down) none. */
+        @Override
+        public void write(List<Write> writes) throws Exception {
+            if (placementsDown && writes.stream().anyMatch(w -> !(w instanceof Write.ToCluster))) {
+                throw new java.util.concurrent.TimeoutException("placements topic not reachable");
+            }
+            Outbox.super.write(writes);
+        }
+
         @Override
         public void placement(PlacementRecord record) throws Exception {
             if (placementsDown) {
@@ -246,5 +260,28 @@ class CoordinatorHarness {
                         annotations,
                         priorityClass.isEmpty() ? "" : "priorityClassName: " + priorityClass,
                         gpus));
+    }
+
+    /**
+     * {@code job} mounting ConfigMap {@code cfg-<name>}, which the hub has: the broker looks it up before it plans the
+     * job, and again when it builds its apply (after its record and reservation).
+     */
+    JsonNode withConfig(JsonNode job) {
+        String name = job.path("metadata").path("name").asText();
+        com.fasterxml.jackson.databind.node.ObjectNode copy = job.deepCopy();
+        com.fasterxml.jackson.databind.node.ObjectNode pod =
+                copy.with("spec").with("template").with("spec");
+        pod.putArray("volumes")
+                .addObject()
+                .put("name", "cfg")
+                .putObject("configMap")
+                .put("name", "cfg-" + name);
+        dependencies.put("ml/ConfigMap/cfg-" + name, yaml("""
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: cfg-%s, namespace: ml, uid: u-cfg-%s, resourceVersion: "1"}
+                data: {a: b}
+                """.formatted(name, name)));
+        return copy;
     }
 }

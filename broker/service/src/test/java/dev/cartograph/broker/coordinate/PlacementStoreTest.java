@@ -47,9 +47,11 @@ class PlacementStoreTest {
             return true;
         }
     };
+    private final Effects effects = new Effects(outbox, NoHub.INSTANCE, () -> active, () -> {});
     private final PlacementStore store = new PlacementStore(
             thread,
-            new RecordWriter(outbox, () -> active, () -> {}),
+            effects,
+            new dev.cartograph.fleet.Fleet(),
             (uid, record, member) -> holdings.add(uid + ":" + (record == null ? "-" : record.state()) + ":"
                     + (member == null ? "-" : member.phase())));
 
@@ -68,7 +70,7 @@ class PlacementStoreTest {
         HubObject object = object("a");
         store.object(object);
         PlacementRecord placed = record("a", State.PLACED, Optional.of("east"));
-        assertThat(store.write(placed)).isTrue();
+        store.write(placed);
         Decision decision = new Decision.Unschedulable(List.of());
         store.decided("a", decision);
         store.forwarded("a", new PlacementState.Forwarded(object.spec(), Optional.empty()));
@@ -110,14 +112,63 @@ class PlacementStoreTest {
     }
 
     @Test
-    void aRecordIsKeptOnlyOnceDurableAndOnlyWhileActive() {
-        active = false;
-        assertThat(store.write(record("x", State.PLACED, Optional.of("east")))).isFalse();
-        assertThat(store.placement("x")).isEmpty();
-        assertThat(written).isEmpty();
-        active = true;
-        assertThat(store.write(record("x", State.PLACED, Optional.of("east")))).isTrue();
+    void aRecordIsStagedAndGoesOutWithTheBatchAndABatchStagedWhileNotActiveIsNotCommitted() {
+        store.write(record("x", State.PLACED, Optional.of("east")));
+        assertThat(written).isEmpty(); // staged: it goes out with the batch
+        assertThat(effects.commit()).isTrue();
         assertThat(store.placement("x")).contains(written.get(0));
+
+        store.begin();
+        active = false; // the lease was lost while the batch was handled
+        store.write(record("x", State.FAILED, Optional.empty()));
+        active = true;
+        assertThat(effects.commit()).isFalse();
+        store.undo();
+        assertThat(written).hasSize(1);
+        assertThat(store.placement("x")).contains(written.get(0));
+    }
+
+    @Test
+    void anUndoneBatchRestoresWhatItChangedWithItsReservationsButKeepsWhatWasObserved() {
+        HubObject a = object("a");
+        store.object(a);
+        PlacementRecord queued = record("a", State.QUEUED, Optional.empty());
+        store.keep(queued);
+        store.committed();
+
+        store.begin();
+        dev.cartograph.fleet.Reservation held = store.reserve("a", 1, placedOnEast(), List.of());
+        store.write(record("a", State.PLACED, Optional.of("east")));
+        store.decided("a", new Decision.Unschedulable(List.of()));
+        HubObject seen = object("a"); // the hub object changed meanwhile: an observation, not undone
+        store.object(seen);
+        store.update("b", s -> s.fencedAlso(new PlacementState.Fenced("west", 3)));
+
+        assertThat(store.undo()).containsExactly(held.cluster());
+        assertThat(store.placement("a")).contains(queued);
+        assertThat(store.queue().uids()).containsExactly("a");
+        assertThat(store.state("a").orElseThrow().decision()).isEmpty();
+        assertThat(store.object("a")).containsSame(seen);
+        assertThat(store.reservation("a")).isEmpty();
+        assertThat(store.state("b")).isEmpty();
+    }
+
+    @Test
+    void anInputUndoneAloneLeavesWhatTheBatchDidBeforeIt() {
+        store.begin();
+        store.object(object("a"));
+        store.keep(record("a", State.QUEUED, Optional.empty()));
+        store.beginInput();
+        store.write(record("a", State.FAILED, Optional.empty()));
+        store.undoInput();
+        assertThat(store.placement("a").orElseThrow().state()).isEqualTo(State.QUEUED);
+        store.undo();
+        assertThat(store.placement("a")).isEmpty();
+        assertThat(store.object("a")).isPresent(); // seen: kept
+    }
+
+    private static Decision.Placed placedOnEast() {
+        return new Decision.Placed("east", List.of(), List.of(), Map.of());
     }
 
     @Test

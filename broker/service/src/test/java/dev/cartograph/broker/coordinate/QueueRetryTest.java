@@ -82,23 +82,25 @@ class QueueRetryTest extends CoordinatorHarness {
 
     @Test
     void aGangWhoseRetryThrowsIsFailedAloneAndTheGangsAfterItArePlaced() {
-        AtomicInteger marks = new AtomicInteger();
-        markFails = name -> name.equals("first") && marks.incrementAndGet() == 2; // its second hub write breaks
+        AtomicInteger lookups = new AtomicInteger();
+        // first's third look-up of its ConfigMap breaks: in the retry, after its record and reservation
+        findFails = name -> name.equals("cfg-first") && lookups.incrementAndGet() == 3;
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 8, 8)));
         step(
-                new Input.HubChanged(
-                        job("first", "uid-first", T0.minusSeconds(9), 8, "cartograph.dev/priority: \"5\"", "")),
+                new Input.HubChanged(withConfig(
+                        job("first", "uid-first", T0.minusSeconds(9), 8, "cartograph.dev/priority: \"5\"", ""))),
                 new Input.HubChanged(job("second", "uid-second", T0, 8, "", "")),
                 new Input.HubChanged(job("third", "uid-third", T0.plusSeconds(1), 4, "", "")));
         now = now.plusSeconds(1);
         step(new Input.Cluster(cluster("east", 2, now, 0, 0))); // 16 GPUs free on two nodes
-        // by hand: first is placed on east-n0, then its hub write throws: it is failed and n0 released; second
-        // takes n0 (the tightest, by name among equals), third takes 4 of n1's 8
+        // by hand: first is placed on east-n0, then its apply cannot be built: that is undone, it is failed and n0 is
+        // free; second takes n0 (the tightest, by name among equals), third takes 4 of n1's 8
         assertThat(coordinator.view().placements().get("uid-first").state()).isEqualTo(State.FAILED);
         assertThat(coordinator.view().placements().get("uid-first").reason()).startsWith("could not be planned: ");
         assertThat(coordinator.view().placements().get("uid-second").reserved()).containsOnlyKeys("east-n0");
         assertThat(coordinator.view().placements().get("uid-third").reserved()).containsOnlyKeys("east-n1");
         assertThat(coordinator.view().queue()).isEmpty();
+        assertThat(commands).containsExactly("apply uid-second@east#1", "apply uid-third@east#1");
     }
 
     @Test
