@@ -116,7 +116,7 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
                 settings.federationKey(),
                 settings.federationValue(),
                 in -> ref.get().post(in));
-        hub = hubConnection.hub(watch);
+        hub = hubConnection.hub(watch, clock);
         coordinator = new Coordinator(
                 settings,
                 Interpreter.of(definitions),

@@ -148,6 +148,14 @@ final class AgentReports {
      * Returns the cluster whose capacity a refused gang gave back, if any.
      */
     Optional<String> result(CommandResult r) {
+        if (effects.active()) { // the agent is alive and where it stands in its commands
+            failover.answered(
+                    r.cluster(),
+                    store.state(r.placementId())
+                            .flatMap(PlacementState::sent)
+                            .filter(s -> s.epoch() == r.epoch())
+                            .map(PlacementState.Sent::order));
+        }
         Optional<PlacementRecord> found = store.placement(r.placementId());
         if (!effects.active()
                 || found.isEmpty()

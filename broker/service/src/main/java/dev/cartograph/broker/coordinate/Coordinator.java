@@ -18,18 +18,20 @@ import org.slf4j.LoggerFactory;
 /**
  * The broker's one writer. Every input (agent records, placement records, hub objects, the lease,
  * the clock) is queued and handled in order on one thread, which owns fleet state, placements and
- * the queue; after each batch it publishes an immutable {@link BrokerView}. The work is done by named
- * parts on that thread: {@link HubObjects} (a hub object changed or went away), {@link Placing} (submit, plan, queue),
- * {@link QueueRetry} (the queued gangs that could fit where capacity changed, tried again after each batch),
- * {@link Updates}, {@link StatusMirror}, {@link Fencing},
- * {@link Failover}, {@link Deletion}; placements live in the {@link PlacementStore}; every outside effect goes
- * through {@link Effects} or {@link PlacementStore#write}, which act only while this instance is active.
+ * the queue. A batch is: each input handled in order (each as one unit, {@link Quarantine}), then the scheduling
+ * cycle ({@link QueueRetry}: every submission, with or without Queues, and the queued gangs that could fit where
+ * capacity changed), then the batch's effects carried out at once ({@link Effects#commit}: records and commands in
+ * one durable write, then hub writes) — or, when that fails, the batch undone ({@link PlacementStore#undo}) — and
+ * last an immutable {@link BrokerView} published. The work is done by named parts on that thread:
+ * {@link HubObjects} (a hub object changed or went away), {@link Placing} (submit, plan),
+ * {@link Updates}, {@link StatusMirror}, {@link Fencing}, {@link Failover}, {@link Deletion}; what is known of each
+ * placement lives in the {@link PlacementStore}.
  *
- * <p>Rules (ADR 0004, docs/adr/0005-failure-model.md): a decision is durable (placements topic)
- * before its command is sent; its demand is reserved on the chosen nodes until the agent accounts for
- * it; only an active instance (leader, caught up with every topic) decides or writes, and losing the
- * lease stops writes at once, not when the input reaches the front of the inbox; one input that fails
- * — a hostile object, an absurd record — is failed or skipped alone with a reason, and the loop goes on.
+ * <p>Rules (ADR 0004, ADR 0005, ADR 0008): a decision is durable (placements topic) together with its command; its
+ * demand is reserved on the chosen nodes until the agent accounts for it; only an active instance (leader, caught up
+ * with every topic) decides or writes, and losing the lease stops writes at once, not when the input reaches the
+ * front of the inbox (the batch it was lost in is undone); one input that fails — a hostile object, an absurd record
+ * — is undone, then failed or skipped alone with a reason, and the loop goes on.
  */
 public final class Coordinator implements Runnable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);

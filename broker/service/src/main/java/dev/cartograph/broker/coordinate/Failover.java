@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 /**
  * What the clock decides: cluster readiness, commands nobody answered (sent again), and clusters
  * lost past the failover timeout, whose gangs that never started are re-placed at a higher epoch
- * (the re-queued record is durable before the old copy is fenced and its nodes released).
+ * (the re-queued record is durable together with the Delete that fences the old copy; its nodes are released).
  * Coordinator thread only.
  */
 final class Failover {
@@ -38,6 +38,15 @@ final class Failover {
     private final Effects effects;
     private final Clock clock;
     private final Map<String, Boolean> readiness = new HashMap<>();
+
+    /**
+     * What a cluster's agent has answered, by this broker's clock: when it last answered anything, and the order of the
+     * newest command it answered (of those this instance sent). Commands reach an agent in the order they were
+     * committed, so an agent that answered a command sent after ours has passed ours.
+     */
+    private record Answers(Instant heard, long passed) {}
+
+    private final Map<String, Answers> answers = new HashMap<>();
 
     Failover(
             BrokerSettings settings,
@@ -194,6 +203,26 @@ final class Failover {
                 now);
     }
 
+    /** The cluster's agent answered a command; {@code order} is that command's order, when this instance sent it. */
+    void answered(String cluster, Optional<Long> order) {
+        Answers before = answers.get(cluster);
+        long passed = Math.max(before == null ? 0 : before.passed(), order.orElse(0L));
+        answers.put(cluster, new Answers(clock.instant(), passed));
+    }
+
+    /**
+     * Whether the cluster's agent is working through its commands and has not reached one sent at {@code sent} yet:
+     * it answered something within the heartbeat timeout, and nothing sent after ours. Sending ours again would only
+     * queue a second copy behind the first.
+     */
+    private boolean working(String cluster, Optional<PlacementState.Sent> sent, Instant now) {
+        Answers a = answers.get(cluster);
+        return a != null
+                && sent.isPresent() // sent by another instance: no telling where it stands
+                && Duration.between(a.heard(), now).compareTo(settings.heartbeatTimeout()) <= 0
+                && a.passed() < sent.get().order();
+    }
+
     /**
      * A member refused the gang's copy (admission, a missing CRD, quota, a name taken: its reason says which). The
      * gang is queued again at the next epoch with that cluster left out and its reason kept, so it goes to the next
@@ -236,8 +265,9 @@ final class Failover {
 
     /**
      * An apply or delete the agent has not answered within the heartbeat timeout, while its cluster is
-     * ready, is sent again (a command lost between producer and topic, or answered while another
-     * instance led); the agent carries out both idempotently.
+     * ready, is sent again (its answer was lost, or given while another instance led); the agent carries out both
+     * idempotently. Not while the agent is still working through the commands before it ({@link #working}): a burst
+     * is answered in order, and sending it again would only add to the agent's queue.
      */
     private void resendUnanswered(Instant now) {
         for (PlacementRecord p : List.copyOf(store.placements())) {
@@ -246,8 +276,11 @@ final class Failover {
                 continue;
             }
             String cluster = p.cluster().get();
+            Optional<PlacementState.Sent> sent =
+                    store.state(p.uid()).flatMap(PlacementState::sent).filter(s -> s.epoch() == p.epoch());
             if (Duration.between(store.lastSent(p), now).compareTo(settings.heartbeatTimeout()) <= 0
-                    || !fleet.ready(cluster, now, settings.heartbeatTimeout())) {
+                    || !fleet.ready(cluster, now, settings.heartbeatTimeout())
+                    || working(cluster, sent, now)) {
                 continue;
             }
             Optional<HubObject> object = store.object(p.uid());

@@ -50,8 +50,11 @@ record PlacementState(
     /** What went to the member: the hub object's spec and the demand it made (empty when not known, e.g. after a restart). */
     record Forwarded(JsonNode spec, Optional<DemandCache.Asked> asked) {}
 
-    /** The last command sent for a placement: at which epoch, and when. */
-    record Sent(long epoch, Instant at) {}
+    /**
+     * The last command sent for a placement: at which epoch, when, and its place among every command this instance
+     * sent (agents read their commands in that order).
+     */
+    record Sent(long epoch, Instant at, long order) {}
 
     /** A value written on the hub object, and when. */
     record Written(String value, Instant at) {}

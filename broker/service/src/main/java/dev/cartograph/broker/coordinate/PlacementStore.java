@@ -51,6 +51,8 @@ final class PlacementStore {
     private final Map<String, Set<String>> users = new HashMap<>();
 
     private final Holdings holdings;
+    /** Commands sent so far, to order them. */
+    private long sends;
 
     /** Told of every change to a placement's record or member copy (what it holds may have changed). */
     interface Holdings {
@@ -229,7 +231,8 @@ final class PlacementStore {
     }
 
     void sent(PlacementRecord p, java.time.Instant at) {
-        update(p.uid(), s -> s.withSent(new PlacementState.Sent(p.epoch(), at)));
+        long order = ++sends;
+        update(p.uid(), s -> s.withSent(new PlacementState.Sent(p.epoch(), at, order)));
     }
 
     /** A placement taken back from a cluster that could not start it: its next placement goes elsewhere. */

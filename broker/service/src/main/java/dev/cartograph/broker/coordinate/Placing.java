@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns hub objects into placements: a new object is held with a finalizer, interpreted into its
- * gang and placed now (durably, then forwarded, its nodes reserved) or queued with the reason
- * ({@link QueueRetry} tries the queue again when capacity changes). One object that cannot be
+ * gang and queued; the scheduling cycle after the batch ({@link QueueRetry}, with or without Queues on the hub)
+ * attempts it: placed (its record, its apply and its nodes' reservation together) or waiting with the reason. One object that cannot be
  * planned — however it fails — is failed with its reason, and the rest go on. Coordinator thread only.
  */
 final class Placing {
@@ -86,21 +86,13 @@ final class Placing {
         this.preempting = new Preempting(settings, store, fleet, fairShare, forwarding, effects, clock, interpreter);
     }
 
-    /** A new federated object (or a failed one whose spec changed): hold it, interpret it, place it now or queue it. */
+    /** A new federated object (or a failed one whose spec changed): hold it and queue it. */
     void submit(HubObject object, long epoch) {
         effects.addFinalizer(object);
         object.priorityProblem().ifPresent(problem -> LOG.warn("{}: {}", object.target(), problem));
-        PlacementRecord queued = queued(object, epoch);
-        if (demands.demand(object, interpreter.get()) instanceof DemandCache.Asked.Invalid invalid) {
-            long started = observer.started();
-            fail(queued, object, invalid.reason(), invalid.why());
-            observer.decided(DecisionObserver.Outcome.FAILED, started);
-            return;
-        }
-        store.keep(queued);
-        if (!fairShare.on()) {
-            attempt(queued, object, planningView());
-        } // with queues, it is attempted by the retry after this batch, in fair order with the rest (QueueRetry)
+        // attempted by the scheduling cycle after this batch, in order with the rest (QueueRetry): placed, waiting, or
+        // failed when it cannot be read
+        store.keep(queued(object, epoch));
     }
 
     /** A new placement of the object, queued at {@code epoch}, not durable yet. */

@@ -27,9 +27,12 @@ public final class HubConnection {
         return new HubWatch(client, definitions, labelKey, labelValue, sink);
     }
 
-    /** Writes the coordinator's marks, finalizers, statuses and Events on the objects {@code watch} found. */
-    public KubeHub hub(HubWatch watch) {
-        return new KubeHub(client, watch);
+    /**
+     * Writes the coordinator's marks, finalizers, statuses and Events on the objects {@code watch} found; Events carry
+     * {@code clock}'s time.
+     */
+    public KubeHub hub(HubWatch watch, java.time.Clock clock) {
+        return new KubeHub(client, watch, clock);
     }
 
     /** Keeps the hub's cluster objects in step with the fleet. */

@@ -78,9 +78,13 @@ public final class KubeHub implements Hub, AutoCloseable {
                             && (k.getCode() == 404 || k.getCode() == 403 || k.getCode() == 422)))
                     .build());
 
-    KubeHub(KubernetesClient client, HubWatch watch) {
+    private final java.time.Clock clock;
+
+    /** @param clock the broker's one clock: the time Events carry */
+    KubeHub(KubernetesClient client, HubWatch watch, java.time.Clock clock) {
         this.client = client;
         this.watch = watch;
+        this.clock = clock;
     }
 
     @Override
@@ -158,7 +162,7 @@ public final class KubeHub implements Hub, AutoCloseable {
         JsonNode m = object.path("metadata");
         String namespace = m.path("namespace").asText("default");
         String name = m.path("name").asText();
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         submit(
                 object,
                 "event " + reason,

@@ -3,6 +3,7 @@ package dev.cartograph.broker.coordinate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cartograph.broker.settings.BrokerSettings;
+import dev.cartograph.interpreter.dependency.Dependency;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.PlacementRecord;
@@ -76,27 +77,24 @@ class CoordinatorFailureTest extends CoordinatorHarness {
     }
 
     @Test
-    void anObjectWhoseHandlingThrowsIsUndoneAndFailedAloneAndTheLoopGoesOn() {
+    void anInputWhoseHandlingThrowsIsUndoneAloneAndTheLoopGoesOn() {
         AtomicInteger lookups = new AtomicInteger();
-        // its second look-up of its ConfigMap breaks: while its apply is built, after its record and reservation
-        findFails = name -> name.equals("cfg-bomb") && lookups.incrementAndGet() == 2;
-        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)));
+        // the sixth look-up of ConfigMap shared breaks: a's and b's placements looked it up twice each; when it
+        // changes, the first of them has its apply (with the new ConfigMap) staged, the second's look-up breaks
+        findFails = name -> name.equals("shared") && lookups.incrementAndGet() == 6;
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0, 0)));
         step(
-                new Input.HubChanged(withConfig(job("bomb", "uid-bomb", T0, 8, "", ""))),
-                new Input.HubChanged(job("next", "uid-next", T0, 8, "", "")));
+                new Input.HubChanged(withConfig(job("a", "uid-a", T0, 8, "", ""), "shared")),
+                new Input.HubChanged(withConfig(job("b", "uid-b", T0, 8, "", ""), "shared")));
+        assertThat(commands).containsExactly("apply uid-a@east#1", "apply uid-b@east#1");
+        step(
+                new Input.DependencyChanged(Dependency.Kind.CONFIG_MAP, "ml", "shared"),
+                new Input.HubChanged(job("c", "uid-c", T0, 8, "", "")));
         assertThat(coordinator.view().quarantined()).isEqualTo(1);
-        PlacementRecord bomb = coordinator.view().placements().get("uid-bomb");
-        assertThat(bomb.state()).isEqualTo(State.FAILED);
-        assertThat(bomb.reason()).startsWith("could not be handled: java.lang.IllegalStateException: hub client broke");
-        assertThat(coordinator.view().fleet().reservations()).doesNotContainKey("uid-bomb"); // its nodes went back
-        assertThat(hubWrites).contains("event bomb Invalid: " + bomb.reason());
-        assertThat(hubWrites).noneMatch(w -> w.startsWith("event bomb Placed"));
-        // what it had done before it broke was undone: its placed record and its apply never went out
-        assertThat(records)
-                .filteredOn(r -> r.uid().equals("uid-bomb"))
-                .extracting(PlacementRecord::state)
-                .containsExactly(State.FAILED);
-        assertThat(commands).containsExactly("apply uid-next@east#1");
+        // nothing of the input that broke went out, not even the apply staged before it broke; the next one was handled
+        assertThat(commands).containsExactly("apply uid-a@east#1", "apply uid-b@east#1", "apply uid-c@east#1");
+        assertThat(coordinator.view().placements().get("uid-a").state()).isEqualTo(State.PLACED);
+        assertThat(coordinator.view().placements().get("uid-b").state()).isEqualTo(State.PLACED);
     }
 
     @Test
@@ -194,6 +192,41 @@ class CoordinatorFailureTest extends CoordinatorHarness {
         step(new Input.Result(new CommandResult("east", "uid-j", 1, "delete", CommandResult.Outcome.DELETED, "", now)));
         assertThat(commands).endsWith("forget uid-j");
         assertThat(hubWrites).contains("unfinalize j");
+    }
+
+    @Test
+    void anApplyIsNotSentAgainWhileItsAgentWorksThroughTheCommandsBeforeItButOnceItHasPassedIt() {
+        step(
+                new Input.CaughtUp(),
+                new Input.Cluster(cluster("east", 1, now, 0, 0, 0)),
+                new Input.HubChanged(job("a", "uid-a", T0, 8, "", "")));
+        now = now.plusSeconds(1);
+        step(new Input.HubChanged(job("b", "uid-b", T0, 8, "", "")));
+        now = now.plusSeconds(1);
+        step(new Input.HubChanged(job("c", "uid-c", T0, 8, "", "")));
+        List<String> applies = List.of("apply uid-a@east#1", "apply uid-b@east#1", "apply uid-c@east#1");
+        assertThat(commands).isEqualTo(applies);
+        // a slow agent works through a backlog: it answers a 32 s after it was sent, b and c still wait behind it
+        for (int i = 2; i < 6; i++) {
+            now = now.plusSeconds(10);
+            Input answer = i == 4
+                    ? new Input.Result(
+                            new CommandResult("east", "uid-a", 1, "apply", CommandResult.Outcome.APPLIED, "", now))
+                    : new Input.Tick();
+            step(new Input.Cluster(cluster("east", i, now, 8, 0, 0)), answer, new Input.Tick());
+        }
+        assertThat(commands)
+                .as("b unanswered for 41 s, its agent busy with what came before it")
+                .isEqualTo(applies);
+        // it answers c, sent after b: it has passed b, whose answer was lost; b is sent again, c is not
+        now = now.plusSeconds(1);
+        step(
+                new Input.Result(
+                        new CommandResult("east", "uid-c", 1, "apply", CommandResult.Outcome.APPLIED, "", now)),
+                new Input.Tick());
+        assertThat(commands)
+                .containsExactly(
+                        "apply uid-a@east#1", "apply uid-b@east#1", "apply uid-c@east#1", "apply uid-b@east#1");
     }
 
     @Test

@@ -267,7 +267,11 @@ class CoordinatorHarness {
      * job, and again when it builds its apply (after its record and reservation).
      */
     JsonNode withConfig(JsonNode job) {
-        String name = job.path("metadata").path("name").asText();
+        return withConfig(job, "cfg-" + job.path("metadata").path("name").asText());
+    }
+
+    /** {@code job} mounting ConfigMap {@code config}, which the hub has. */
+    JsonNode withConfig(JsonNode job, String config) {
         com.fasterxml.jackson.databind.node.ObjectNode copy = job.deepCopy();
         com.fasterxml.jackson.databind.node.ObjectNode pod =
                 copy.with("spec").with("template").with("spec");
@@ -275,13 +279,13 @@ class CoordinatorHarness {
                 .addObject()
                 .put("name", "cfg")
                 .putObject("configMap")
-                .put("name", "cfg-" + name);
-        dependencies.put("ml/ConfigMap/cfg-" + name, yaml("""
+                .put("name", config);
+        dependencies.put("ml/ConfigMap/" + config, yaml("""
                 apiVersion: v1
                 kind: ConfigMap
-                metadata: {name: cfg-%s, namespace: ml, uid: u-cfg-%s, resourceVersion: "1"}
+                metadata: {name: %s, namespace: ml, uid: u-%s, resourceVersion: "1"}
                 data: {a: b}
-                """.formatted(name, name)));
+                """.formatted(config, config)));
         return copy;
     }
 }

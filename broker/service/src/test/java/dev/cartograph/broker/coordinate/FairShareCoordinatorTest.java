@@ -58,15 +58,16 @@ class FairShareCoordinatorTest extends CoordinatorHarness {
     }
 
     @Test
-    void withoutQueuesTheSameBatchIsServedFirstComeFirstServed() {
-        // the control: same fleet and batch, no Queue objects: team-a's six gangs come first and take every node
+    void withoutQueuesABatchIsServedFirstComeFirstServedByCreationTime() {
+        // the control: same fleet, no Queue objects: team-a's six gangs were created first and take every node (the
+        // queue's order: priority, then creation time, then uid; the order they reach the broker in does not count)
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0, 0, 0, 0, 0)));
         List<Input> batch = new ArrayList<>();
         for (int i = 1; i <= 6; i++) {
-            batch.add(new Input.HubChanged(gang("team-a", "a" + i, T0.plusSeconds(i), 8)));
+            batch.add(new Input.HubChanged(gang("team-b", "b" + i, T0.plusSeconds(6 + i), 8)));
         }
         for (int i = 1; i <= 6; i++) {
-            batch.add(new Input.HubChanged(gang("team-b", "b" + i, T0.plusSeconds(i), 8)));
+            batch.add(new Input.HubChanged(gang("team-a", "a" + i, T0.plusSeconds(i), 8)));
         }
         coordinator.step(batch);
         assertThat(gpusByNamespace()).isEqualTo(Map.of("team-a", 48L));
