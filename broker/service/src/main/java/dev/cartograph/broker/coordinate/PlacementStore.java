@@ -340,6 +340,17 @@ final class PlacementStore {
         fleet.hold(r);
     }
 
+    /**
+     * Holds again what a durable record reserved (a new leader taking over): what was decided before this batch, so
+     * never undone with it.
+     */
+    void holdRecorded(Reservation r) {
+        writer.check();
+        fleet.hold(r);
+        batch.computeIfPresent(r.placementId(), (uid, b) -> new Before(b.state(), Optional.of(r)));
+        input.computeIfPresent(r.placementId(), (uid, b) -> new Before(b.state(), Optional.of(r)));
+    }
+
     Optional<Reservation> release(String uid) {
         writer.check();
         touch(uid);

@@ -35,7 +35,7 @@ final class Takeover implements Runnable {
                     && p.cluster().isPresent()
                     && !p.reserved().isEmpty()
                     && store.reservation(p.uid()).isEmpty()) {
-                store.hold(new Reservation(p.uid(), p.cluster().get(), p.epoch(), p.reserved()));
+                store.holdRecorded(new Reservation(p.uid(), p.cluster().get(), p.epoch(), p.reserved()));
             }
         }
         for (WorkloadSummary s : List.copyOf(store.copies())) {

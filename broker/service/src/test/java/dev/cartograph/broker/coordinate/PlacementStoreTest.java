@@ -167,6 +167,18 @@ class PlacementStoreTest {
         assertThat(store.object("a")).isPresent(); // seen: kept
     }
 
+    @Test
+    void whatATakeoverHoldsAgainFromTheRecordsIsNotUndoneWithItsBatch() {
+        store.begin();
+        store.object(object("a")); // touched before it is held again
+        var recorded = new dev.cartograph.fleet.Reservation("a", "east", 1, Map.of());
+        store.holdRecorded(recorded);
+        store.holdRecorded(new dev.cartograph.fleet.Reservation("b", "east", 1, Map.of()));
+        store.undo();
+        assertThat(store.reservation("a")).contains(recorded);
+        assertThat(store.reservation("b")).isPresent();
+    }
+
     private static Decision.Placed placedOnEast() {
         return new Decision.Placed("east", List.of(), List.of(), Map.of());
     }
