@@ -122,237 +122,134 @@ record PlacementState(
     }
 
     PlacementState withRecord(Optional<PlacementRecord> record) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                asked,
-                decision,
-                forwarded,
-                sent,
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.record = record;
+        return c.done();
     }
 
     PlacementState withObject(Optional<HubObject> object) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                asked,
-                decision,
-                forwarded,
-                sent,
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.object = object;
+        return c.done();
     }
 
     PlacementState withAsked(DemandCache.Interpreted asked) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                Optional.of(asked),
-                decision,
-                forwarded,
-                sent,
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.asked = Optional.of(asked);
+        return c.done();
     }
 
     PlacementState withDecision(Decision decision) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                asked,
-                Optional.of(decision),
-                forwarded,
-                sent,
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.decision = Optional.of(decision);
+        return c.done();
     }
 
     PlacementState withForwarded(Forwarded forwarded) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                asked,
-                decision,
-                Optional.of(forwarded),
-                sent,
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.forwarded = Optional.of(forwarded);
+        return c.done();
     }
 
     PlacementState withSent(Sent sent) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                asked,
-                decision,
-                forwarded,
-                Optional.of(sent),
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.sent = Optional.of(sent);
+        return c.done();
     }
 
     PlacementState withAvoided(Optional<String> avoided) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                asked,
-                decision,
-                forwarded,
-                sent,
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.avoided = avoided;
+        return c.done();
     }
 
     PlacementState withFailedSpec(Optional<JsonNode> failedSpec) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                asked,
-                decision,
-                forwarded,
-                sent,
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.failedSpec = failedSpec;
+        return c.done();
     }
 
     PlacementState withRefusedSpec(Optional<JsonNode> refusedSpec) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                asked,
-                decision,
-                forwarded,
-                sent,
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.refusedSpec = refusedSpec;
+        return c.done();
     }
 
     PlacementState withShown(Optional<Written> shown) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                asked,
-                decision,
-                forwarded,
-                sent,
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.shown = shown;
+        return c.done();
     }
 
     PlacementState withMirrored(Mirrored mirrored) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                asked,
-                decision,
-                forwarded,
-                sent,
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.mirrored = mirrored;
+        return c.done();
     }
 
     PlacementState withFenced(Set<Fenced> fenced) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                asked,
-                decision,
-                forwarded,
-                sent,
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.fenced = fenced;
+        return c.done();
     }
 
     PlacementState withWatch(Watch watch) {
-        return new PlacementState(
-                uid,
-                record,
-                object,
-                asked,
-                decision,
-                forwarded,
-                sent,
-                avoided,
-                failedSpec,
-                refusedSpec,
-                shown,
-                mirrored,
-                fenced,
-                watch);
+        Copy c = new Copy(this);
+        c.watch = watch;
+        return c.done();
+    }
+
+    /** A copy of a state with some fields changed: one place that calls the canonical constructor. */
+    private static final class Copy {
+        private final String uid;
+        private Optional<PlacementRecord> record;
+        private Optional<HubObject> object;
+        private Optional<DemandCache.Interpreted> asked;
+        private Optional<Decision> decision;
+        private Optional<Forwarded> forwarded;
+        private Optional<Sent> sent;
+        private Optional<String> avoided;
+        private Optional<JsonNode> failedSpec;
+        private Optional<JsonNode> refusedSpec;
+        private Optional<Written> shown;
+        private Mirrored mirrored;
+        private Set<Fenced> fenced;
+        private Watch watch;
+
+        Copy(PlacementState s) {
+            uid = s.uid;
+            record = s.record;
+            object = s.object;
+            asked = s.asked;
+            decision = s.decision;
+            forwarded = s.forwarded;
+            sent = s.sent;
+            avoided = s.avoided;
+            failedSpec = s.failedSpec;
+            refusedSpec = s.refusedSpec;
+            shown = s.shown;
+            mirrored = s.mirrored;
+            fenced = s.fenced;
+            watch = s.watch;
+        }
+
+        PlacementState done() {
+            return new PlacementState(
+                    uid,
+                    record,
+                    object,
+                    asked,
+                    decision,
+                    forwarded,
+                    sent,
+                    avoided,
+                    failedSpec,
+                    refusedSpec,
+                    shown,
+                    mirrored,
+                    fenced,
+                    watch);
+        }
     }
 
     /** One more stale copy fenced. */
