@@ -21,14 +21,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the clock decides: cluster readiness, commands nobody answered (sent again), and clusters
- * lost past the failover timeout, whose gangs that never started are re-placed at a higher epoch
- * (the re-queued record is durable together with the Delete that fences the old copy; its nodes are released).
+ * Carries out what the clock decides ({@link ClockTransition}, pure): cluster readiness, commands nobody answered
+ * (sent again), clusters lost past the failover timeout (their gangs that never started re-placed at a higher
+ * epoch), gangs a member did not start or whose copy vanished, and gangs a member refused. A gang taken back is
+ * queued at the next epoch with the Delete that fences its old copy, in the same batch; its nodes are released.
  * Coordinator thread only.
  */
 final class Failover {
     private static final Logger LOG = LoggerFactory.getLogger(Failover.class);
-    private static final Set<String> FINISHED = Set.of("Completed", "Failed");
 
     private final BrokerSettings settings;
     private final PlacementStore store;
@@ -66,8 +66,9 @@ final class Failover {
     }
 
     /**
-     * One tick while active. Returns the clusters whose capacity changed (readiness flipped, or a gang
-     * was taken back from them); a gang taken back is queued again, and tried as new.
+     * One tick while active: readiness, then for each placement with a copy on a cluster, the step
+     * {@link ClockTransition} decides, carried out. Returns the clusters whose capacity changed (readiness flipped, or
+     * a gang was taken back from them); a gang taken back is queued again, and tried as new.
      *
      * @param activeSince when this instance became active: agents get one failover timeout from then
      *                    to be heard from before any cluster counts as lost
@@ -83,124 +84,96 @@ final class Failover {
                 LOG.info("cluster {} is {}", cluster, ready ? "ready" : "not ready");
             }
         }
-        resendUnanswered(now);
-        if (Duration.between(activeSince, now).compareTo(settings.failoverTimeout()) < 0) {
-            return changed;
-        }
-        Map<String, Set<String>> listedNow = new HashMap<>();
+        Map<String, Map<String, PlacementReport>> reported = new HashMap<>(); // per cluster, once a tick
         for (String cluster : fleet.clusters()) {
-            listedNow.put(
-                    cluster,
-                    fleet.summary(cluster).orElseThrow().placements().stream()
-                            .map(PlacementReport::placementId)
-                            .collect(java.util.stream.Collectors.toSet()));
+            Map<String, PlacementReport> byUid = new HashMap<>();
+            fleet.summary(cluster).orElseThrow().placements().forEach(r -> byUid.put(r.placementId(), r));
+            reported.put(cluster, byUid);
         }
+        ClockTransition.Timeouts timeouts = new ClockTransition.Timeouts(
+                settings.heartbeatTimeout(),
+                settings.failoverTimeout(),
+                settings.limits().startTimeout(),
+                settings.replaceRunning());
+        Duration sinceActive = activeSince.isAfter(now) ? Duration.ZERO : Duration.between(activeSince, now);
         for (PlacementRecord p : List.copyOf(store.placements())) {
-            if ((p.state() == State.PLACED || p.state() == State.APPLIED)
-                    && p.cluster().isPresent()) {
-                String cluster = p.cluster().get();
-                boolean taken;
-                if (!fleet.ready(cluster, now, settings.failoverTimeout())) {
-                    taken = lost(p, cluster, now);
-                } else {
-                    taken = p.state() == State.APPLIED && (stuck(p, cluster, now) || gone(p, cluster, listedNow, now));
-                }
-                if (taken) {
-                    changed.add(cluster);
-                }
+            if (p.cluster().isEmpty()
+                    || p.state() != State.PLACED && p.state() != State.APPLIED && p.state() != State.DELETING) {
+                continue;
+            }
+            String cluster = p.cluster().get();
+            ClockTransition.Step step = ClockTransition.next(
+                    seen(p, cluster, Optional.ofNullable(reported.get(cluster)), sinceActive, now), timeouts);
+            if (carryOut(p, cluster, step, now)) {
+                changed.add(cluster);
             }
         }
         return changed;
     }
 
-    private boolean lost(PlacementRecord p, String cluster, Instant now) {
-        Optional<HubObject> object = store.object(p.uid());
+    /** What the broker knows now of a placement with a copy on {@code cluster}, for {@link ClockTransition}. */
+    private ClockTransition.Seen seen(
+            PlacementRecord p,
+            String cluster,
+            Optional<Map<String, PlacementReport>> reported,
+            Duration sinceActive,
+            Instant now) {
+        PlacementState state = store.state(p.uid()).orElse(PlacementState.of(p.uid()));
+        Optional<HubObject> object = state.object();
         Optional<WorkloadSummary> member = store.member(p);
-        boolean started = member.isPresent() && member.get().started();
-        if (started && !settings.replaceRunning()) {
-            Watch watch = watch(p.uid());
-            if (!watch.lostReported().equals(Optional.of(p.epoch()))) { // once per placement and epoch
-                watched(p.uid(), new Watch(Optional.of(p.epoch()), watch.unlistedSince(), watch.listedOnce()));
-                object.ifPresent(o -> effects.event(
-                        o,
-                        EventReason.ClusterLost,
-                        cluster + " has been silent longer than "
-                                + settings.failoverTimeout() + "; the gang was "
-                                + member.get().phase()
-                                + " there and stays placed (replace-running is off)"));
-            }
-            return false;
-        }
-        long epoch = p.epoch() + 1;
-        return takeBack(
+        Optional<PlacementReport> report = reported.map(r -> r.get(p.uid())).filter(r -> r.epoch() == p.epoch());
+        boolean resendable = object.isPresent()
+                && !object.get().deleting()
+                && state.forwarded()
+                        .map(went -> went.spec().equals(object.get().spec()))
+                        .orElse(true); // changed since it was sent: the change is checked and sent on its own
+        return new ClockTransition.Seen(
                 p,
-                cluster,
-                cluster + " lost (silent longer than " + settings.failoverTimeout() + "); re-placing at epoch " + epoch,
-                EventReason.ClusterLost,
+                state.watch(),
+                state.lastSent(p),
+                working(cluster, state.sent().filter(sent -> sent.epoch() == p.epoch()), now),
+                fleet.ready(cluster, now, settings.heartbeatTimeout()),
+                fleet.ready(cluster, now, settings.failoverTimeout()),
+                member.map(WorkloadSummary::started).orElse(false),
+                member.map(WorkloadSummary::phase).orElse(""),
+                report.map(r -> (long) r.pendingPods()),
+                reported.map(r -> r.containsKey(p.uid())),
+                fleet.received(cluster),
+                object.map(HubObject::shownPhase).orElse(""),
+                resendable,
+                sinceActive,
                 now);
     }
 
-    /**
-     * A gang its member has not started within the start timeout after applying it (some of its pods
-     * still unbound there, e.g. the member's scheduler put other pods where the broker counted on room)
-     * is taken back and placed again, not on that cluster next time.
-     */
-    private boolean stuck(PlacementRecord p, String cluster, Instant now) {
-        if (Duration.between(p.at(), now).compareTo(settings.limits().startTimeout()) <= 0) {
-            return false;
-        }
-        Optional<PlacementReport> report = fleet.summary(cluster)
-                .flatMap(s -> s.placements().stream()
-                        .filter(r -> r.placementId().equals(p.uid()) && r.epoch() == p.epoch())
-                        .findFirst());
-        if (report.isEmpty() || report.get().pendingPods() == 0) {
-            return false;
-        }
-        long epoch = p.epoch() + 1;
-        String reason = cluster + " did not start it within "
-                + settings.limits().startTimeout() + " (" + report.get().pendingPods()
-                + " pods still unscheduled there); re-placing at epoch " + epoch + " on another cluster";
-        if (takeBack(p, cluster, reason, EventReason.Requeued, now)) {
-            store.avoid(p.uid(), cluster);
+    /** Carries out a step; true when the placement was taken back from {@code cluster}. */
+    private boolean carryOut(PlacementRecord p, String cluster, ClockTransition.Step step, Instant now) {
+        if (step instanceof ClockTransition.Step.TakeBack back) {
+            takeBack(p, cluster, back.reason(), back.why(), now);
+            if (back.avoid()) {
+                store.avoid(p.uid(), cluster);
+            }
             return true;
         }
+        watched(p.uid(), step.watch());
+        if (step instanceof ClockTransition.Step.Resend) {
+            if (p.state() == State.DELETING) {
+                LOG.info(
+                        "{}: no answer from {} to the delete at epoch {}; sending it again",
+                        p.target(),
+                        cluster,
+                        p.epoch());
+                forwarding.delete(p, cluster);
+            } else {
+                LOG.info("{}: no answer from {} for epoch {}; sending the apply again", p.target(), cluster, p.epoch());
+                forwarding.apply(
+                        p,
+                        store.object(p.uid()).orElseThrow(),
+                        store.forwarded(p.uid()).flatMap(PlacementState.Forwarded::asked));
+            }
+        } else if (step instanceof ClockTransition.Step.ReportLost lost) {
+            store.object(p.uid()).ifPresent(o -> effects.event(o, EventReason.ClusterLost, lost.message()));
+        }
         return false;
-    }
-
-    /**
-     * A gang applied on a cluster whose summaries have stopped listing its copy for a heartbeat timeout
-     * (the copy was deleted on the member, or fenced by an agent cut off from Kafka, see ADR 0005) is
-     * placed again — unless it had finished there: a Completed or Failed gang is not run again.
-     */
-    private boolean gone(PlacementRecord p, String cluster, Map<String, Set<String>> listedNow, Instant now) {
-        Instant received = fleet.received(cluster).orElse(null);
-        Set<String> listing = listedNow.get(cluster);
-        if (received == null || listing == null) {
-            return false;
-        }
-        boolean listed = listing.contains(p.uid());
-        Watch watch = watch(p.uid());
-        boolean listedOnce = listed || watch.listedOnce();
-        // an agent lists a copy once its cache has it: only summaries received a heartbeat timeout after the apply
-        // count
-        if (listed || !listedOnce || Duration.between(p.at(), received).compareTo(settings.heartbeatTimeout()) < 0) {
-            watched(p.uid(), new Watch(watch.lostReported(), Optional.empty(), listedOnce));
-            return false;
-        }
-        Instant since = watch.unlistedSince().orElse(received);
-        watched(p.uid(), new Watch(watch.lostReported(), Optional.of(since), listedOnce));
-        String shown = store.object(p.uid()).map(HubObject::shownPhase).orElse("");
-        if (Duration.between(since, received).compareTo(settings.heartbeatTimeout()) < 0 || FINISHED.contains(shown)) {
-            return false;
-        }
-        watched(p.uid(), new Watch(watch.lostReported(), Optional.empty(), listedOnce));
-        return takeBack(
-                p,
-                cluster,
-                "its copy on " + cluster + " is gone (deleted there, or fenced by its agent after losing Kafka); "
-                        + "re-placing at epoch " + (p.epoch() + 1),
-                EventReason.Requeued,
-                now);
     }
 
     /** The cluster's agent answered a command; {@code order} is that command's order, when this instance sent it. */
@@ -261,49 +234,6 @@ final class Failover {
                             Long.toString(epoch)));
         });
         return true;
-    }
-
-    /**
-     * An apply or delete the agent has not answered within the heartbeat timeout, while its cluster is
-     * ready, is sent again (its answer was lost, or given while another instance led); the agent carries out both
-     * idempotently. Not while the agent is still working through the commands before it ({@link #working}): a burst
-     * is answered in order, and sending it again would only add to the agent's queue.
-     */
-    private void resendUnanswered(Instant now) {
-        for (PlacementRecord p : List.copyOf(store.placements())) {
-            if ((p.state() != State.PLACED && p.state() != State.DELETING)
-                    || p.cluster().isEmpty()) {
-                continue;
-            }
-            String cluster = p.cluster().get();
-            Optional<PlacementState.Sent> sent =
-                    store.state(p.uid()).flatMap(PlacementState::sent).filter(s -> s.epoch() == p.epoch());
-            if (Duration.between(store.lastSent(p), now).compareTo(settings.heartbeatTimeout()) <= 0
-                    || !fleet.ready(cluster, now, settings.heartbeatTimeout())
-                    || working(cluster, sent, now)) {
-                continue;
-            }
-            Optional<HubObject> object = store.object(p.uid());
-            if (p.state() == State.DELETING) {
-                LOG.info(
-                        "{}: no answer from {} to the delete at epoch {}; sending it again",
-                        p.target(),
-                        cluster,
-                        p.epoch());
-                forwarding.delete(p, cluster);
-            } else if (object.isPresent() && !object.get().deleting()) {
-                Optional<PlacementState.Forwarded> went = store.forwarded(p.uid());
-                if (went.isPresent() && !went.get().spec().equals(object.get().spec())) {
-                    continue; // changed since: the change is checked and sent on its own
-                }
-                LOG.info("{}: no answer from {} for epoch {}; sending the apply again", p.target(), cluster, p.epoch());
-                forwarding.apply(p, object.get(), went.flatMap(PlacementState.Forwarded::asked));
-            }
-        }
-    }
-
-    private Watch watch(String uid) {
-        return store.state(uid).map(PlacementState::watch).orElse(Watch.NONE);
     }
 
     private void watched(String uid, Watch watch) {
