@@ -15,6 +15,8 @@
  *                        │  FAILED  │        │    └→ DELETING (hub object deleted) → tombstone, forgotten
  *                        └──────────┴────────┘ (cluster lost, copy gone, not started, refused, preempted: epoch + 1)
  * </pre>
+ * What the clock does to a placement with a copy (a lost cluster, a gang not started, a copy gone, a command
+ * unanswered) is one pure function, {@link dev.cartograph.broker.coordinate.ClockTransition#next}.
  *
  * <h2>Inputs</h2>
  * {@link dev.cartograph.broker.coordinate.Input}: cluster and workload summaries and command results (agents),
