@@ -302,7 +302,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
 
     private void becameActive() {
         parts.fairShare.recount(parts.store); // the fleet knows every cluster's nodes now, so each GPU's model
-        parts.takeover.run();
+        parts.activation.run();
     }
 
     /** Forgets everything about a placement, in every part (its hub object is gone, or is about to be). */

@@ -52,7 +52,7 @@ final class Placing {
     private final FairShare fairShare;
 
     private final Waiting waiting;
-    private final Landing landing;
+    private final Binding binding;
     private final Preempting preempting;
 
     Placing(
@@ -82,7 +82,7 @@ final class Placing {
         this.observer = observer;
         this.fairShare = fairShare;
         this.waiting = new Waiting(store, effects);
-        this.landing = new Landing(store, fleet, forwarding, mirror, effects, waiting, clock, interpreter);
+        this.binding = new Binding(store, fleet, forwarding, mirror, effects, waiting, clock, interpreter);
         this.preempting = new Preempting(settings, store, fleet, fairShare, forwarding, effects, clock, interpreter);
     }
 
@@ -173,14 +173,14 @@ final class Placing {
         }
         store.decided(p.uid(), decision);
         if (decision instanceof Decision.Placed placed) {
-            landing.land(p, object, gang, placed, List.of());
+            binding.land(p, object, gang, placed, List.of());
             return DecisionObserver.Outcome.PLACED;
         }
         Optional<Preemption.Plan> preemption = preempting.plan(p, gang, scope);
         if (preemption.isPresent()) { // victims and preemptor are durable together, or nothing happens
             List<PlacementRecord> victims = preempting.requeued(preemption.get());
             store.decided(p.uid(), preemption.get().placed());
-            landing.land(p, object, gang, preemption.get().placed(), victims);
+            binding.land(p, object, gang, preemption.get().placed(), victims);
             preempting.preempted(preemption.get(), victims);
             return DecisionObserver.Outcome.PLACED;
         }

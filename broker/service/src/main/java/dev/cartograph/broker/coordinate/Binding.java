@@ -17,12 +17,13 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * A queued gang the planner placed: its nodes reserved, the decision durable (with whatever must be durable with it),
- * then forwarded to its cluster and shown on the hub. A gang that waited with a copy on some cluster (preempted there)
- * is placed at a higher epoch, and when placed elsewhere that copy is deleted. Coordinator thread only.
+ * Binds a queued gang where the planner placed it: its nodes reserved, its record (with whatever must be durable with
+ * it) and its apply staged together, and the hub shown where it went. A gang that waited with a copy on some cluster
+ * (preempted there) is placed at a higher epoch, and when placed elsewhere that copy is deleted. Coordinator thread
+ * only.
  */
-final class Landing {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Landing.class);
+final class Binding {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Binding.class);
     private final PlacementStore store;
     private final Fleet fleet;
     private final Forwarding forwarding;
@@ -32,7 +33,7 @@ final class Landing {
     private final Clock clock;
     private final Supplier<Interpreter> interpreter;
 
-    Landing(
+    Binding(
             PlacementStore store,
             Fleet fleet,
             Forwarding forwarding,

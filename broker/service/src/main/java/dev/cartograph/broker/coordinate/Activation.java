@@ -13,14 +13,14 @@ import java.util.Optional;
  * reserved, match member copies read before their placement records, act on every hub object, and try the whole
  * queue. Coordinator thread only.
  */
-final class Takeover implements Runnable {
+final class Activation implements Runnable {
     private final PlacementStore store;
     private final Fleet fleet;
     private final AgentReports reports;
     private final HubObjects hubObjects;
     private final QueueRetry retry;
 
-    Takeover(PlacementStore store, Fleet fleet, AgentReports reports, HubObjects hubObjects, QueueRetry retry) {
+    Activation(PlacementStore store, Fleet fleet, AgentReports reports, HubObjects hubObjects, QueueRetry retry) {
         this.store = store;
         this.fleet = fleet;
         this.reports = reports;
