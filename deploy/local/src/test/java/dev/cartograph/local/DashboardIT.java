@@ -27,7 +27,6 @@ import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -95,8 +94,10 @@ class DashboardIT {
         Files.write(out.resolve(name + ".png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
     }
 
-    static WebDriverWait waiting(WebDriver browser) {
-        return new WebDriverWait(browser, Duration.ofSeconds(20));
+    /** Waits up to 20 s; an element the page redrew meanwhile (it polls every 2 s) is looked up again. */
+    static org.openqa.selenium.support.ui.FluentWait<WebDriver> waiting(WebDriver browser) {
+        return new WebDriverWait(browser, Duration.ofSeconds(20))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class);
     }
 
     /** The Free column of the fleet table, by cluster and model (read in one script: the table is redrawn every 2 s). */
@@ -175,8 +176,12 @@ class DashboardIT {
                         .until(b -> b.findElement(By.id("placement-table"))
                                 .getText()
                                 .contains("llama-finetune"));
-                WebElement placed = browser.findElement(By.cssSelector("#placement-table button[data-uid]"));
-                placed.click();
+                // the table is redrawn every 2 s: found and clicked in one try, tried again if it was redrawn between
+                waiting(browser).until(b -> {
+                    b.findElement(By.cssSelector("#placement-table button[data-uid]"))
+                            .click();
+                    return true;
+                });
                 waiting(browser)
                         .until(b -> b.findElement(By.id("explain")).getText().contains("(chosen)"));
                 assertThat(browser.findElement(By.id("explain")).getText()).contains("gpu-east (chosen)", "gpu-west");
