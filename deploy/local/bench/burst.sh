@@ -74,6 +74,7 @@ for _ in $(seq 1 600); do
   sleep 1
 done
 resent=$(( $(grep -c "sending the apply again" "$out/fleet.log" || true) - resent_before ))
-printf '%d gangs created with kubectl in %.1f s (%s, seed %s)\n' "$n" "$(awk -v a="$start" -v b="$created" 'BEGIN { print b - a }')" "$(nproc) processors" "$seed"
+printf '%d gangs created with kubectl at %s in %.1f s (%s, seed %s)\n' "$n" "$(date -d "@$start" +%T.%3N)" \
+  "$(awk -v a="$start" -v b="$created" 'BEGIN { print b - a }')" "$(nproc) processors" "$seed"
 echo "every gang durable at the broker after ${durable_at:-never} s, placed on the hub after ${placed_at:-never} s, Running after ${running_at:-never} s"
 echo "applies sent again: $resent; samples: $out/samples.txt; fleet log: $out/fleet.log"
