@@ -3,9 +3,11 @@ package dev.cartograph.broker.coordinate;
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.broker.usage.UsageAccounting;
 import dev.cartograph.interpreter.Interpreter;
+import dev.cartograph.protocol.WorkloadSummary;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -300,9 +302,21 @@ public final class Coordinator implements Runnable, AutoCloseable {
         parts.leadership.fenced();
     }
 
+    /**
+     * What this instance does once it leads and has caught up with every topic: hold again what the recorded
+     * placements reserved, match member copies read before their placement records, act on every hub object, and try
+     * the whole queue.
+     */
     private void becameActive() {
         parts.fairShare.recount(parts.store); // the fleet knows every cluster's nodes now, so each GPU's model
-        parts.activation.run();
+        parts.store.holdRecordedReservations();
+        for (WorkloadSummary s : List.copyOf(parts.store.copies())) {
+            parts.reports.copy(s, Optional.empty()); // summaries read before their placement records: matched now
+        }
+        for (HubObject object : parts.store.objects()) {
+            parts.hubObjects.changed(object); // acted on as this instance now leads
+        }
+        parts.retry.changedEverywhere();
     }
 
     /** Forgets everything about a placement, in every part (its hub object is gone, or is about to be). */

@@ -34,8 +34,6 @@ final class Parts {
     final Leadership leadership;
     final QueueRetry retry;
     final FairShare fairShare;
-    /** Runs when this instance becomes active (leader and caught up). */
-    final Activation activation;
 
     /**
      * @param interpreter  the definitions now (they change while the broker runs)
@@ -101,7 +99,6 @@ final class Parts {
                 new AgentReports(settings, fleet, store, fencing, mirror, deletion, failover, updates, effects, clock);
         this.quarantine = new Quarantine(store, placing, effects, this::capacityChanged);
         this.retry = new QueueRetry(store, placing, fairShare, quarantine, clock);
-        this.activation = new Activation(store, fleet, reports, hubObjects, retry);
     }
 
     /** Capacity changed on this cluster: the queue's next retry looks there. */

@@ -341,9 +341,21 @@ final class PlacementStore {
     }
 
     /**
-     * Holds again what a durable record reserved (a new leader taking over): what was decided before this batch, so
-     * never undone with it.
+     * Holds again what every placed record reserved and the fleet does not hold yet (a new leader taking over): what
+     * was decided before this batch, so never undone with it.
      */
+    void holdRecordedReservations() {
+        for (PlacementRecord p : placements()) {
+            if ((p.state() == State.PLACED || p.state() == State.APPLIED)
+                    && p.cluster().isPresent()
+                    && !p.reserved().isEmpty()
+                    && fleet.reservation(p.uid()).isEmpty()) {
+                holdRecorded(new Reservation(p.uid(), p.cluster().get(), p.epoch(), p.reserved()));
+            }
+        }
+    }
+
+    /** Holds again what a durable record reserved: never undone with the batch. */
     void holdRecorded(Reservation r) {
         writer.check();
         fleet.hold(r);
