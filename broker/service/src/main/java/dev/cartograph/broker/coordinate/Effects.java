@@ -70,6 +70,7 @@ final class Effects {
     private final Hub hub;
     private final BooleanSupplier active;
     private final Runnable fenced;
+    private final WriterThread writer;
     private final List<Outbox.Write> durable = new ArrayList<>();
     private final List<HubWrite> hubWrites = new ArrayList<>();
     private long term;
@@ -77,8 +78,12 @@ final class Effects {
     /** Something was staged while this instance was not active (it lost the lease mid-batch): the batch is undone. */
     private boolean refused;
 
-    /** @param fenced called when a write is refused because a newer leader took over */
-    Effects(Outbox outbox, Hub hub, BooleanSupplier active, Runnable fenced) {
+    /**
+     * @param fenced called when a write is refused because a newer leader took over
+     * @param writer the coordinator's thread: staging from any other fails fast
+     */
+    Effects(Outbox outbox, Hub hub, BooleanSupplier active, Runnable fenced, WriterThread writer) {
+        this.writer = writer;
         this.outbox = outbox;
         this.hub = hub;
         this.active = active;
@@ -99,6 +104,7 @@ final class Effects {
      * the batch as not to be committed: everything it decided is undone.
      */
     private boolean admit() {
+        writer.check();
         if (active()) {
             return true;
         }

@@ -57,7 +57,7 @@ final class Parts {
             Consumer<String> freed,
             Consumer<String> forget) {
         this.fairShare = new FairShare(fleet, clock, settings.heartbeatTimeout());
-        this.effects = new Effects(outbox, hub, active, fenced);
+        this.effects = new Effects(outbox, hub, active, fenced, thread);
         this.store = new PlacementStore(thread, effects, fleet, fairShare);
         this.leadership = new Leadership(!settings.leaderElection(), outbox, effects, clock, becameActive);
         this.demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity(), store);

@@ -47,7 +47,7 @@ class PlacementStoreTest {
             return true;
         }
     };
-    private final Effects effects = new Effects(outbox, NoHub.INSTANCE, () -> active, () -> {});
+    private final Effects effects = new Effects(outbox, NoHub.INSTANCE, () -> active, () -> {}, thread);
     private final PlacementStore store = new PlacementStore(
             thread,
             effects,
