@@ -156,41 +156,31 @@ final class AgentReports {
                             .filter(s -> s.epoch() == r.epoch())
                             .map(PlacementState.Sent::order));
         }
-        Optional<PlacementRecord> found = store.placement(r.placementId());
-        if (!effects.active()
-                || found.isEmpty()
-                || r.epoch() != found.get().epoch()
-                || !found.get().cluster().equals(Optional.of(r.cluster()))) {
+        if (!effects.active()) {
             return Optional.empty();
         }
-        PlacementRecord p = found.get();
-        Optional<HubObject> object = store.object(p.uid());
-        switch (r.outcome()) {
+        Optional<PlacementRecord> found = store.placement(r.placementId());
+        Optional<HubObject> object = store.object(r.placementId());
+        AnswerTransition.Step step = AnswerTransition.next(
+                found, r, object.isPresent(), found.flatMap(store::member).isPresent());
+        switch (step) {
             case APPLIED -> {
-                if (p.state() == State.PLACED) {
-                    store.write(p.with(State.APPLIED, "", clock.instant()));
-                    object.ifPresent(o -> effects.event(
-                            o,
-                            EventReason.Forwarded,
-                            "created on " + r.cluster() + " by its agent (epoch " + r.epoch() + ")"));
-                }
+                store.write(found.get().with(State.APPLIED, "", clock.instant()));
+                object.ifPresent(o -> effects.event(
+                        o,
+                        EventReason.Forwarded,
+                        "created on " + r.cluster() + " by its agent (epoch " + r.epoch() + ")"));
             }
-            case REJECTED, FAILED -> {
-                if ((p.state() == State.PLACED || p.state() == State.APPLIED) && object.isPresent()) {
-                    return store.member(p).isPresent() // a copy runs there: only this change of it was refused
-                            ? updates.changeRefused(p, object.get(), r.reason())
-                            : failover.refused(p, r.cluster(), r.reason());
-                }
+            case CHANGE_REFUSED -> {
+                return updates.changeRefused(found.get(), object.get(), r.reason());
             }
-            case DELETED -> {
-                if (p.state() == State.DELETING) {
-                    deletion.finish(p, object);
-                }
+            case REFUSED -> {
+                return failover.refused(found.get(), r.cluster(), r.reason());
             }
-            case STALE -> LOG.debug("{} says {} epoch {} is stale", r.cluster(), r.placementId(), r.epoch());
-            default ->
+            case DELETED -> deletion.finish(found.get(), object);
+            case IGNORE ->
                 LOG.debug(
-                        "{} answered {} for {} epoch {}: not final; the command is sent again when unanswered",
+                        "{} answered {} for {} epoch {}: nothing to do (not its current command, or not final)",
                         r.cluster(),
                         r.outcome(),
                         r.placementId(),
