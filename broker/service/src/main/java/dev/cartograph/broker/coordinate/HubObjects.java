@@ -7,9 +7,10 @@ import java.util.function.BooleanSupplier;
 
 /**
  * A federated hub object changed or went away: each is remembered in the {@link PlacementStore} and, while this
- * instance is active, handed to the part its placement's state calls for — {@link Placing} for one not
- * placed yet (or failed and changed since), {@link Updates} for one placed, {@link Deletion} for one
- * being deleted. Level-triggered: the same object seen again does nothing new. Coordinator thread only.
+ * instance is active, handed to the part its placement's state calls for ({@link HubTransition} says which, pure) —
+ * {@link Placing} for one not placed yet (or failed and changed since), {@link Updates} for one placed,
+ * {@link Suspension} for one suspended, {@link Deletion} for one being deleted. Level-triggered: the same object seen
+ * again does nothing new. Coordinator thread only.
  */
 final class HubObjects {
     private final PlacementStore store;
@@ -47,31 +48,33 @@ final class HubObjects {
             return Optional.empty();
         }
         Optional<PlacementRecord> found = store.placement(object.uid());
-        if (object.deleting()) {
-            return freed(deletion.delete(object, found), found);
+        Optional<com.fasterxml.jackson.databind.JsonNode> failedSpec =
+                store.state(object.uid()).flatMap(PlacementState::failedSpec);
+        HubTransition.Step step = HubTransition.next(found, object, failedSpec);
+        if (step == HubTransition.Step.UPDATE
+                || step == HubTransition.Step.REQUEUE_IF_CHANGED
+                || step == HubTransition.Step.SUSPENSION
+                || step == HubTransition.Step.HOLD) {
+            effects.addFinalizer(object); // level-triggered: a finalizer lost on the hub is put back (submit holds it)
         }
-        if (found.isEmpty()) {
-            placing.submit(object, 1);
-            return Optional.empty();
-        }
-        PlacementRecord p = found.get();
         boolean capacityChanged = false;
-        if ((p.state() == State.PLACED || p.state() == State.APPLIED)
-                && p.cluster().isPresent()) {
-            capacityChanged = updates.placed(p, object);
-        } else if (p.state() == State.FAILED && placing.changedSinceFailure(p, object)) {
-            placing.submit(
-                    object,
-                    p.epoch() + 1); // the user changed a gang that failed: try again (a copy left anywhere is fenced)
-            return Optional.empty();
-        } else if (p.state() == State.QUEUED) {
-            placing.queuedChanged(p, object);
-        } else if (p.state() == State.SUSPENDED) {
-            effects.addFinalizer(object);
-            return suspension.changed(p, object);
-        }
-        if (p.state() != State.DELETING) {
-            effects.addFinalizer(object);
+        switch (step) {
+            case DELETE -> capacityChanged = deletion.delete(object, found);
+            case SUBMIT -> placing.submit(object, 1);
+            // the user changed a gang that failed: tried again (a copy left anywhere is fenced)
+            case RESUBMIT -> placing.submit(object, found.get().epoch() + 1);
+            case UPDATE -> capacityChanged = updates.placed(found.get(), object);
+            case REQUEUE_IF_CHANGED -> placing.queuedChanged(found.get(), object);
+            case SUSPENSION -> {
+                return suspension.changed(found.get(), object);
+            }
+            case HOLD -> {
+                if (found.get().state() == State.FAILED && failedSpec.isEmpty()) {
+                    // failed before this instance saw it: the spec it has now is the one that failed
+                    store.update(object.uid(), s -> s.withFailedSpec(Optional.of(object.spec())));
+                }
+            }
+            case NONE -> {}
         }
         return freed(capacityChanged, found);
     }

@@ -249,16 +249,6 @@ final class Placing {
         return fairShare.on() ? fairShare.quotas().budget(queue) : GpuBudget.NONE;
     }
 
-    /** Whether the user changed a failed gang's spec since it failed (then it is submitted again). */
-    boolean changedSinceFailure(PlacementRecord p, HubObject object) {
-        Optional<com.fasterxml.jackson.databind.JsonNode> before =
-                store.state(p.uid()).flatMap(PlacementState::failedSpec);
-        if (before.isEmpty()) { // failed before this instance saw it: the spec it has now is the one that failed
-            store.update(p.uid(), s -> s.withFailedSpec(Optional.of(object.spec())));
-        }
-        return before.isPresent() && !before.get().equals(object.spec());
-    }
-
     /** Preempted gangs whose copy did not stop: their suspend is sent again ({@link Preempting}). */
     void resendSuspends() {
         preempting.resendUnanswered(clock.instant());

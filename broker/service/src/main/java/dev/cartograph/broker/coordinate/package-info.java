@@ -17,7 +17,8 @@
  * </pre>
  * What the clock does to a placement with a copy (a lost cluster, a gang not started, a copy gone, a command
  * unanswered) is one pure function, {@link dev.cartograph.broker.coordinate.ClockTransition#next}; what an agent's
- * answer does, another ({@link dev.cartograph.broker.coordinate.AnswerTransition#next}).
+ * answer does, another ({@link dev.cartograph.broker.coordinate.AnswerTransition#next}); which part a change of the
+ * hub object goes to, a third ({@link dev.cartograph.broker.coordinate.HubTransition#next}).
  *
  * <h2>Inputs</h2>
  * {@link dev.cartograph.broker.coordinate.Input}: cluster and workload summaries and command results (agents),
