@@ -29,7 +29,10 @@ import org.pcollections.PMap;
  * is derived from those two and kept as they change, so nothing scans every placement to find it: the records,
  * decisions and member copies the published view shares (persistent maps: publishing costs the same however many
  * placements there are), the queue ({@link PlacementQueue}), who needs which hub dependency, and what each placement
- * holds ({@link Holdings}). A record is kept only once durable ({@link #write}) or read back from the placements topic.
+ * holds ({@link Holdings}). A record is kept when it is staged to go out with its batch ({@link #write}), or read back
+ * from the placements topic. What a batch changed is remembered until it commits: a batch that does not is undone
+ * ({@link #undo}), and so is one input of it that throws ({@link #undoInput}); the fleet's reservations are made
+ * through the store so they are undone with it.
  *
  * <p>Coordinator thread only, and checked: every call from another thread fails fast ({@link WriterThread}).
  */
@@ -66,10 +69,11 @@ final class PlacementStore {
      * What a batch (and the input being handled in it) changed, each placement's state and reservation as they were
      * before it first did: a batch whose effects do not commit is undone, and so is an input that fails halfway.
      */
-    private record Before(Optional<PlacementState> state, Optional<Reservation> reservation) {}
+    record Before(Optional<PlacementState> state, Optional<Reservation> reservation) {}
 
     private final Map<String, Before> batch = new LinkedHashMap<>();
-    private final Map<String, Before> input = new HashMap<>();
+    /** What the unit being handled (an input, one gang's attempt) changed; units may nest. */
+    private Map<String, Before> input = new HashMap<>();
 
     /**
      * @param effects where records and tombstones are staged (they go out with the batch's commands)
@@ -148,7 +152,7 @@ final class PlacementStore {
         }
     }
 
-    // ---- records: durable first
+    // ---- records: staged with the batch
 
     /**
      * Keeps the record and stages it to go out with the batch's other effects ({@link Effects#commit}): the batch is
@@ -380,18 +384,29 @@ final class PlacementStore {
     void begin() {
         writer.check();
         batch.clear();
-        input.clear();
+        input = new HashMap<>();
     }
 
-    /** The next input of the batch starts: what it changes alone can be undone by {@link #undoInput}. */
-    void beginInput() {
-        input.clear();
+    /**
+     * A unit of the batch starts (an input, one gang's attempt): what it changes alone can be undone by
+     * {@link #undoInput}. Returns what the unit around it (if any) had changed, for {@link #endInput}.
+     */
+    Map<String, Before> beginInput() {
+        Map<String, Before> outer = input;
+        input = new HashMap<>();
+        return outer;
+    }
+
+    /** The unit is done: what it changed counts as changed by the unit around it. */
+    void endInput(Map<String, Before> outer) {
+        input.forEach(outer::putIfAbsent);
+        input = outer;
     }
 
     /** The batch's effects are durable: nothing of it will be undone. */
     void committed() {
         batch.clear();
-        input.clear();
+        input = new HashMap<>();
     }
 
     /**
@@ -414,7 +429,7 @@ final class PlacementStore {
         writer.check();
         Set<String> clusters = restore(batch);
         batch.clear();
-        input.clear();
+        input = new HashMap<>();
         return clusters;
     }
 

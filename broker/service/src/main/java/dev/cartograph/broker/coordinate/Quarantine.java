@@ -37,7 +37,7 @@ final class Quarantine {
      * half-done of it goes out — and the exception goes on to the caller.
      */
     void unit(Runnable work) {
-        store.beginInput();
+        var outer = store.beginInput();
         Effects.Savepoint savepoint = effects.savepoint();
         try {
             work.run();
@@ -45,6 +45,8 @@ final class Quarantine {
             effects.rollbackTo(savepoint);
             store.undoInput().forEach(capacityChanged);
             throw e;
+        } finally {
+            store.endInput(outer);
         }
     }
 

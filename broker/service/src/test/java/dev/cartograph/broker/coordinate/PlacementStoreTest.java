@@ -168,6 +168,23 @@ class PlacementStoreTest {
     }
 
     @Test
+    void aUnitInsideAnotherIsUndoneAloneAndWhatItKeptCountsForTheOuterOne() {
+        store.begin();
+        store.object(object("a"));
+        store.object(object("b"));
+        var outer = store.beginInput();
+        store.keep(record("a", State.QUEUED, Optional.empty()));
+        var inner = store.beginInput(); // a unit within it (an input handled again at a tick)
+        store.keep(record("b", State.QUEUED, Optional.empty()));
+        store.endInput(inner); // done: b's record counts as the outer unit's change
+        store.undoInput(); // the outer unit fails: a's and b's records go
+        store.endInput(outer);
+        assertThat(store.placement("a")).isEmpty();
+        assertThat(store.placement("b")).isEmpty();
+        assertThat(store.object("b")).isPresent();
+    }
+
+    @Test
     void whatATakeoverHoldsAgainFromTheRecordsIsNotUndoneWithItsBatch() {
         store.begin();
         store.object(object("a")); // touched before it is held again
