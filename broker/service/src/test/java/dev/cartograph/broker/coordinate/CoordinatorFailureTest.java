@@ -173,6 +173,32 @@ class CoordinatorFailureTest extends CoordinatorHarness {
     }
 
     @Test
+    void aBatchKafkaRefusesIsUndoneWholeAndItsGangsArePlacedOnceWhenKafkaIsBack() {
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0)));
+        int writes = hubWrites.size();
+        placementsDown = true;
+        step(new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
+        // nothing of the batch went out: no record, no command, no hub write; its node is free again
+        assertThat(records).isEmpty();
+        assertThat(commands).isEmpty();
+        assertThat(hubWrites).hasSize(writes);
+        assertThat(coordinator.view().placements()).isEmpty();
+        assertThat(coordinator.view().fleet().reservations()).isEmpty();
+        now = now.plusSeconds(1);
+        step(new Input.Tick()); // still down: undone again
+        assertThat(commands).isEmpty();
+        placementsDown = false;
+        now = now.plusSeconds(1);
+        step(new Input.Cluster(cluster("east", 2, now, 0)), new Input.Tick()); // back: handled again at the tick
+        assertThat(commands).containsExactly("apply uid-j@east#1");
+        assertThat(records).extracting(PlacementRecord::state).containsExactly(State.PLACED);
+        assertThat(hubWrites).contains("event j Placed: placed on east (epoch 1): fits: 1 pods on 1 nodes");
+        now = now.plusSeconds(1);
+        step(new Input.Tick());
+        assertThat(commands).containsExactly("apply uid-j@east#1"); // once
+    }
+
+    @Test
     void aDeleteWhoseAnswerWasMissedIsSentAgainUntilTheAgentAnswers() {
         step(
                 new Input.CaughtUp(),
