@@ -145,9 +145,8 @@ final class AgentReports {
 
     /**
      * What an agent answered to a command at the placement's current epoch and cluster; anything else is ignored.
-     * Returns the cluster whose capacity a refused gang gave back, if any.
      */
-    Optional<String> result(CommandResult r) {
+    void result(CommandResult r) {
         if (effects.active()) { // the agent is alive and where it stands in its commands
             failover.answered(
                     r.cluster(),
@@ -157,7 +156,7 @@ final class AgentReports {
                             .map(PlacementState.Sent::order));
         }
         if (!effects.active()) {
-            return Optional.empty();
+            return;
         }
         Optional<PlacementRecord> found = store.placement(r.placementId());
         Optional<HubObject> object = store.object(r.placementId());
@@ -171,12 +170,8 @@ final class AgentReports {
                         EventReason.Forwarded,
                         "created on " + r.cluster() + " by its agent (epoch " + r.epoch() + ")"));
             }
-            case CHANGE_REFUSED -> {
-                return updates.changeRefused(found.get(), object.get(), r.reason());
-            }
-            case REFUSED -> {
-                return failover.refused(found.get(), r.cluster(), r.reason());
-            }
+            case CHANGE_REFUSED -> updates.changeRefused(found.get(), object.get(), r.reason());
+            case REFUSED -> failover.refused(found.get(), r.cluster(), r.reason());
             case DELETED -> deletion.finish(found.get(), object);
             case IGNORE ->
                 LOG.debug(
@@ -186,6 +181,5 @@ final class AgentReports {
                         r.placementId(),
                         r.epoch());
         }
-        return Optional.empty();
     }
 }

@@ -96,7 +96,6 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 this::active,
                 this::fenced,
                 this::becameActive,
-                this::freed,
                 this::forget);
     }
 
@@ -186,7 +185,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 parts.store.committed();
             } else { // nothing of the batch went out: it is undone, and what it changed is handled again
                 redo.addAll(parts.store.touchedBy());
-                parts.store.undo().forEach(parts.retry::changed);
+                parts.store.undo(); // what it had released is reserved again: the store reports where
             }
             publish();
         } finally {
@@ -237,7 +236,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         } else if (input instanceof Input.Workload w) {
             parts.reports.workload(w.key(), w.summary());
         } else if (input instanceof Input.Result r) {
-            parts.reports.result(r.result()).ifPresent(parts.retry::changed);
+            parts.reports.result(r.result());
         } else if (input instanceof Input.DependencyChanged d) {
             if (active()) {
                 parts.updates.dependencyChanged(d);
@@ -256,13 +255,9 @@ public final class Coordinator implements Runnable, AutoCloseable {
         } else if (input instanceof Input.Marked m) {
             parts.leadership.marked(m.id());
         } else if (input instanceof Input.HubChanged h) {
-            HubObject.parse(h.object(), priorityClasses, clock.instant())
-                    .flatMap(parts.hubObjects::changed)
-                    .ifPresent(parts.retry::changed);
+            HubObject.parse(h.object(), priorityClasses, clock.instant()).ifPresent(parts.hubObjects::changed);
         } else if (input instanceof Input.HubDeleted h) {
-            HubObject.parse(h.object(), priorityClasses, clock.instant())
-                    .flatMap(parts.hubObjects::deleted)
-                    .ifPresent(parts.retry::changed);
+            HubObject.parse(h.object(), priorityClasses, clock.instant()).ifPresent(parts.hubObjects::deleted);
         } else if (input instanceof Input.Leading l) {
             parts.leadership.changed(l.leading(), l.term());
         } else if (input instanceof Input.Definitions d) {
@@ -287,11 +282,6 @@ public final class Coordinator implements Runnable, AutoCloseable {
         } else if (input instanceof Input.Call c) {
             c.action().run();
         }
-    }
-
-    /** A failed gang gave back what it held on this cluster. */
-    private void freed(String cluster) {
-        parts.retry.changed(cluster);
     }
 
     private boolean active() {
@@ -322,7 +312,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
     /** Forgets everything about a placement, in every part (its hub object is gone, or is about to be). */
     private void forget(String uid) {
         parts.store.forget(uid);
-        parts.store.release(uid).ifPresent(r -> parts.retry.changed(r.cluster()));
+        parts.store.release(uid);
     }
 
     private void publish() {

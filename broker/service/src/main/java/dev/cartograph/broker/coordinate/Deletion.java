@@ -42,15 +42,15 @@ final class Deletion {
         this.forget = forget;
     }
 
-    /** The hub object is being deleted (or is gone without our finalizer running). Returns true when capacity was freed. */
-    boolean delete(HubObject object, Optional<PlacementRecord> placement) {
+    /** The hub object is being deleted (or is gone without our finalizer running). */
+    void delete(HubObject object, Optional<PlacementRecord> placement) {
         if (placement.isEmpty()) {
             effects.removeFinalizer(object);
-            return false;
+            return;
         }
         PlacementRecord p = placement.get();
         if (p.state() == State.DELETING) {
-            return false;
+            return;
         }
         if (p.cluster().isPresent() // placed, or suspended or preempted with a copy there
                 && (p.state() == State.PLACED
@@ -69,10 +69,9 @@ final class Deletion {
                         cluster + " is not ready; its copy is deleted when its agent returns");
                 finish(deleting, Optional.of(object));
             }
-            return true;
+            return;
         }
         finish(p, Optional.of(object));
-        return true;
     }
 
     /**

@@ -67,8 +67,8 @@ final class Failover {
 
     /**
      * One tick while active: readiness, then for each placement with a copy on a cluster, the step
-     * {@link ClockTransition} decides, carried out. Returns the clusters whose capacity changed (readiness flipped, or
-     * a gang was taken back from them); a gang taken back is queued again, and tried as new.
+     * {@link ClockTransition} decides, carried out. Returns the clusters whose readiness flipped (a gang taken back is
+     * queued again and tried as new; the nodes it releases are the store's to report).
      *
      * @param activeSince when this instance became active: agents get one failover timeout from then
      *                    to be heard from before any cluster counts as lost
@@ -104,9 +104,7 @@ final class Failover {
             String cluster = p.cluster().get();
             ClockTransition.Step step = ClockTransition.next(
                     seen(p, cluster, Optional.ofNullable(reported.get(cluster)), sinceActive, now), timeouts);
-            if (carryOut(p, cluster, step, now)) {
-                changed.add(cluster);
-            }
+            carryOut(p, cluster, step, now); // a gang taken back releases its nodes: the store says where
         }
         return changed;
     }
@@ -145,14 +143,14 @@ final class Failover {
                 now);
     }
 
-    /** Carries out a step; true when the placement was taken back from {@code cluster}. */
-    private boolean carryOut(PlacementRecord p, String cluster, ClockTransition.Step step, Instant now) {
+    /** Carries out a step. */
+    private void carryOut(PlacementRecord p, String cluster, ClockTransition.Step step, Instant now) {
         if (step instanceof ClockTransition.Step.TakeBack back) {
             takeBack(p, cluster, back.reason(), back.why(), now);
             if (back.avoid()) {
                 store.avoid(p.uid(), cluster);
             }
-            return true;
+            return;
         }
         watched(p.uid(), step.watch());
         if (step instanceof ClockTransition.Step.Resend) {
@@ -173,7 +171,6 @@ final class Failover {
         } else if (step instanceof ClockTransition.Step.ReportLost lost) {
             store.object(p.uid()).ifPresent(o -> effects.event(o, EventReason.ClusterLost, lost.message()));
         }
-        return false;
     }
 
     /** The cluster's agent answered a command; {@code order} is that command's order, when this instance sent it. */
@@ -200,20 +197,17 @@ final class Failover {
      * A member refused the gang's copy (admission, a missing CRD, quota, a name taken: its reason says which). The
      * gang is queued again at the next epoch with that cluster left out and its reason kept, so it goes to the next
      * cluster that fits; once every candidate refused, it waits with all their reasons (until its spec changes).
-     * Returns the cluster whose capacity it gave back, if it was taken back.
      */
-    Optional<String> refused(PlacementRecord p, String cluster, String reason) {
+    void refused(PlacementRecord p, String cluster, String reason) {
         Map<String, String> refusals = new HashMap<>(p.refusals());
         refusals.put(cluster, reason);
         String why =
                 cluster + " refused it (" + reason + "); placing it on another cluster, at epoch " + (p.epoch() + 1);
-        return takeBack(p.withRefusals(refusals), cluster, why, EventReason.Refused, clock.instant())
-                ? Optional.of(cluster)
-                : Optional.empty();
+        takeBack(p.withRefusals(refusals), cluster, why, EventReason.Refused, clock.instant());
     }
 
     /** Re-queues a placement at the next epoch (durably first), then fences the old copy and frees its nodes. */
-    private boolean takeBack(PlacementRecord p, String cluster, String reason, EventReason why, Instant now) {
+    private void takeBack(PlacementRecord p, String cluster, String reason, EventReason why, Instant now) {
         long epoch = p.epoch() + 1;
         PlacementRecord requeued = p.with(Optional.empty(), epoch, State.QUEUED, reason, Map.of(), now);
         store.write(requeued);
@@ -233,7 +227,6 @@ final class Failover {
                             MetadataKeys.EPOCH_ANNOTATION,
                             Long.toString(epoch)));
         });
-        return true;
     }
 
     private void watched(String uid, Watch watch) {

@@ -38,14 +38,11 @@ final class HubObjects {
         this.effects = effects;
     }
 
-    /**
-     * The object was added or changed (or offered again). Returns the cluster whose capacity was freed or
-     * taken, if any.
-     */
-    Optional<String> changed(HubObject object) {
+    /** The object was added or changed (or offered again). */
+    void changed(HubObject object) {
         store.object(object);
         if (!active.getAsBoolean()) {
-            return Optional.empty();
+            return;
         }
         Optional<PlacementRecord> found = store.placement(object.uid());
         Optional<com.fasterxml.jackson.databind.JsonNode> failedSpec =
@@ -57,17 +54,14 @@ final class HubObjects {
                 || step == HubTransition.Step.HOLD) {
             effects.addFinalizer(object); // level-triggered: a finalizer lost on the hub is put back (submit holds it)
         }
-        boolean capacityChanged = false;
         switch (step) {
-            case DELETE -> capacityChanged = deletion.delete(object, found);
+            case DELETE -> deletion.delete(object, found);
             case SUBMIT -> placing.submit(object, 1);
             // the user changed a gang that failed: tried again (a copy left anywhere is fenced)
             case RESUBMIT -> placing.submit(object, found.get().epoch() + 1);
-            case UPDATE -> capacityChanged = updates.placed(found.get(), object);
+            case UPDATE -> updates.placed(found.get(), object);
             case REQUEUE_IF_CHANGED -> placing.queuedChanged(found.get(), object);
-            case SUSPENSION -> {
-                return suspension.changed(found.get(), object);
-            }
+            case SUSPENSION -> suspension.changed(found.get(), object);
             case HOLD -> {
                 if (found.get().state() == State.FAILED && failedSpec.isEmpty()) {
                     // failed before this instance saw it: the spec it has now is the one that failed
@@ -76,25 +70,16 @@ final class HubObjects {
             }
             case NONE -> {}
         }
-        return freed(capacityChanged, found);
     }
 
-    /** The object is gone from the hub. Returns the cluster whose capacity was freed, if any. */
-    Optional<String> deleted(HubObject object) {
-        Optional<String> freed = Optional.empty();
+    /** The object is gone from the hub. */
+    void deleted(HubObject object) {
         if (active.getAsBoolean()) {
             Optional<PlacementRecord> p = store.placement(object.uid());
             if (p.isPresent() && p.get().state() != State.DELETING) {
-                freed = freed(
-                        deletion.delete(object, p),
-                        p); // removed without our finalizer running (forced): still delete the copy
+                deletion.delete(object, p); // removed without our finalizer running (forced): still delete the copy
             }
         }
         store.objectGone(object.uid());
-        return freed;
-    }
-
-    private static Optional<String> freed(boolean changed, Optional<PlacementRecord> p) {
-        return changed ? p.flatMap(PlacementRecord::cluster) : Optional.empty();
     }
 }

@@ -40,7 +40,6 @@ final class Parts {
      * @param active       whether this instance may act (leader, caught up)
      * @param fenced       a newer leader refused this one's write
      * @param becameActive this instance has just become active
-     * @param freed        a failed gang gave back what it held on this cluster
      * @param forget       forget everything about a placement, in every part
      */
     Parts(
@@ -54,7 +53,6 @@ final class Parts {
             BooleanSupplier active,
             Runnable fenced,
             Runnable becameActive,
-            Consumer<String> freed,
             Consumer<String> forget) {
         this.fairShare = new FairShare(fleet, clock, settings.heartbeatTimeout());
         this.effects = new Effects(outbox, hub, active, fenced, thread);
@@ -76,7 +74,6 @@ final class Parts {
                 clock,
                 interpreter,
                 copies,
-                freed,
                 observer,
                 fairShare);
         this.failover = new Failover(settings, store, fleet, forwarding, mirror, effects, clock);
@@ -97,12 +94,7 @@ final class Parts {
         this.hubObjects = new HubObjects(store, active, placing, deletion, updates, suspension, effects);
         this.reports =
                 new AgentReports(settings, fleet, store, fencing, mirror, deletion, failover, updates, effects, clock);
-        this.quarantine = new Quarantine(store, placing, effects, this::capacityChanged);
+        this.quarantine = new Quarantine(store, placing, effects);
         this.retry = new QueueRetry(store, placing, fairShare, quarantine, clock);
-    }
-
-    /** Capacity changed on this cluster: the queue's next retry looks there. */
-    private void capacityChanged(String cluster) {
-        retry.changed(cluster);
     }
 }

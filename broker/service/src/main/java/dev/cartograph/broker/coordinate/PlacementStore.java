@@ -56,6 +56,8 @@ final class PlacementStore {
     private final Holdings holdings;
     /** Commands sent so far, to order them. */
     private long sends;
+    /** Clusters where a reservation was released since {@link #takeFreed} was last called. */
+    private final Set<String> freed = new java.util.TreeSet<>();
 
     /** Told of every change to a placement's record or member copy (what it holds may have changed). */
     interface Holdings {
@@ -367,10 +369,21 @@ final class PlacementStore {
         input.computeIfPresent(r.placementId(), (uid, b) -> new Before(b.state(), Optional.of(r)));
     }
 
+    /** Releases what the placement holds; its cluster has room for waiting gangs again ({@link #takeFreed}). */
     Optional<Reservation> release(String uid) {
         writer.check();
         touch(uid);
-        return fleet.release(uid);
+        Optional<Reservation> released = fleet.release(uid);
+        released.ifPresent(r -> freed.add(r.cluster()));
+        return released;
+    }
+
+    /** The clusters where a reservation was released since last asked: the queue tries its gangs there again. */
+    Set<String> takeFreed() {
+        writer.check();
+        Set<String> out = Set.copyOf(freed);
+        freed.clear();
+        return out;
     }
 
     Optional<Reservation> reservation(String uid) {
@@ -410,7 +423,8 @@ final class PlacementStore {
     }
 
     /**
-     * Undoes the input being handled (it failed halfway). Returns the clusters whose reservations it had changed.
+     * Undoes the unit being handled (it failed halfway). Returns the clusters whose reservations it had changed (they
+     * count as freed too: see {@link #takeFreed}).
      */
     Set<String> undoInput() {
         writer.check();
@@ -449,6 +463,7 @@ final class PlacementStore {
             then = then.normalized();
             replace(uid, now, then.isEmpty() ? null : then);
             fleet.release(uid).ifPresent(r -> clusters.add(r.cluster()));
+            freed.addAll(clusters);
             e.getValue().reservation().ifPresent(r -> {
                 fleet.hold(r);
                 clusters.add(r.cluster());

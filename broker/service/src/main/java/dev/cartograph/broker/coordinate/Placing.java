@@ -17,7 +17,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,8 +43,6 @@ final class Placing {
     private final Clock clock;
     private final Supplier<Interpreter> interpreter;
     private final DependencyCopies dependencies;
-    /** Told the cluster whose capacity a failed gang gave back. */
-    private final Consumer<String> freed;
     /** Told how each attempt ended and how long it took. */
     private final DecisionObserver observer;
     /** Each gang's queue and what it may take of each GPU model. */
@@ -66,7 +63,6 @@ final class Placing {
             Clock clock,
             Supplier<Interpreter> interpreter,
             DependencyCopies dependencies,
-            Consumer<String> freed,
             DecisionObserver observer,
             FairShare fairShare) {
         this.settings = settings;
@@ -78,7 +74,6 @@ final class Placing {
         this.clock = clock;
         this.interpreter = interpreter;
         this.dependencies = dependencies;
-        this.freed = freed;
         this.observer = observer;
         this.fairShare = fairShare;
         this.waiting = new Waiting(store, effects);
@@ -208,7 +203,7 @@ final class Placing {
 
     /** Fails a placement with a reason the user can act on, on the record, the hub object and an Event. */
     void fail(PlacementRecord p, HubObject object, String reason, EventReason why) {
-        store.release(p.uid()).ifPresent(r -> freed.accept(r.cluster()));
+        store.release(p.uid());
         waiting.forget(p.uid());
         store.update(p.uid(), s -> s.withFailedSpec(Optional.of(object.spec())));
         store.write(p.with(Optional.empty(), p.epoch(), State.FAILED, reason, Map.of(), clock.instant()));

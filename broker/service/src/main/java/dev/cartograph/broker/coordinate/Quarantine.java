@@ -16,20 +16,12 @@ final class Quarantine {
     private final PlacementStore store;
     private final Placing placing;
     private final Effects effects;
-    /** Told the clusters whose capacity changed back when a failed unit was undone. */
-    private final java.util.function.Consumer<String> capacityChanged;
-
     private long count;
 
-    Quarantine(
-            PlacementStore store,
-            Placing placing,
-            Effects effects,
-            java.util.function.Consumer<String> capacityChanged) {
+    Quarantine(PlacementStore store, Placing placing, Effects effects) {
         this.store = store;
         this.placing = placing;
         this.effects = effects;
-        this.capacityChanged = capacityChanged;
     }
 
     /**
@@ -43,7 +35,7 @@ final class Quarantine {
             work.run();
         } catch (RuntimeException | StackOverflowError e) {
             effects.rollbackTo(savepoint);
-            store.undoInput().forEach(capacityChanged);
+            store.undoInput(); // the clusters whose reservations it gave back are the store's to report
             throw e;
         } finally {
             store.endInput(outer);

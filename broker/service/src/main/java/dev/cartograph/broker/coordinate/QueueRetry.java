@@ -81,8 +81,9 @@ final class QueueRetry {
         }
     }
 
-    /** Whether a retry has anything to do. */
+    /** Whether a retry has anything to do (the clusters where reservations were released count as changed). */
     boolean due() {
+        changed.addAll(store.takeFreed());
         return everything || !changed.isEmpty() || !store.queue().fresh().isEmpty();
     }
 

@@ -74,9 +74,9 @@ final class Suspension {
 
     /**
      * A suspended placement's hub object changed: still suspended, a changed spec goes to its copy as it is (it runs
-     * no pods); resumed, it is planned again. Returns the cluster whose capacity it took, if any.
+     * no pods); resumed, it is planned again.
      */
-    Optional<String> changed(PlacementRecord p, HubObject object) {
+    void changed(PlacementRecord p, HubObject object) {
         DemandCache.Asked asked = demands.demand(object, interpreter.get());
         Optional<PlacementState.Forwarded> went = store.forwarded(p.uid());
         if (suspended(object)) {
@@ -85,17 +85,17 @@ final class Suspension {
                     && went.map(w -> !w.spec().equals(object.spec())).orElse(true)) {
                 forwarding.apply(p, object, Optional.of(asked));
             }
-            return Optional.empty();
+            return;
         }
         if (asked instanceof DemandCache.Asked.Invalid invalid) {
             placing.fail(p, object, invalid.reason(), invalid.why());
-            return Optional.empty();
+            return;
         }
         Instant now = clock.instant();
         if (p.cluster().isEmpty()) { // suspended before it was ever placed: it joins the queue
             store.write(p.with(Optional.empty(), p.epoch(), State.QUEUED, "", Map.of(), now));
             effects.event(object, EventReason.Resumed, "resumed on the hub; it is placed where it fits");
-            return Optional.empty();
+            return;
         }
         DemandCache.Asked.Gang gang = (DemandCache.Asked.Gang) asked;
         String home = p.cluster().get();
@@ -113,7 +113,7 @@ final class Suspension {
                     Map.of(MetadataKeys.PHASE_LABEL, "Placed"),
                     Map.of(MetadataKeys.REASON_ANNOTATION, "", MetadataKeys.EPOCH_ANNOTATION, Long.toString(epoch)));
             effects.event(object, EventReason.Resumed, "resumed on " + home + " (its pods fit there again)");
-            return Optional.of(home);
+            return;
         }
         String why = missing.orElseGet(() -> atHome.clusters().stream()
                 .map(Decision.Verdict::reason)
@@ -131,6 +131,5 @@ final class Suspension {
                 EventReason.Resumed,
                 "resumed on the hub; it cannot run on " + home + " now (" + why
                         + "), so its copy there is deleted and it is placed anew where it fits");
-        return Optional.empty();
     }
 }

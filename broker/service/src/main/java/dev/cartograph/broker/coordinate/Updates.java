@@ -2,7 +2,6 @@ package dev.cartograph.broker.coordinate;
 
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
-import dev.cartograph.fleet.Reservation;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.placement.Decision;
@@ -71,10 +70,9 @@ final class Updates {
 
     /**
      * A placed object changed: forward a new generation; on first sight in this instance, send an unconfirmed
-     * apply again. Returns true when capacity was reserved for a change.
+     * apply again.
      */
-    boolean placed(PlacementRecord p, HubObject object) {
-        boolean capacityChanged = false;
+    void placed(PlacementRecord p, HubObject object) {
         if (!object.shownCluster()
                 .equals(p.cluster().get())) { // the mark was lost (or is still on its way): level-triggered
             effects.mark(
@@ -84,12 +82,13 @@ final class Updates {
         }
         Optional<PlacementState.Forwarded> forwarded = store.forwarded(p.uid());
         if (forwarded.isPresent() && !forwarded.get().spec().equals(object.spec())) {
-            capacityChanged = changed(p, object, forwarded.get());
+            changed(p, object, forwarded.get());
         } else if (forwarded.isEmpty()) {
             // first sight in this instance (a restart or a new leader): the member runs this spec, as far as it knows
             Optional<DemandCache.Asked> asked = Optional.of(demands.demand(object, interpreter.get()));
             if (!asked.get().unsafe() && suspension.suspended(object)) { // suspended while no broker was leading
-                return suspension.suspend(p, object, asked.get());
+                suspension.suspend(p, object, asked.get());
+                return;
             }
             if (p.state() == PlacementRecord.State.PLACED && asked.get().unsafe()) {
                 refuse(
@@ -105,7 +104,6 @@ final class Updates {
             }
             store.member(p).ifPresent(member -> mirror.mirror(object, member, Optional.empty()));
         }
-        return capacityChanged;
     }
 
     /** The spec differs from what was forwarded. Returns true when it was forwarded. */
@@ -215,12 +213,11 @@ final class Updates {
      * not fit). The placement stays at the change's epoch as applied, so the refused apply is not sent again. Returns
      * the cluster whose capacity was released, if any.
      */
-    Optional<String> changeRefused(PlacementRecord p, HubObject object, String reason) {
+    void changeRefused(PlacementRecord p, HubObject object, String reason) {
         String cluster = p.cluster().orElseThrow();
-        Optional<Reservation> released = store.release(p.uid());
+        store.release(p.uid());
         store.write(p.with(PlacementRecord.State.APPLIED, "", clock.instant()));
         refuse(p, object, cluster + " refused the change (" + reason + "); the running copy keeps its spec");
-        return released.map(Reservation::cluster);
     }
 
     /**
