@@ -8,7 +8,6 @@ import dev.cartograph.protocol.CommandResult.Outcome;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,20 +15,10 @@ import org.junit.jupiter.api.Timeout;
 /** What an agent's answer does to a placement on east at epoch 2, case by case, without a coordinator. */
 @Timeout(60)
 class AnswerTransitionTest {
-    static final Instant T0 = Instant.parse("2026-12-07T12:00:00Z");
+    static final Instant T0 = CoordinatorHarness.T0;
 
     static Optional<PlacementRecord> placement(State state) {
-        return Optional.of(new PlacementRecord(
-                "u",
-                new PlacementRecord.Target("ml", "batch/v1", "Job", "j"),
-                Optional.of("east"),
-                2,
-                state,
-                "",
-                Map.of(),
-                0,
-                T0,
-                T0));
+        return Optional.of(CoordinatorHarness.record("u", state, Optional.of("east"), 2));
     }
 
     static CommandResult answer(String cluster, long epoch, Outcome outcome) {

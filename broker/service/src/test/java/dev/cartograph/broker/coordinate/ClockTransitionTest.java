@@ -9,7 +9,6 @@ import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class ClockTransitionTest {
-    static final Instant T0 = Instant.parse("2026-12-07T12:00:00Z");
+    static final Instant T0 = CoordinatorHarness.T0;
     static final ClockTransition.Timeouts TIMEOUTS =
             new ClockTransition.Timeouts(Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofMinutes(10), false);
     static final ClockTransition.Timeouts REPLACE_RUNNING =
@@ -65,17 +64,7 @@ class ClockTransitionTest {
         }
 
         Step next(ClockTransition.Timeouts timeouts) {
-            PlacementRecord p = new PlacementRecord(
-                    "u",
-                    new PlacementRecord.Target("ml", "batch/v1", "Job", "j"),
-                    Optional.of("east"),
-                    3,
-                    state,
-                    "",
-                    Map.of(),
-                    0,
-                    T0,
-                    T0);
+            PlacementRecord p = CoordinatorHarness.record("u", state, Optional.of("east"), 3);
             return ClockTransition.next(
                     new Seen(
                             p,

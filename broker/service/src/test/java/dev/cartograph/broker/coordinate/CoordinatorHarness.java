@@ -13,6 +13,7 @@ import dev.cartograph.protocol.Command;
 import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.NodeState;
 import dev.cartograph.protocol.PlacementRecord;
+import dev.cartograph.protocol.PlacementRecord.State;
 import dev.cartograph.protocol.PlacementReport;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -287,5 +288,20 @@ class CoordinatorHarness {
                 data: {a: b}
                 """.formatted(config, config)));
         return copy;
+    }
+
+    /** A placement record of Job ml/{@code uid} (uid and name alike), recorded and submitted at {@link #T0}. */
+    static PlacementRecord record(String uid, State state, Optional<String> cluster, long epoch) {
+        return new PlacementRecord(
+                uid,
+                new PlacementRecord.Target("ml", "batch/v1", "Job", uid),
+                cluster,
+                epoch,
+                state,
+                "",
+                Map.of(),
+                0,
+                T0,
+                T0);
     }
 }

@@ -8,7 +8,6 @@ import dev.cartograph.broker.coordinate.HubTransition.Step;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 /** What a change of a hub object does to its placement, in every state, without a coordinator. */
 @Timeout(60)
 class HubTransitionTest {
-    static final Instant T0 = Instant.parse("2026-12-07T12:00:00Z");
+    static final Instant T0 = CoordinatorHarness.T0;
     static final JsonNode JOB = CoordinatorHarness.job("j", "u", T0, 8, "", "");
 
     static HubObject object(JsonNode raw) {
@@ -24,17 +23,7 @@ class HubTransitionTest {
     }
 
     static Optional<PlacementRecord> placement(State state, Optional<String> cluster) {
-        return Optional.of(new PlacementRecord(
-                "u",
-                new PlacementRecord.Target("ml", "batch/v1", "Job", "j"),
-                cluster,
-                2,
-                state,
-                "",
-                Map.of(),
-                0,
-                T0,
-                T0));
+        return Optional.of(CoordinatorHarness.record("u", state, cluster, 2));
     }
 
     static Step next(State state) {

@@ -249,17 +249,7 @@ class PlacementStoreTest {
     }
 
     private static PlacementRecord record(String uid, State state, Optional<String> cluster) {
-        return new PlacementRecord(
-                uid,
-                new PlacementRecord.Target("ml", "batch/v1", "Job", uid),
-                cluster,
-                1,
-                state,
-                "",
-                Map.of(),
-                0,
-                T0,
-                T0);
+        return CoordinatorHarness.record(uid, state, cluster, 1);
     }
 
     private static WorkloadSummary copy(String uid, String cluster, String phase) {
