@@ -181,15 +181,21 @@ final class Failover {
     }
 
     /**
-     * Whether the cluster's agent is working through its commands and has not reached one sent at {@code sent} yet:
-     * it answered something within the heartbeat timeout, and nothing sent after ours. Sending ours again would only
-     * queue a second copy behind the first.
+     * Whether the cluster's agent is still working through its commands and has not reached this one yet: it answered
+     * something within the heartbeat timeout, and nothing sent after this one. An agent that has answered nothing to
+     * this instance yet gets a failover timeout for its first answer (its first applies of a burst may need the
+     * member's discovery and informers). Sending a command again while the agent works towards it would only queue
+     * a second copy behind the first.
      */
     private boolean working(String cluster, Optional<PlacementState.Sent> sent, Instant now) {
+        if (sent.isEmpty()) {
+            return false; // sent by another instance: no telling where it stands
+        }
         Answers a = answers.get(cluster);
-        return a != null
-                && sent.isPresent() // sent by another instance: no telling where it stands
-                && Duration.between(a.heard(), now).compareTo(settings.heartbeatTimeout()) <= 0
+        if (a == null) {
+            return Duration.between(sent.get().at(), now).compareTo(settings.failoverTimeout()) <= 0;
+        }
+        return Duration.between(a.heard(), now).compareTo(settings.heartbeatTimeout()) <= 0
                 && a.passed() < sent.get().order();
     }
 

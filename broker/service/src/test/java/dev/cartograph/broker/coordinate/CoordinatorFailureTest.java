@@ -256,6 +256,23 @@ class CoordinatorFailureTest extends CoordinatorHarness {
     }
 
     @Test
+    void anAgentThatHasAnsweredNothingYetGetsAFailoverTimeoutBeforeItsCommandIsSentAgain() {
+        step(
+                new Input.CaughtUp(),
+                new Input.Cluster(cluster("east", 1, now, 0)),
+                new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
+        assertThat(commands).containsExactly("apply uid-j@east#1");
+        for (int i = 2; i <= 7; i++) { // its agent reports every 10 s but answers nothing (busy with its first apply)
+            now = now.plusSeconds(10);
+            step(new Input.Cluster(cluster("east", i, now, 8)), new Input.Tick());
+        }
+        assertThat(commands).as("60 s unanswered: not sent again yet").containsExactly("apply uid-j@east#1");
+        now = now.plusSeconds(10);
+        step(new Input.Cluster(cluster("east", 8, now, 8)), new Input.Tick()); // 70 s: sent again
+        assertThat(commands).containsExactly("apply uid-j@east#1", "apply uid-j@east#1");
+    }
+
+    @Test
     void aDeposedLeaderWritesNothingMoreEvenWhileItsInboxStillHoldsWork() {
         CoordinatorHarness electing = new CoordinatorHarness(new BrokerSettings(
                 "b",
