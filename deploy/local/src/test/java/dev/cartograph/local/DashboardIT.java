@@ -110,6 +110,15 @@ class DashboardIT {
         return new HashMap<>((Map<String, String>) free);
     }
 
+    /** The free GPUs of every cell of the node map (read in one script: the map is redrawn every 2 s). */
+    @SuppressWarnings("unchecked")
+    static List<String> nodeMapFree(WebDriver browser) {
+        Object free = ((JavascriptExecutor) browser)
+                .executeScript(
+                        "return [...document.querySelectorAll('#nodemap .cell[data-node]')].map(c => c.dataset.free);");
+        return List.copyOf((List<String>) free);
+    }
+
     static boolean noHorizontalScroll(WebDriver browser) {
         Object fits = ((JavascriptExecutor) browser)
                 .executeScript("return document.documentElement.scrollWidth <= document.documentElement.clientWidth;");
@@ -150,16 +159,18 @@ class DashboardIT {
                         .isTrue();
 
                 // the node map of gpu-west: a cell per node, free 8, 8, 8, 8, 4, 4, 2, 0 by hand from the profile
-                browser.findElement(By.cssSelector("button[data-cluster='gpu-west']"))
-                        .click();
+                waiting(browser)
+                        .until(
+                                b -> { // found and clicked in one try: the table is redrawn every 2 s
+                                    b.findElement(By.cssSelector("button[data-cluster='gpu-west']"))
+                                            .click();
+                                    return true;
+                                });
                 waiting(browser)
                         .until(b -> b.findElements(By.cssSelector("#nodemap .cell[data-node]"))
                                         .size()
                                 == 8);
-                List<String> free = browser.findElements(By.cssSelector("#nodemap .cell[data-node]")).stream()
-                        .map(e -> e.getAttribute("data-free"))
-                        .sorted()
-                        .toList();
+                List<String> free = nodeMapFree(browser).stream().sorted().toList();
                 assertThat(free).containsExactly("0", "2", "4", "4", "8", "8", "8", "8");
                 screenshot(browser, "dashboard-fleet");
 
