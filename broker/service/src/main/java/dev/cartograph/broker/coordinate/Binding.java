@@ -27,9 +27,7 @@ final class Binding {
     private final PlacementStore store;
     private final Fleet fleet;
     private final Forwarding forwarding;
-    private final StatusMirror mirror;
     private final Effects effects;
-    private final Waiting waiting;
     private final Clock clock;
     private final Supplier<Interpreter> interpreter;
 
@@ -37,18 +35,14 @@ final class Binding {
             PlacementStore store,
             Fleet fleet,
             Forwarding forwarding,
-            StatusMirror mirror,
             Effects effects,
-            Waiting waiting,
             Clock clock,
             Supplier<Interpreter> interpreter) {
         this.interpreter = interpreter;
         this.store = store;
         this.fleet = fleet;
         this.forwarding = forwarding;
-        this.mirror = mirror;
         this.effects = effects;
-        this.waiting = waiting;
         this.clock = clock;
     }
 
@@ -71,7 +65,6 @@ final class Binding {
         List<PlacementRecord> batch = new ArrayList<>(with);
         batch.add(next);
         store.writeAll(batch);
-        waiting.forget(p.uid());
         store.placedAgain(p.uid());
         boolean home = before.isPresent() && before.get().equals(placed.cluster());
         if (before.isPresent()) {
@@ -88,7 +81,6 @@ final class Binding {
             before.ifPresent(there -> forwarding.delete(next, there)); // its suspended copy there goes
             forwarding.apply(next, object, Optional.of(gang));
         }
-        mirror.forget(p.uid());
         String why = placed.clusters().stream()
                 .filter(v -> v.cluster().equals(placed.cluster()))
                 .findFirst()
@@ -101,7 +93,14 @@ final class Binding {
         effects.event(
                 object,
                 EventReason.Placed,
-                "placed on " + placed.cluster() + " (epoch " + epoch + ")" + (why.isEmpty() ? "" : ": " + why));
+                "placed on " + placed.cluster() + " (epoch " + epoch + ")" + (why.isEmpty() ? "" : ": " + why)
+                        + (before.isPresent() && !home
+                                ? "; its suspended copy on " + before.get() + " is deleted"
+                                : ""));
+        if (home) {
+            effects.event(
+                    object, EventReason.Resumed, "resumed on " + placed.cluster() + " (its pods fit there again)");
+        }
     }
 
     /**

@@ -21,11 +21,11 @@ import org.slf4j.LoggerFactory;
  * The broker's one writer. Every input (agent records, placement records, hub objects, the lease,
  * the clock) is queued and handled in order on one thread, which owns fleet state, placements and
  * the queue. A batch is: each input handled in order (each as one unit, {@link Quarantine}), then the scheduling
- * cycle ({@link QueueRetry}: every submission, with or without Queues, and the queued gangs that could fit where
+ * cycle ({@link SchedulingCycle}: every submission, with or without Queues, and the queued gangs that could fit where
  * capacity changed), then the batch's effects carried out at once ({@link Effects#commit}: records and commands in
  * one durable write, then hub writes) — or, when that fails, the batch undone ({@link PlacementStore#undo}) — and
  * last an immutable {@link BrokerView} published. The work is done by named parts on that thread:
- * {@link HubObjects} (a hub object changed or went away), {@link Placing} (submit, plan),
+ * {@link HubObjects} (a hub object changed or went away), {@link Submission},
  * {@link Updates}, {@link StatusMirror}, {@link Fencing}, {@link Failover}, {@link Deletion}; what is known of each
  * placement lives in the {@link PlacementStore}.
  *
@@ -198,10 +198,10 @@ public final class Coordinator implements Runnable, AutoCloseable {
             parts.quarantine.guard(input, () -> handle(input));
         }
         if (parts.fairShare.released()) {
-            parts.retry.changedEverywhere(); // gangs that waited for quota may fit on any cluster now
+            parts.cycle.changedEverywhere(); // gangs that waited for quota may fit on any cluster now
         }
-        if (active() && parts.retry.due()) {
-            parts.retry.run();
+        if (active() && parts.cycle.due()) {
+            parts.cycle.run();
         }
     }
 
@@ -221,8 +221,8 @@ public final class Coordinator implements Runnable, AutoCloseable {
     }
 
     /** The queue's retry, for what its last run did (tests and benchmarks). */
-    QueueRetry retry() {
-        return parts.retry;
+    SchedulingCycle cycle() {
+        return parts.cycle;
     }
 
     private void handle(Input input) {
@@ -230,7 +230,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
             parts.reports
                     .cluster(c.summary(), c.changedNodes(), parts.leadership.caughtUp())
                     .ifPresent(cluster -> {
-                        parts.retry.changed(cluster);
+                        parts.cycle.changed(cluster);
                         parts.fairShare.capacityChanged();
                     });
         } else if (input instanceof Input.Workload w) {
@@ -263,19 +263,19 @@ public final class Coordinator implements Runnable, AutoCloseable {
         } else if (input instanceof Input.Definitions d) {
             interpreter = Interpreter.of(d.definitions());
             LOG.info("definitions changed: {} kinds", d.definitions().size());
-            parts.retry.changedEverywhere(); // queued gangs are interpreted again, and tried on every cluster
+            parts.cycle.changedEverywhere(); // queued gangs are interpreted again, and tried on every cluster
         } else if (input instanceof Input.Queues q) {
             parts.fairShare.queues(q, parts.store);
-            parts.retry.changedEverywhere(); // every gang's queue, budget and turn may have changed
+            parts.cycle.changedEverywhere(); // every gang's queue, budget and turn may have changed
         } else if (input instanceof Input.Tick) {
             usage.tick(clock.instant(), active(), () -> parts.fairShare.holdings(parts.store));
             if (active()) {
                 handleAgain();
-                parts.failover.tick(parts.leadership.activeSince()).forEach(parts.retry::changed);
-                parts.placing.resendSuspends();
+                parts.failover.tick(parts.leadership.activeSince()).forEach(parts.cycle::changed);
+                parts.preempting.resendUnanswered(clock.instant());
                 parts.deletion.retryWhereNotReady();
                 parts.reports.fenceStale();
-                parts.retry.tick();
+                parts.cycle.tick();
             } else {
                 parts.leadership.tryActivate();
             }
@@ -306,7 +306,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
         for (HubObject object : parts.store.objects()) {
             parts.hubObjects.changed(object); // acted on as this instance now leads
         }
-        parts.retry.changedEverywhere();
+        parts.cycle.changedEverywhere();
     }
 
     /** Forgets everything about a placement, in every part (its hub object is gone, or is about to be). */

@@ -8,14 +8,14 @@ import java.util.function.BooleanSupplier;
 /**
  * A federated hub object changed or went away: each is remembered in the {@link PlacementStore} and, while this
  * instance is active, handed to the part its placement's state calls for ({@link HubTransition} says which, pure) —
- * {@link Placing} for one not placed yet (or failed and changed since), {@link Updates} for one placed,
+ * {@link Submission} for one not placed yet (or failed and changed since), {@link Updates} for one placed,
  * {@link Suspension} for one suspended, {@link Deletion} for one being deleted. Level-triggered: the same object seen
  * again does nothing new. Coordinator thread only.
  */
 final class HubObjects {
     private final PlacementStore store;
     private final BooleanSupplier active;
-    private final Placing placing;
+    private final Submission submission;
     private final Deletion deletion;
     private final Updates updates;
     private final Suspension suspension;
@@ -24,7 +24,7 @@ final class HubObjects {
     HubObjects(
             PlacementStore store,
             BooleanSupplier active,
-            Placing placing,
+            Submission submission,
             Deletion deletion,
             Updates updates,
             Suspension suspension,
@@ -32,7 +32,7 @@ final class HubObjects {
         this.store = store;
         this.suspension = suspension;
         this.active = active;
-        this.placing = placing;
+        this.submission = submission;
         this.deletion = deletion;
         this.updates = updates;
         this.effects = effects;
@@ -56,11 +56,11 @@ final class HubObjects {
         }
         switch (step) {
             case DELETE -> deletion.delete(object, found);
-            case SUBMIT -> placing.submit(object, 1);
+            case SUBMIT -> submission.submit(object, 1);
             // the user changed a gang that failed: tried again (a copy left anywhere is fenced)
-            case RESUBMIT -> placing.submit(object, found.get().epoch() + 1);
+            case RESUBMIT -> submission.submit(object, found.get().epoch() + 1);
             case UPDATE -> updates.placed(found.get(), object);
-            case REQUEUE_IF_CHANGED -> placing.queuedChanged(found.get(), object);
+            case REQUEUE_IF_CHANGED -> submission.queuedChanged(found.get(), object);
             case SUSPENSION -> suspension.changed(found.get(), object);
             case HOLD -> {
                 if (found.get().state() == State.FAILED && failedSpec.isEmpty()) {

@@ -16,7 +16,7 @@ final class HubTransition {
     enum Step {
         /** It is being deleted: its copy is deleted first, then its finalizer released ({@link Deletion}). */
         DELETE,
-        /** New: held with a finalizer and queued for the scheduling cycle ({@link Placing#submit}), at epoch 1. */
+        /** New: held with a finalizer and queued for the scheduling cycle ({@link Submission#submit}), at epoch 1. */
         SUBMIT,
         /** It failed and the user changed it since: submitted again at the next epoch. */
         RESUBMIT,

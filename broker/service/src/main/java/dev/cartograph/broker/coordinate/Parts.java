@@ -24,7 +24,8 @@ final class Parts {
     final Forwarding forwarding;
     final StatusMirror mirror;
     final Fencing fencing;
-    final Placing placing;
+    final Submission submission;
+    final Preempting preempting;
     final Failover failover;
     final Deletion deletion;
     final AgentReports reports;
@@ -32,7 +33,7 @@ final class Parts {
     final HubObjects hubObjects;
     final Quarantine quarantine;
     final Leadership leadership;
-    final QueueRetry retry;
+    final SchedulingCycle cycle;
     final FairShare fairShare;
 
     /**
@@ -63,38 +64,31 @@ final class Parts {
         this.forwarding = new Forwarding(store, effects, clock, copies, interpreter);
         this.mirror = new StatusMirror(store, effects, clock);
         this.fencing = new Fencing(store, effects, clock);
-        this.placing = new Placing(
-                settings,
-                store,
-                fleet,
-                demands,
-                forwarding,
-                mirror,
-                effects,
-                clock,
-                interpreter,
-                copies,
-                observer,
-                fairShare);
+        this.submission = new Submission(store, demands, effects, clock, interpreter);
         this.failover = new Failover(settings, store, fleet, forwarding, mirror, effects, clock);
         this.deletion = new Deletion(settings, store, fleet, forwarding, effects, clock, forget);
-        Suspension suspension = new Suspension(store, fleet, demands, forwarding, placing, effects, clock, interpreter);
-        this.updates = new Updates(
+        Suspension suspension = new Suspension(store, demands, forwarding, submission, effects, clock, interpreter);
+        this.updates = new Updates(store, demands, forwarding, mirror, effects, clock, interpreter, suspension);
+        this.hubObjects = new HubObjects(store, active, submission, deletion, updates, suspension, effects);
+        this.reports =
+                new AgentReports(settings, fleet, store, fencing, mirror, deletion, failover, updates, effects, clock);
+        this.quarantine = new Quarantine(store, submission, effects);
+        this.preempting = new Preempting(settings, store, fleet, fairShare, forwarding, effects, clock, interpreter);
+        this.cycle = new SchedulingCycle(
                 settings,
                 store,
                 fleet,
+                fairShare,
                 demands,
-                forwarding,
-                mirror,
-                effects,
+                copies,
+                submission,
+                updates,
+                new Waiting(store, effects),
+                preempting,
+                new Binding(store, fleet, forwarding, effects, clock, interpreter),
+                quarantine,
+                observer,
                 clock,
-                interpreter,
-                suspension,
-                placing::budgetOf);
-        this.hubObjects = new HubObjects(store, active, placing, deletion, updates, suspension, effects);
-        this.reports =
-                new AgentReports(settings, fleet, store, fencing, mirror, deletion, failover, updates, effects, clock);
-        this.quarantine = new Quarantine(store, placing, effects);
-        this.retry = new QueueRetry(store, placing, fairShare, quarantine, clock);
+                interpreter);
     }
 }

@@ -28,7 +28,7 @@ import org.pcollections.TreePVector;
  * for a whole group. Coordinator thread only.
  */
 final class PlacementQueue {
-    /** Where a queued placement stands in the queue; ordered as {@link Placing#QUEUE_ORDER}. */
+    /** Where a queued placement stands in the queue; ordered by priority (higher first), submission time, uid. */
     record Key(int priority, Instant submitted, String uid) implements Comparable<Key> {
         static final Comparator<Key> ORDER = Comparator.comparingInt(Key::priority)
                 .reversed()
@@ -57,6 +57,8 @@ final class PlacementQueue {
     private final Map<String, Key> keys = new HashMap<>();
     private final Set<String> fresh = new LinkedHashSet<>();
     private final Map<String, Group> groupOf = new HashMap<>();
+    /** Placed gangs whose change adds pods, for the next cycle to plan on their cluster (checked again then). */
+    private final Set<String> resizes = new LinkedHashSet<>();
     /** Insertion-ordered, so a retry tests the groups in a repeatable order. */
     private final Map<Group, NavigableSet<Key>> byGroup = new LinkedHashMap<>();
 
@@ -148,5 +150,25 @@ final class PlacementQueue {
     NavigableSet<Key> waiting(Group group) {
         NavigableSet<Key> keys = byGroup.get(group);
         return keys == null ? Collections.emptyNavigableSet() : Collections.unmodifiableNavigableSet(keys);
+    }
+
+    /**
+     * A placed gang's change adds pods: the next scheduling cycle plans them on its cluster. Not undone with a batch:
+     * the cycle reads the placement again and skips one whose change no longer stands.
+     */
+    void resize(String uid) {
+        resizes.add(uid);
+    }
+
+    /** The gangs waiting to be resized, in the order they asked. */
+    Set<String> resizes() {
+        return Collections.unmodifiableSet(resizes);
+    }
+
+    /** The gangs waiting to be resized, taken: the cycle plans each once. */
+    List<String> takeResizes() {
+        List<String> out = List.copyOf(resizes);
+        resizes.clear();
+        return out;
     }
 }

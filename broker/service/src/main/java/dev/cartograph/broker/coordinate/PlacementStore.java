@@ -251,8 +251,16 @@ final class PlacementStore {
         return state(uid).flatMap(PlacementState::avoided);
     }
 
+    /**
+     * It is placed (again): it no longer avoids a cluster, and the waiting reason shown and the member's status mirrored
+     * on its hub object start afresh.
+     */
     void placedAgain(String uid) {
-        update(uid, s -> s.withAvoided(Optional.empty()));
+        update(
+                uid,
+                s -> s.withAvoided(Optional.empty())
+                        .withShown(Optional.empty())
+                        .withMirrored(PlacementState.Mirrored.NONE));
     }
 
     // ---- hub objects

@@ -14,13 +14,13 @@ import org.slf4j.MDC;
 final class Quarantine {
     private static final Logger LOG = LoggerFactory.getLogger(Quarantine.class);
     private final PlacementStore store;
-    private final Placing placing;
+    private final Submission submission;
     private final Effects effects;
     private long count;
 
-    Quarantine(PlacementStore store, Placing placing, Effects effects) {
+    Quarantine(PlacementStore store, Submission submission, Effects effects) {
         this.store = store;
-        this.placing = placing;
+        this.submission = submission;
         this.effects = effects;
     }
 
@@ -60,7 +60,7 @@ final class Quarantine {
                     .ifPresent(o -> safely(() -> {
                         Optional<PlacementRecord> p = store.placement(o.uid());
                         if (p.isPresent() || !o.deleting()) { // what it did was undone: a new one fails as it is
-                            placing.fail(p.orElseGet(() -> placing.queued(o, 1)), o, reason, EventReason.Invalid);
+                            submission.fail(p.orElseGet(() -> submission.queued(o, 1)), o, reason, EventReason.Invalid);
                         } else {
                             effects.event(o, EventReason.Invalid, reason);
                         }

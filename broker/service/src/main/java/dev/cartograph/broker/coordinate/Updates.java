@@ -1,11 +1,8 @@
 package dev.cartograph.broker.coordinate;
 
-import dev.cartograph.broker.settings.BrokerSettings;
-import dev.cartograph.fleet.Fleet;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.interpreter.resources.ResourceList;
 import dev.cartograph.placement.Decision;
-import dev.cartograph.placement.Planner;
 import dev.cartograph.placement.PodDemand;
 import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
@@ -22,16 +19,14 @@ import java.util.function.Supplier;
  *
  * <p>A placed gang whose spec changed on the hub: the change is forwarded only if it still fits where
  * the gang runs. Pods it keeps stay where they are; the pods it adds (more replicas, or a role whose
- * pods changed shape) must fit on its cluster's free capacity now, and are reserved there until the
- * member accounts for them. The change goes out as the placement's next epoch (durable first), so
+ * pods changed shape) must fit on its cluster's free capacity now: the {@link SchedulingCycle} after the batch plans
+ * them there ({@link #growth}, {@link #grown}), and they are reserved there until the member accounts for them. The change goes out as the placement's next epoch (durable first), so
  * the agent's reports tell it apart from the version before. Scaling down always goes through. A change that does not fit, or cannot
  * be read, is not forwarded: the running copy keeps its spec and the hub object says why (reason
  * annotation and a {@code NotForwarded} Event), once per spec. Coordinator thread only.
  */
 final class Updates {
-    private final BrokerSettings settings;
     private final PlacementStore store;
-    private final Fleet fleet;
     private final DemandCache demands;
     private final Forwarding forwarding;
     private final StatusMirror mirror;
@@ -40,25 +35,16 @@ final class Updates {
     private final Supplier<Interpreter> interpreter;
     private final Suspension suspension;
 
-    /** What more a placement's queue may take now (its added pods are held to it). */
-    private final java.util.function.Function<PlacementRecord, dev.cartograph.placement.GpuBudget> budget;
-
     Updates(
-            BrokerSettings settings,
             PlacementStore store,
-            Fleet fleet,
             DemandCache demands,
             Forwarding forwarding,
             StatusMirror mirror,
             Effects effects,
             Clock clock,
             Supplier<Interpreter> interpreter,
-            Suspension suspension,
-            java.util.function.Function<PlacementRecord, dev.cartograph.placement.GpuBudget> budget) {
-        this.settings = settings;
-        this.budget = budget;
+            Suspension suspension) {
         this.store = store;
-        this.fleet = fleet;
         this.demands = demands;
         this.forwarding = forwarding;
         this.mirror = mirror;
@@ -106,7 +92,10 @@ final class Updates {
         }
     }
 
-    /** The spec differs from what was forwarded. Returns true when it was forwarded. */
+    /**
+     * The spec differs from what was forwarded. Returns true when it was forwarded now; a change that adds pods is
+     * planned by the scheduling cycle after the batch ({@link #growth}, {@link #grown}).
+     */
     boolean changed(PlacementRecord p, HubObject object, PlacementState.Forwarded before) {
         if (store.state(p.uid())
                 .flatMap(PlacementState::refusedSpec)
@@ -114,7 +103,6 @@ final class Updates {
                 .isPresent()) {
             return false; // already answered for this spec
         }
-        String cluster = p.cluster().orElseThrow();
         DemandCache.Asked asked = demands.demand(object, interpreter.get());
         if (asked.unsafe()) {
             return refuse(
@@ -131,51 +119,119 @@ final class Updates {
             store.update(p.uid(), s -> s.withRefusedSpec(Optional.empty()));
             return suspension.suspend(p, object, asked);
         }
-        List<PodDemand> now = ((DemandCache.Asked.Gang) asked).pods();
-        List<PodDemand> had = before.asked()
-                .filter(DemandCache.Asked.Gang.class::isInstance)
-                .map(a -> ((DemandCache.Asked.Gang) a).pods())
-                .orElse(List.of());
-        List<PodDemand> added = added(had, now);
-        Optional<Decision.Placed> room = Optional.empty();
-        if (!added.isEmpty()) {
-            Decision fit = Planner.plan(
-                    DemandCache.Asked.Gang.pinned(added, p.pin()), // in the domain it was placed in
-                    Map.of(),
-                    fleet.planning(clock.instant(), settings.heartbeatTimeout()).only(cluster),
-                    settings.policy(),
-                    budget.apply(p)); // its queue's quota: the added pods take what one more gang of it may
-            if (!(fit instanceof Decision.Placed placed)) {
-                String why = fit.clusters().stream()
-                        .map(Decision.Verdict::reason)
-                        .findFirst()
-                        .orElse(cluster + " has not reported");
-                return refuse(
-                        p,
-                        object,
-                        "the change needs "
-                                + added.stream().mapToInt(PodDemand::count).sum() + " more pods that do not fit on "
-                                + cluster + " now (" + why + "); the running copy keeps its spec");
-            }
-            room = Optional.of(placed);
+        if (!added(before, (DemandCache.Asked.Gang) asked).isEmpty()) {
+            store.queue().resize(p.uid()); // its added pods must fit on its cluster: the cycle plans them
+            return false;
         }
-        // a new version of the copy: the next epoch, so only a summary from after the agent applied it releases what it
-        // adds;
-        // the record holds the extended reservation, so a broker that restarts before the member accounts for it holds
-        // it too
-        long epoch = p.epoch() + 1;
-        Map<String, ResourceList> reserved = room.map(placed ->
-                        store.extend(p.uid(), cluster, epoch, placed, added).perNode())
-                .orElse(p.reserved());
-        PlacementRecord next = p.with(p.cluster(), epoch, PlacementRecord.State.PLACED, "", reserved, clock.instant());
+        forward(p, object, asked, p.reserved(), false); // scaling down, or a change of what the pods keep
+        return true;
+    }
+
+    /**
+     * A change that adds pods to a placed gang, as the scheduling cycle plans it.
+     *
+     * @param added the pods beyond what runs, pinned to the domain the gang was placed in
+     */
+    record Growth(
+            PlacementRecord record, HubObject object, DemandCache.Asked.Gang asked, DemandCache.Asked.Gang added) {
+        String cluster() {
+            return record.cluster().orElseThrow();
+        }
+    }
+
+    /**
+     * The change of a placed gang that adds pods, if it still stands (placed, its object there and changed since it was
+     * forwarded, not refused, and asking for more pods than went).
+     */
+    Optional<Growth> growth(String uid) {
+        Optional<PlacementRecord> p = store.placement(uid)
+                .filter(r -> (r.state() == PlacementRecord.State.PLACED || r.state() == PlacementRecord.State.APPLIED)
+                        && r.cluster().isPresent());
+        Optional<HubObject> object = store.object(uid).filter(o -> !o.deleting());
+        Optional<PlacementState.Forwarded> before = store.forwarded(uid);
+        if (p.isEmpty()
+                || object.isEmpty()
+                || before.isEmpty()
+                || before.get().spec().equals(object.get().spec())) {
+            return Optional.empty();
+        }
+        if (store.state(uid)
+                        .flatMap(PlacementState::refusedSpec)
+                        .filter(object.get().spec()::equals)
+                        .isPresent()
+                || !(demands.demand(object.get(), interpreter.get()) instanceof DemandCache.Asked.Gang gang)
+                || suspension.suspended(object.get())) {
+            return Optional.empty();
+        }
+        List<PodDemand> added = added(before.get(), gang);
+        return added.isEmpty()
+                ? Optional.empty()
+                : Optional.of(new Growth(
+                        p.get(),
+                        object.get(),
+                        gang,
+                        new DemandCache.Asked.Gang(
+                                DemandCache.Asked.Gang.pinned(added, p.get().pin()), Map.of())));
+    }
+
+    /**
+     * What the cycle found for a change that adds pods: placed on its cluster, it goes out as the next epoch with its
+     * added pods reserved there; else it is refused with the reason, and the running copy keeps its spec.
+     */
+    void grown(Growth g, Decision fit) {
+        PlacementRecord p = g.record();
+        String cluster = g.cluster();
+        if (!(fit instanceof Decision.Placed placed)) {
+            String why = fit.clusters().stream()
+                    .map(Decision.Verdict::reason)
+                    .findFirst()
+                    .orElse(cluster + " has not reported");
+            refuse(
+                    p,
+                    g.object(),
+                    "the change needs "
+                            + g.added().pods().stream()
+                                    .mapToInt(PodDemand::count)
+                                    .sum()
+                            + " more pods that do not fit on " + cluster + " now (" + why
+                            + "); the running copy keeps its spec");
+            return;
+        }
+        // a new version of the copy: the next epoch, so only a summary from after the agent applied it releases what
+        // it adds; the record holds the extended reservation, so a broker that restarts before the member accounts
+        // for it holds it too
+        Map<String, ResourceList> reserved = store.extend(
+                        p.uid(), cluster, p.epoch() + 1, placed, g.added().pods())
+                .perNode();
+        forward(p, g.object(), g.asked(), reserved, true);
+    }
+
+    /** Forwards the change as the placement's next epoch, holding {@code reserved}. */
+    private void forward(
+            PlacementRecord p,
+            HubObject object,
+            DemandCache.Asked asked,
+            Map<String, ResourceList> reserved,
+            boolean grew) {
+        String cluster = p.cluster().orElseThrow();
+        PlacementRecord next =
+                p.with(p.cluster(), p.epoch() + 1, PlacementRecord.State.PLACED, "", reserved, clock.instant());
         store.write(next);
         store.update(p.uid(), s -> s.withRefusedSpec(Optional.empty()));
         forwarding.apply(next, object, Optional.of(asked));
         effects.event(
                 object,
                 EventReason.Forwarded,
-                "change sent to " + cluster + (added.isEmpty() ? "" : " (its added pods fit there)"));
-        return true;
+                "change sent to " + cluster + (grew ? " (its added pods fit there)" : ""));
+    }
+
+    /** The pods the gang asks for now beyond what it asked when it was last forwarded. */
+    private static List<PodDemand> added(PlacementState.Forwarded before, DemandCache.Asked.Gang now) {
+        List<PodDemand> had = before.asked()
+                .filter(DemandCache.Asked.Gang.class::isInstance)
+                .map(a -> ((DemandCache.Asked.Gang) a).pods())
+                .orElse(List.of());
+        return added(had, now.pods());
     }
 
     private boolean refuse(PlacementRecord p, HubObject object, String reason) {

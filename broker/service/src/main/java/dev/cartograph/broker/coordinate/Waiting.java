@@ -107,9 +107,4 @@ final class Waiting {
                         .map(v -> v.cluster() + ": " + v.reason())
                         .collect(Collectors.joining("; "));
     }
-
-    /** It no longer waits (placed, failed, gone): its reason is shown afresh when it waits again. */
-    void forget(String uid) {
-        store.update(uid, s -> s.withShown(Optional.empty()));
-    }
 }

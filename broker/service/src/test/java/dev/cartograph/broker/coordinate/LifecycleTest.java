@@ -255,8 +255,14 @@ class LifecycleTest extends CoordinatorHarness {
                         "delete uid-t@east#3",
                         "apply uid-t@west#3");
         assertThat(coordinator.view().placements().get("uid-t").cluster()).contains("west");
+        // resumed, it is queued keeping east, where its suspended copy is; the cycle finds no room there, places it on
+        // west, and its copy on east goes
         assertThat(hubWrites)
-                .anyMatch(w -> w.startsWith("event train Resumed: resumed on the hub; it cannot run on east"));
+                .contains("event train Resumed: resumed on the hub; it is placed where it fits, on east first (its"
+                        + " suspended copy is there)")
+                .anyMatch(w -> w.startsWith("event train Placed: placed on west (epoch 3)")
+                        && w.endsWith("; its suspended copy on east is deleted"))
+                .noneMatch(w -> w.startsWith("event train Resumed: resumed on east"));
     }
 
     @Test
@@ -283,5 +289,29 @@ class LifecycleTest extends CoordinatorHarness {
         assertThat(p.reserved()).containsOnlyKeys("east-n0");
         assertThat(hubWrites)
                 .anyMatch(w -> w.equals("event train Resumed: resumed on east (its pods fit there again)"));
+    }
+
+    @Test
+    void aResumedGangRunsAgainWhereItsSuspendedCopyIsEvenWhenAnotherClusterWouldBeChosenForANewGang() {
+        hubHas(Dependency.Kind.CONFIG_MAP, "settings", "lr: '0.1'");
+        hubHas(Dependency.Kind.SECRET, "hf", "token: aGY=");
+        // east: two free nodes; the gang takes one
+        step(
+                new Input.CaughtUp(),
+                new Input.Cluster(cluster("east", 1, now, 0, 0)),
+                new Input.HubChanged(train("suspend: false", "")));
+        step(new Input.HubChanged(train("suspend: true", "")));
+        // apac reports two free nodes of 8 GPUs: a new 8-GPU gang goes there (it fills a whole node either way, and
+        // apac comes first), as the probe shows, and apac still has a free node after it
+        step(new Input.Cluster(cluster("apac", 1, now, 0, 0)));
+        step(new Input.HubChanged(job("probe", "uid-p", T0, 8, "", "")));
+        assertThat(commands).containsExactly("apply uid-t@east#1", "apply uid-t@east#2", "apply uid-p@apac#1");
+
+        step(new Input.HubChanged(train("suspend: false", "")));
+        // by hand: east still has both nodes free; resuming the copy there beats moving it
+        assertThat(commands)
+                .containsExactly(
+                        "apply uid-t@east#1", "apply uid-t@east#2", "apply uid-p@apac#1", "apply uid-t@east#3");
+        assertThat(hubWrites).contains("event train Resumed: resumed on east (its pods fit there again)");
     }
 }

@@ -62,7 +62,7 @@ class QueueBenchmark extends CoordinatorHarness {
                 clusters,
                 SyntheticFleet.NODES,
                 coordinator.view().queue().size(),
-                coordinator.retry().last().asks(),
+                coordinator.cycle().last().asks(),
                 (System.nanoTime() - setup) / 1e6);
 
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
@@ -98,10 +98,10 @@ class QueueBenchmark extends CoordinatorHarness {
             step(summary);
             nanos[i] = System.nanoTime() - start;
             cpu[i] = threads.getCurrentThreadCpuTime() - startCpu;
-            testing[i] = coordinator.retry().lastTestingNanos();
-            attempted[i] = coordinator.retry().last().attempted();
-            tested[i] = coordinator.retry().last().asksTested();
-            placed += coordinator.retry().last().placed();
+            testing[i] = coordinator.cycle().lastTestingNanos();
+            attempted[i] = coordinator.cycle().last().attempted();
+            tested[i] = coordinator.cycle().last().asksTested();
+            placed += coordinator.cycle().last().placed();
             for (; seen < records.size(); seen++) {
                 PlacementRecord r = records.get(seen);
                 if (r.state() == PlacementRecord.State.PLACED) {
@@ -140,7 +140,7 @@ class QueueBenchmark extends CoordinatorHarness {
                 "the same on the coordinator thread's CPU clock (the machine is shared): p50 %.1f ms, p99 %.1f ms%n",
                 warmCpu[warmCpu.length / 2] / 1e6, warmCpu[(int) (warmCpu.length * 0.99)] / 1e6);
 
-        now = now.plusSeconds(QueueRetry.FULL_RETRY.toSeconds());
+        now = now.plusSeconds(SchedulingCycle.FULL_RETRY.toSeconds());
         for (int c = 0; c < clusters; c++) { // heard from again, unchanged, so none counts as lost
             step(new Input.Cluster(SyntheticFleet.summary(c, ++sequence[c], now, nodes.get(c), List.of())));
         }
@@ -151,6 +151,6 @@ class QueueBenchmark extends CoordinatorHarness {
                 "tick with the whole-queue retry (the once-a-minute safety net): %.0f ms (CPU %.0f ms), %s%n",
                 (System.nanoTime() - start) / 1e6,
                 (threads.getCurrentThreadCpuTime() - startCpu) / 1e6,
-                coordinator.retry().last());
+                coordinator.cycle().last());
     }
 }

@@ -117,4 +117,16 @@ class UpdatesTest extends CoordinatorHarness {
         assertThat(commands).containsExactly("apply uid-grow@east#1");
         assertThat(coordinator.view().fleet().reservations()).isEmpty();
     }
+
+    @Test
+    void aScaleUpIsPlannedBeforeTheGangsQueuedInTheSameBatch() {
+        placeOnePod();
+        // the scale-up and a new gang of the same size arrive together: east's last free node goes to the running
+        // gang (the scheduling cycle plans the changes of placed gangs before the queue), and the new one waits
+        step(
+                new Input.HubChanged(CoordinatorHarness.job("other", "uid-o", T0.minusSeconds(3600), 8, "", "")),
+                new Input.HubChanged(job(2, 8)));
+        assertThat(commands).containsExactly("apply uid-grow@east#1", "apply uid-grow@east#2");
+        assertThat(coordinator.view().queue()).containsExactly("uid-o");
+    }
 }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
  * 8-GPU H100 nodes ({@link CoordinatorHarness#cluster}); each job is one pod of {@code n} GPUs.
  */
 @Timeout(60)
-class QueueRetryTest extends CoordinatorHarness {
+class SchedulingCycleTest extends CoordinatorHarness {
     @Test
     void aChangeOnOneClusterRetriesOnlyTheGangsThatCouldFitThere() {
         step(
@@ -35,11 +35,11 @@ class QueueRetryTest extends CoordinatorHarness {
         // b1 takes the 4 GPUs; its ask, tested again on east, no longer fits: b2, a1 and a2 are not attempted
         assertThat(commands).containsExactly("apply uid-b1@east#1");
         assertThat(coordinator.view().queue()).containsExactly("uid-a1", "uid-a2", "uid-b2");
-        assertThat(coordinator.retry().last()).isEqualTo(new QueueRetry.Stats(false, 1, 2, 2, 1, 1));
+        assertThat(coordinator.cycle().last()).isEqualTo(new SchedulingCycle.Stats(false, 1, 2, 2, 1, 1));
 
         now = now.plusSeconds(1);
         step(new Input.Cluster(cluster("west", 2, now, 7))); // 1 GPU free on west: no ask fits there
-        assertThat(coordinator.retry().last()).isEqualTo(new QueueRetry.Stats(false, 1, 2, 2, 0, 0));
+        assertThat(coordinator.cycle().last()).isEqualTo(new SchedulingCycle.Stats(false, 1, 2, 2, 0, 0));
         assertThat(commands).containsExactly("apply uid-b1@east#1");
     }
 
@@ -57,7 +57,7 @@ class QueueRetryTest extends CoordinatorHarness {
         // (fresh, first in queue order: east is left out, so it waits) and y, whose ask (8 GPUs) was tested on east
         assertThat(coordinator.view().placements().get("uid-x").state()).isEqualTo(State.QUEUED);
         assertThat(commands).containsExactly("apply uid-x@east#1", "delete uid-x@east#2", "apply uid-y@east#1");
-        assertThat(coordinator.retry().last()).isEqualTo(new QueueRetry.Stats(false, 1, 1, 1, 2, 1));
+        assertThat(coordinator.cycle().last()).isEqualTo(new SchedulingCycle.Stats(false, 1, 1, 1, 2, 1));
         assertThat(coordinator.view().queue()).containsExactly("uid-x");
     }
 
@@ -77,7 +77,7 @@ class QueueRetryTest extends CoordinatorHarness {
         // again on east, says so: p3 is not attempted), p4 (2) leaves 0
         assertThat(commands).containsExactly("apply uid-p1@east#1", "apply uid-p2@east#1", "apply uid-p4@east#1");
         assertThat(coordinator.view().queue()).containsExactly("uid-p3");
-        assertThat(coordinator.retry().last().attempted()).isEqualTo(3);
+        assertThat(coordinator.cycle().last().attempted()).isEqualTo(3);
     }
 
     @Test
@@ -115,7 +115,7 @@ class QueueRetryTest extends CoordinatorHarness {
         for (int i = 2; i < 22; i++) { // 20 changes on east and west, each leaving 1 to 4 GPUs free: never 8
             now = now.plusSeconds(1);
             step(new Input.Cluster(cluster(i % 2 == 0 ? "east" : "west", i, now, 4 + i % 4)));
-            assertThat(coordinator.retry().last().attempted()).isZero();
+            assertThat(coordinator.cycle().last().attempted()).isZero();
         }
         assertThat(records).filteredOn(r -> r.uid().equals("uid-w")).hasSize(1); // written once, when it entered
         assertThat(hubWrites).hasSize(writes); // no mark, no event since
@@ -125,20 +125,20 @@ class QueueRetryTest extends CoordinatorHarness {
     @Test
     void theWholeQueueIsTriedOnTheTickAtMostOnceAMinute() {
         step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 8, 8)), new Input.Tick());
-        assertThat(coordinator.retry().last().full()).isTrue(); // becoming active tries everything
+        assertThat(coordinator.cycle().last().full()).isTrue(); // becoming active tries everything
         step(new Input.HubChanged(job("w", "uid-w", T0, 8, "", "")));
         now = now.plusSeconds(1);
         step(new Input.Cluster(cluster("east", 2, now, 8, 7)));
-        QueueRetry.Stats selective = coordinator.retry().last();
-        assertThat(selective).isEqualTo(new QueueRetry.Stats(false, 1, 1, 1, 0, 0));
+        SchedulingCycle.Stats selective = coordinator.cycle().last();
+        assertThat(selective).isEqualTo(new SchedulingCycle.Stats(false, 1, 1, 1, 0, 0));
 
         now = T0.plusSeconds(30);
         step(new Input.Cluster(cluster("east", 3, now, 8, 7)), new Input.Tick()); // nothing changed, 30 s after
-        assertThat(coordinator.retry().last()).isSameAs(selective);
+        assertThat(coordinator.cycle().last()).isSameAs(selective);
 
         now = T0.plusSeconds(60);
         step(new Input.Cluster(cluster("east", 4, now, 8, 7)), new Input.Tick()); // a minute after: everything
-        assertThat(coordinator.retry().last()).isEqualTo(new QueueRetry.Stats(true, 0, 1, 1, 0, 0));
+        assertThat(coordinator.cycle().last()).isEqualTo(new SchedulingCycle.Stats(true, 0, 1, 1, 0, 0));
     }
 
     @Test
@@ -149,6 +149,6 @@ class QueueRetryTest extends CoordinatorHarness {
 
         step(new Input.HubChanged(job("w", "uid-w", T0, 4, "", ""))); // the user asks for 4: no cluster changed
         assertThat(commands).containsExactly("apply uid-w@east#1");
-        assertThat(coordinator.retry().last()).isEqualTo(new QueueRetry.Stats(false, 0, 0, 0, 1, 1));
+        assertThat(coordinator.cycle().last()).isEqualTo(new SchedulingCycle.Stats(false, 0, 0, 0, 1, 1));
     }
 }
