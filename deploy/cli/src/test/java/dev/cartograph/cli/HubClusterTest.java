@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * carto on a Cartograph hub: a fabric8 mock API server holding PyTorchJobs with the labels and
- * annotations a broker writes (broker/service coordinate/Placing, Failover, StatusMirror), and a
+ * annotations a broker writes (broker/service coordinate/Binding, Failover, StatusMirror), and a
  * stand-in broker answering {@code GET /api/v1/workloads} in the shape of broker/service api/Views.
  * Each job is 1 master + 1 worker × 8 GPUs = 2 pods, 16 GPUs (counted by hand).
  */

@@ -3,7 +3,6 @@ package dev.cartograph.broker.coordinate;
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.protocol.ClusterSummary;
-import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.NodeState;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
@@ -21,9 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What agents report, taken in: cluster summaries into the fleet (releasing reservations the agent
- * now accounts for), placed copies (mirrored to their hub object, or fenced when stale), and command
- * results (applied, refused, deleted). Each method says whether capacity changed, and where, so the
- * gangs that could fit there are tried again. Coordinator thread only.
+ * now accounts for; a cluster whose capacity changed is named, so the gangs that could fit there are tried again),
+ * and placed copies (mirrored to their hub object, or fenced when stale). Their answers to commands are the
+ * {@link PlacementMachine}'s. Coordinator thread only.
  */
 final class AgentReports {
     private static final Logger LOG = LoggerFactory.getLogger(AgentReports.class);
@@ -32,10 +31,6 @@ final class AgentReports {
     private final PlacementStore store;
     private final Fencing fencing;
     private final StatusMirror mirror;
-    private final Deletion deletion;
-    private final Failover failover;
-    private final Updates updates;
-    private final Effects effects;
     private final Clock clock;
     /** What each cluster's last accepted summary said of what it can take: its nodes and its labels (for cluster selectors). */
     private final Map<String, Shape> last = new HashMap<>();
@@ -48,20 +43,12 @@ final class AgentReports {
             PlacementStore store,
             Fencing fencing,
             StatusMirror mirror,
-            Deletion deletion,
-            Failover failover,
-            Updates updates,
-            Effects effects,
             Clock clock) {
         this.settings = settings;
         this.fleet = fleet;
         this.store = store;
         this.fencing = fencing;
         this.mirror = mirror;
-        this.deletion = deletion;
-        this.failover = failover;
-        this.updates = updates;
-        this.effects = effects;
         this.clock = clock;
     }
 
@@ -140,46 +127,6 @@ final class AgentReports {
                             || !p.get().cluster().equals(Optional.of(s.key().cluster())))) {
                 fencing.fence(uid, s.key(), p);
             }
-        }
-    }
-
-    /**
-     * What an agent answered to a command at the placement's current epoch and cluster; anything else is ignored.
-     */
-    void result(CommandResult r) {
-        if (effects.active()) { // the agent is alive and where it stands in its commands
-            failover.answered(
-                    r.cluster(),
-                    store.state(r.placementId())
-                            .flatMap(PlacementState::sent)
-                            .filter(s -> s.epoch() == r.epoch())
-                            .map(PlacementState.Sent::order));
-        }
-        if (!effects.active()) {
-            return;
-        }
-        Optional<PlacementRecord> found = store.placement(r.placementId());
-        Optional<HubObject> object = store.object(r.placementId());
-        AnswerTransition.Step step = AnswerTransition.next(
-                found, r, object.isPresent(), found.flatMap(store::member).isPresent());
-        switch (step) {
-            case APPLIED -> {
-                store.write(found.get().with(State.APPLIED, "", clock.instant()));
-                object.ifPresent(o -> effects.event(
-                        o,
-                        EventReason.Forwarded,
-                        "created on " + r.cluster() + " by its agent (epoch " + r.epoch() + ")"));
-            }
-            case CHANGE_REFUSED -> updates.changeRefused(found.get(), object.get(), r.reason());
-            case REFUSED -> failover.refused(found.get(), r.cluster(), r.reason());
-            case DELETED -> deletion.finish(found.get(), object);
-            case IGNORE ->
-                LOG.debug(
-                        "{} answered {} for {} epoch {}: nothing to do (not its current command, or not final)",
-                        r.cluster(),
-                        r.outcome(),
-                        r.placementId(),
-                        r.epoch());
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.cartograph.broker.coordinate;
 
 import dev.cartograph.broker.coordinate.PlacementState.Watch;
+import dev.cartograph.broker.coordinate.PlacementTransition.Seen;
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
 import dev.cartograph.protocol.MetadataKeys;
@@ -11,6 +12,7 @@ import dev.cartograph.protocol.WorkloadSummary;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -21,9 +23,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Carries out what the clock decides ({@link ClockTransition}, pure): cluster readiness, commands nobody answered
- * (sent again), clusters lost past the failover timeout (their gangs that never started re-placed at a higher
- * epoch), gangs a member did not start or whose copy vanished, and gangs a member refused. A gang taken back is
+ * What the clock observes and does ({@link PlacementTransition} decides, pure): cluster readiness, what is seen of
+ * each copy at a tick, commands nobody answered (sent again), running gangs on a lost cluster (reported), and gangs
+ * taken back from their cluster (lost, not started, copy gone, or refused by the member). A gang taken back is
  * queued at the next epoch with the Delete that fences its old copy, in the same batch; its nodes are released.
  * Coordinator thread only.
  */
@@ -65,15 +67,8 @@ final class Failover {
         this.clock = clock;
     }
 
-    /**
-     * One tick while active: readiness, then for each placement with a copy on a cluster, the step
-     * {@link ClockTransition} decides, carried out. Returns the clusters whose readiness flipped (a gang taken back is
-     * queued again and tried as new; the nodes it releases are the store's to report).
-     *
-     * @param activeSince when this instance became active: agents get one failover timeout from then
-     *                    to be heard from before any cluster counts as lost
-     */
-    Set<String> tick(Instant activeSince) {
+    /** The clusters whose readiness flipped since the last tick (the queue's gangs are tried there again). */
+    Set<String> readiness() {
         Instant now = clock.instant();
         Set<String> changed = new HashSet<>();
         for (String cluster : fleet.clusters()) {
@@ -84,33 +79,48 @@ final class Failover {
                 LOG.info("cluster {} is {}", cluster, ready ? "ready" : "not ready");
             }
         }
+        return changed;
+    }
+
+    /** A placement with a copy on a cluster, and what a tick observes of it. */
+    record Ticked(PlacementRecord record, PlacementTransition.Observed.Tick tick) {}
+
+    /**
+     * What the clock observes now of every placement that has a copy on a cluster (placed, applied, or being deleted),
+     * for {@link PlacementTransition}.
+     *
+     * @param activeSince when this instance became active: agents get one failover timeout from then
+     *                    to be heard from before any cluster counts as lost
+     */
+    List<Ticked> ticks(Instant activeSince) {
+        Instant now = clock.instant();
         Map<String, Map<String, PlacementReport>> reported = new HashMap<>(); // per cluster, once a tick
         for (String cluster : fleet.clusters()) {
             Map<String, PlacementReport> byUid = new HashMap<>();
             fleet.summary(cluster).orElseThrow().placements().forEach(r -> byUid.put(r.placementId(), r));
             reported.put(cluster, byUid);
         }
-        ClockTransition.Timeouts timeouts = new ClockTransition.Timeouts(
+        PlacementTransition.Timeouts timeouts = new PlacementTransition.Timeouts(
                 settings.heartbeatTimeout(),
                 settings.failoverTimeout(),
                 settings.limits().startTimeout(),
                 settings.replaceRunning());
         Duration sinceActive = activeSince.isAfter(now) ? Duration.ZERO : Duration.between(activeSince, now);
-        for (PlacementRecord p : List.copyOf(store.placements())) {
+        List<Ticked> out = new ArrayList<>();
+        for (PlacementRecord p : store.placements()) {
             if (p.cluster().isEmpty()
                     || p.state() != State.PLACED && p.state() != State.APPLIED && p.state() != State.DELETING) {
                 continue;
             }
             String cluster = p.cluster().get();
-            ClockTransition.Step step = ClockTransition.next(
-                    seen(p, cluster, Optional.ofNullable(reported.get(cluster)), sinceActive, now), timeouts);
-            carryOut(p, cluster, step, now); // a gang taken back releases its nodes: the store says where
+            Seen seen = seen(p, cluster, Optional.ofNullable(reported.get(cluster)), sinceActive, now);
+            out.add(new Ticked(p, new PlacementTransition.Observed.Tick(seen, timeouts)));
         }
-        return changed;
+        return out;
     }
 
-    /** What the broker knows now of a placement with a copy on {@code cluster}, for {@link ClockTransition}. */
-    private ClockTransition.Seen seen(
+    /** What the broker knows now of a placement with a copy on {@code cluster}, for {@link PlacementTransition}. */
+    private Seen seen(
             PlacementRecord p,
             String cluster,
             Optional<Map<String, PlacementReport>> reported,
@@ -125,8 +135,7 @@ final class Failover {
                 && state.forwarded()
                         .map(went -> went.spec().equals(object.get().spec()))
                         .orElse(true); // changed since it was sent: the change is checked and sent on its own
-        return new ClockTransition.Seen(
-                p,
+        return new Seen(
                 state.watch(),
                 state.lastSent(p),
                 working(cluster, state.sent().filter(sent -> sent.epoch() == p.epoch()), now),
@@ -143,33 +152,39 @@ final class Failover {
                 now);
     }
 
-    /** Carries out a step. */
-    private void carryOut(PlacementRecord p, String cluster, ClockTransition.Step step, Instant now) {
-        if (step instanceof ClockTransition.Step.TakeBack back) {
-            takeBack(p, cluster, back.reason(), back.why(), now);
-            if (back.avoid()) {
-                store.avoid(p.uid(), cluster);
-            }
-            return;
+    /** Its last command went unanswered: sent again at the same epoch (the agent is idempotent). */
+    void resend(PlacementRecord p) {
+        String cluster = p.cluster().orElseThrow();
+        if (p.state() == State.DELETING) {
+            LOG.info(
+                    "{}: no answer from {} to the delete at epoch {}; sending it again",
+                    p.target(),
+                    cluster,
+                    p.epoch());
+            forwarding.delete(p, cluster);
+        } else {
+            LOG.info("{}: no answer from {} for epoch {}; sending the apply again", p.target(), cluster, p.epoch());
+            forwarding.apply(
+                    p,
+                    store.object(p.uid()).orElseThrow(),
+                    store.forwarded(p.uid()).flatMap(PlacementState.Forwarded::asked));
         }
-        watched(p.uid(), step.watch());
-        if (step instanceof ClockTransition.Step.Resend) {
-            if (p.state() == State.DELETING) {
-                LOG.info(
-                        "{}: no answer from {} to the delete at epoch {}; sending it again",
-                        p.target(),
-                        cluster,
-                        p.epoch());
-                forwarding.delete(p, cluster);
-            } else {
-                LOG.info("{}: no answer from {} for epoch {}; sending the apply again", p.target(), cluster, p.epoch());
-                forwarding.apply(
-                        p,
-                        store.object(p.uid()).orElseThrow(),
-                        store.forwarded(p.uid()).flatMap(PlacementState.Forwarded::asked));
-            }
-        } else if (step instanceof ClockTransition.Step.ReportLost lost) {
-            store.object(p.uid()).ifPresent(o -> effects.event(o, EventReason.ClusterLost, lost.message()));
+    }
+
+    /** Its running copy is on a lost cluster and stays there: the hub object says so. */
+    void reportLost(PlacementRecord p, String message) {
+        store.object(p.uid()).ifPresent(o -> effects.event(o, EventReason.ClusterLost, message));
+    }
+
+    /**
+     * Takes the gang back from its cluster: queued again at the next epoch, that copy fenced, its nodes released;
+     * {@code avoid}: its next placement goes elsewhere first.
+     */
+    void takeBack(PlacementRecord p, String reason, EventReason why, boolean avoid) {
+        String cluster = p.cluster().orElseThrow();
+        takeBack(p, cluster, reason, why, clock.instant());
+        if (avoid) {
+            store.avoid(p.uid(), cluster);
         }
     }
 
@@ -235,7 +250,8 @@ final class Failover {
         });
     }
 
-    private void watched(String uid, Watch watch) {
+    /** What failover remembers of the placement's copy from now on. */
+    void watched(String uid, Watch watch) {
         store.update(uid, s -> s.watch().equals(watch) ? s : s.withWatch(watch));
     }
 }

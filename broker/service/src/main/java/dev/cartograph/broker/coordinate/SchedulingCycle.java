@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scheduling cycle, run after each batch while this instance is active: the one path by which anything is placed,
- * with or without Queues on the hub, and the only caller of the planner ({@link FleetSnapshot#plan}). In order:
+ * with or without Queues on the hub, and the only caller of the planner ({@link PlanningSnapshot#plan}). In order:
  *
  * <ol>
  *   <li>changes of placed gangs that add pods ({@link Updates}): the added pods planned on the gang's own cluster, in
@@ -159,7 +159,7 @@ final class SchedulingCycle {
             lastFull = clock.instant();
             regroup();
         }
-        FleetSnapshot snapshot = new FleetSnapshot(
+        PlanningSnapshot snapshot = new PlanningSnapshot(
                 fleet, settings.policy(), clock.instant(), settings.heartbeatTimeout(), full ? null : clusters);
         resizes(snapshot);
         RetryOrder next = new RetryOrder(fairShare);
@@ -206,7 +206,7 @@ final class SchedulingCycle {
     }
 
     /** Whether a waiting ask fits a cluster in scope; one that cannot be tested has its gangs attempted one by one. */
-    private boolean fits(PlacementQueue.Group group, FleetSnapshot snapshot) {
+    private boolean fits(PlacementQueue.Group group, PlanningSnapshot snapshot) {
         try {
             return snapshot.fits(group, budget(group.queue()));
         } catch (RuntimeException | StackOverflowError e) {
@@ -222,7 +222,7 @@ final class SchedulingCycle {
      * The placed gangs whose change adds pods: planned on their own cluster, within what one more gang of their queue
      * may take; forwarded when they fit, refused with the reason when not (a running gang is never failed for it).
      */
-    private void resizes(FleetSnapshot snapshot) {
+    private void resizes(PlanningSnapshot snapshot) {
         for (String uid : store.queue().takeResizes()) {
             try {
                 quarantine.unit(() -> updates.growth(uid).ifPresent(growth -> {
@@ -261,7 +261,7 @@ final class SchedulingCycle {
     }
 
     /** Attempts one queued gang alone: empty when it was not attempted, else whether it was placed. */
-    private Optional<Boolean> attempt(String uid, FleetSnapshot snapshot) {
+    private Optional<Boolean> attempt(String uid, PlanningSnapshot snapshot) {
         Optional<PlacementRecord> p = store.placement(uid).filter(r -> r.state() == State.QUEUED);
         Optional<HubObject> object = store.object(uid);
         if (p.isEmpty() || object.isEmpty() || object.get().deleting()) {
@@ -293,7 +293,7 @@ final class SchedulingCycle {
 
     /** One gang's attempt: failed, held, waiting for a dependency, placed (preempting if it must), or waiting. */
     private DecisionObserver.Outcome decide(
-            PlacementRecord p, HubObject object, PlanningFleet whole, FleetSnapshot snapshot) {
+            PlacementRecord p, HubObject object, PlanningFleet whole, PlanningSnapshot snapshot) {
         Instant now = clock.instant();
         store.queue().attempted(p.uid());
         DemandCache.Asked asked = demands.demand(object, interpreter.get());
@@ -337,7 +337,8 @@ final class SchedulingCycle {
      * it fits there, since resuming a copy is cheaper than moving it; else where the planner places it, but not on the
      * cluster that could not start it when anywhere else will do.
      */
-    private Decision plan(PlacementRecord p, Gang gang, PlanningFleet scope, GpuBudget budget, FleetSnapshot snapshot) {
+    private Decision plan(
+            PlacementRecord p, Gang gang, PlanningFleet scope, GpuBudget budget, PlanningSnapshot snapshot) {
         if (p.cluster().isPresent()) {
             Decision home = snapshot.plan(gang, scope.only(p.cluster().get()), budget);
             if (home instanceof Decision.Placed) {

@@ -11,14 +11,19 @@
  * A placement's record moves through the states of {@code protocol.PlacementRecord.State}:
  * <pre>
  *   (new hub object) → QUEUED → PLACED → APPLIED ─┬→ (copy runs; status mirrored)
- *                        ↑  ↓       │        │    ├→ SUSPENDED (suspended on the hub) → PLACED | QUEUED (resumed)
+ *                        ↑  ↓       │        │    ├→ SUSPENDED (suspended on the hub) → QUEUED (resumed: home first)
  *                        │  FAILED  │        │    └→ DELETING (hub object deleted) → tombstone, forgotten
  *                        └──────────┴────────┘ (cluster lost, copy gone, not started, refused, preempted: epoch + 1)
  * </pre>
- * What the clock does to a placement with a copy (a lost cluster, a gang not started, a copy gone, a command
- * unanswered) is one pure function, {@link dev.cartograph.broker.coordinate.ClockTransition#next}; what an agent's
- * answer does, another ({@link dev.cartograph.broker.coordinate.AnswerTransition#next}); which part a change of the
- * hub object goes to, a third ({@link dev.cartograph.broker.coordinate.HubTransition#next}).
+ *
+ * <h2>Transitions: one function</h2>
+ * What happens to a placement when something is observed of it — its hub object changed or gone, an agent's answer,
+ * the clock's tick (a lost cluster, a gang not started, a copy gone, a command unanswered) — is one pure switch over
+ * its state, {@link dev.cartograph.broker.coordinate.PlacementTransition#next}; the
+ * {@link dev.cartograph.broker.coordinate.PlacementMachine} carries each step out through the one part that does it.
+ * What is queued is placed by one {@link dev.cartograph.broker.coordinate.SchedulingCycle} after each batch (changes
+ * that add pods, then queue heads in fair order, planned on a snapshot of the fleet, preempting where queues allow,
+ * bound), the only caller of the planner, with or without Queues on the hub.
  *
  * <h2>Inputs</h2>
  * {@link dev.cartograph.broker.coordinate.Input}: cluster and workload summaries and command results (agents),

@@ -19,7 +19,7 @@ import java.util.Set;
  * since. {@code scope} limits the asks' tests to the clusters whose capacity changed (every cluster when null);
  * gangs are always planned against the whole fleet. One cycle only; coordinator thread only.
  */
-final class FleetSnapshot {
+final class PlanningSnapshot {
     private final Fleet fleet;
     private final Policy policy;
     private final Instant now;
@@ -31,7 +31,7 @@ final class FleetSnapshot {
     private int version;
     private long testingNanos;
 
-    FleetSnapshot(Fleet fleet, Policy policy, Instant now, Duration heartbeatTimeout, Set<String> scope) {
+    PlanningSnapshot(Fleet fleet, Policy policy, Instant now, Duration heartbeatTimeout, Set<String> scope) {
         this.fleet = fleet;
         this.policy = policy;
         this.now = now;
