@@ -221,14 +221,20 @@ class LifecycleIT {
                             .toString())
                     .contains("suspend=true");
 
-            // resumed while gpu-east is full: its copy there goes and it waits; when eval-h100 is deleted, it runs
-            // again
+            // resumed while gpu-east is full: it waits, its suspended copy left on gpu-east (as a preempted gang's is),
+            // running nothing there; when eval-h100 is deleted, it runs again there
             update(fleet, train(fleet, false, 1));
             Eventually.until(
                     Duration.ofSeconds(60),
                     () -> "Queued".equals(labels(fleet, "llama-deps").get("cartograph.dev/phase"))
-                            && copy(fleet, "gpu-east", "llama-deps").isEmpty(),
+                            && reason(fleet, "llama-deps").contains("waits for capacity"),
                     () -> "llama-deps waits after resuming: " + labels(fleet, "llama-deps"));
+            assertThat(copy(fleet, "gpu-east", "llama-deps")
+                            .orElseThrow()
+                            .getAdditionalProperties()
+                            .toString())
+                    .contains("suspend=true");
+            assertThat(runningPods(fleet, "gpu-east", "llama-deps")).isZero();
             hub.genericKubernetesResources(LocalFleetIT.PYTORCHJOBS)
                     .inNamespace("ml")
                     .withName("eval-h100")

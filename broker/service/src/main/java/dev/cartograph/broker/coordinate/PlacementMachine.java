@@ -46,6 +46,7 @@ final class PlacementMachine {
     private final Deletion deletion;
     private final Failover failover;
     private final Preempting preempting;
+    private final DemandCache demands;
     private final AgentReports reports;
     private final Clock clock;
     private final PriorityClasses priorityClasses;
@@ -71,7 +72,7 @@ final class PlacementMachine {
         this.effects = new Effects(outbox, hub, this::active, this::fenced, thread);
         this.store = new PlacementStore(thread, effects, fleet, fairShare);
         this.leadership = new Leadership(!settings.leaderElection(), outbox, effects, clock, this::becameActive);
-        DemandCache demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity(), store);
+        this.demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity(), store);
         DependencyCopies copies = new DependencyCopies(hubDependencies, demands, definitions);
         Forwarding forwarding = new Forwarding(store, effects, clock, copies, definitions);
         StatusMirror mirror = new StatusMirror(store, effects, clock);
@@ -79,7 +80,7 @@ final class PlacementMachine {
         this.failover = new Failover(settings, store, fleet, forwarding, mirror, effects, clock);
         this.deletion = new Deletion(settings, store, fleet, forwarding, effects, clock, this::forget);
         this.suspension = new Suspension(store, demands, forwarding, submission, effects, clock, definitions);
-        this.updates = new Updates(store, demands, forwarding, mirror, effects, clock, definitions, suspension);
+        this.updates = new Updates(store, demands, forwarding, mirror, effects, clock, definitions);
         this.reports = new AgentReports(settings, fleet, store, new Fencing(store, effects, clock), mirror, clock);
         this.quarantine = new Quarantine(store, submission, effects);
         this.preempting = new Preempting(settings, store, fleet, fairShare, forwarding, effects, clock, definitions);
@@ -178,8 +179,12 @@ final class PlacementMachine {
         Optional<PlacementRecord> p = store.placement(object.uid());
         Optional<com.fasterxml.jackson.databind.JsonNode> failedSpec =
                 store.state(object.uid()).flatMap(PlacementState::failedSpec);
-        Step step = PlacementTransition.next(p, new Observed.HubChanged(object, failedSpec));
+        DemandCache.Asked asked = demands.demand(object, interpreter); // once per spec: the cycle reads it again
+        boolean suspends = asked instanceof DemandCache.Asked.Gang
+                && demands.needs(object, interpreter).suspended();
+        Step step = PlacementTransition.next(p, new Observed.HubChanged(object, failedSpec, suspends));
         if (step == Step.UPDATE
+                || step == Step.SUSPEND
                 || step == Step.REQUEUE_IF_CHANGED
                 || step == Step.SUSPENDED_CHANGED
                 || step == Step.HOLD) {
@@ -191,6 +196,8 @@ final class PlacementMachine {
             deletion.delete(object, p);
         } else if (step == Step.UPDATE) {
             updates.placed(p.get(), object);
+        } else if (step == Step.SUSPEND) {
+            suspension.suspend(p.get(), object, asked);
         } else if (step == Step.REQUEUE_IF_CHANGED) {
             submission.queuedChanged(p.get(), object);
         } else if (step == Step.SUSPENDED_CHANGED) {

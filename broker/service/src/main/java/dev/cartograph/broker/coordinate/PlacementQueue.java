@@ -59,7 +59,7 @@ final class PlacementQueue {
     private final Map<String, Group> groupOf = new HashMap<>();
     /** Placed gangs whose change adds pods, for the next cycle to plan on their cluster (checked again then). */
     private final Set<String> resizes = new LinkedHashSet<>();
-    /** Insertion-ordered, so a retry tests the groups in a repeatable order. */
+    /** Insertion-ordered, so a scheduling cycle tests the groups in a repeatable order. */
     private final Map<Group, NavigableSet<Key>> byGroup = new LinkedHashMap<>();
 
     /** A record was put in place of {@code before} (null: none), or removed ({@code after} null). */
@@ -123,7 +123,7 @@ final class PlacementQueue {
         byGroup.computeIfAbsent(group, a -> new TreeSet<>()).add(key);
     }
 
-    /** To be attempted against the whole fleet at the next retry, as new (e.g. its spec changed while it waited). */
+    /** To be attempted against the whole fleet at the next scheduling cycle, as new (e.g. its spec changed while it waited). */
     void enter(String uid) {
         if (keys.containsKey(uid) && !fresh.contains(uid)) {
             attempted(uid);

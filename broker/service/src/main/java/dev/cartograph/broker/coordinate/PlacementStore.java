@@ -9,11 +9,9 @@ import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
 import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.WorkloadSummary;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,15 +65,8 @@ final class PlacementStore {
         Holdings NONE = (uid, record, member) -> {};
     }
 
-    /**
-     * What a batch (and the input being handled in it) changed, each placement's state and reservation as they were
-     * before it first did: a batch whose effects do not commit is undone, and so is an input that fails halfway.
-     */
-    record Before(Optional<PlacementState> state, Optional<Reservation> reservation) {}
-
-    private final Map<String, Before> batch = new LinkedHashMap<>();
-    /** What the unit being handled (an input, one gang's attempt) changed; units may nest. */
-    private Map<String, Before> input = new HashMap<>();
+    /** What the batch and the unit being handled changed, to undo them. */
+    private final UndoJournal journal = new UndoJournal();
 
     /**
      * @param effects where records and tombstones are staged (they go out with the batch's commands)
@@ -182,8 +173,7 @@ final class PlacementStore {
      */
     void replayed(String uid, Optional<PlacementRecord> record) {
         writer.check();
-        batch.remove(uid);
-        input.remove(uid);
+        journal.observed(uid);
         PlacementState before = states.get(uid);
         PlacementState after = (before == null ? PlacementState.of(uid) : before)
                 .withRecord(record)
@@ -373,8 +363,7 @@ final class PlacementStore {
     void holdRecorded(Reservation r) {
         writer.check();
         fleet.hold(r);
-        batch.computeIfPresent(r.placementId(), (uid, b) -> new Before(b.state(), Optional.of(r)));
-        input.computeIfPresent(r.placementId(), (uid, b) -> new Before(b.state(), Optional.of(r)));
+        journal.held(r);
     }
 
     /** Releases what the placement holds; its cluster has room for waiting gangs again ({@link #takeFreed}). */
@@ -404,30 +393,25 @@ final class PlacementStore {
     /** A batch starts: what it changes is remembered until {@link #committed} or {@link #undo}. */
     void begin() {
         writer.check();
-        batch.clear();
-        input = new HashMap<>();
+        journal.begin();
     }
 
     /**
      * A unit of the batch starts (an input, one gang's attempt): what it changes alone can be undone by
-     * {@link #undoInput}. Returns what the unit around it (if any) had changed, for {@link #endInput}.
+     * {@link #undoInput}. Returns the unit around it (if any), for {@link #endInput}.
      */
-    Map<String, Before> beginInput() {
-        Map<String, Before> outer = input;
-        input = new HashMap<>();
-        return outer;
+    UndoJournal.Unit beginInput() {
+        return journal.beginUnit();
     }
 
     /** The unit is done: what it changed counts as changed by the unit around it. */
-    void endInput(Map<String, Before> outer) {
-        input.forEach(outer::putIfAbsent);
-        input = outer;
+    void endInput(UndoJournal.Unit outer) {
+        journal.endUnit(outer);
     }
 
     /** The batch's effects are durable: nothing of it will be undone. */
     void committed() {
-        batch.clear();
-        input = new HashMap<>();
+        journal.committed();
     }
 
     /**
@@ -436,9 +420,7 @@ final class PlacementStore {
      */
     Set<String> undoInput() {
         writer.check();
-        Set<String> clusters = restore(input);
-        input.clear();
-        return clusters;
+        return restore(journal.takeUnit());
     }
 
     /**
@@ -449,16 +431,12 @@ final class PlacementStore {
      */
     Set<String> undo() {
         writer.check();
-        Set<String> clusters = restore(batch);
-        batch.clear();
-        input = new HashMap<>();
-        return clusters;
+        return restore(journal.takeBatch());
     }
 
-    private Set<String> restore(Map<String, Before> changed) {
+    private Set<String> restore(Map<String, UndoJournal.Before> changed) {
         Set<String> clusters = new HashSet<>();
-        List<Map.Entry<String, Before>> entries = new ArrayList<>(changed.entrySet());
-        for (Map.Entry<String, Before> e : entries) {
+        for (Map.Entry<String, UndoJournal.Before> e : changed.entrySet()) {
             String uid = e.getKey();
             PlacementState now = states.get(uid);
             PlacementState then = e.getValue().state().orElse(PlacementState.of(uid));
@@ -482,15 +460,11 @@ final class PlacementStore {
 
     /** The placements the batch changed so far (to handle again when it is undone). */
     Set<String> touchedBy() {
-        return Set.copyOf(batch.keySet());
+        return journal.touched();
     }
 
     private void touch(String uid) {
-        if (!batch.containsKey(uid) || !input.containsKey(uid)) {
-            Before before = new Before(Optional.ofNullable(states.get(uid)), fleet.reservation(uid));
-            batch.putIfAbsent(uid, before);
-            input.putIfAbsent(uid, before);
-        }
+        journal.touch(uid, () -> new UndoJournal.Before(Optional.ofNullable(states.get(uid)), fleet.reservation(uid)));
     }
 
     // ---- hub dependencies

@@ -31,8 +31,9 @@ final class PlacementTransition {
          * Its hub object was added, changed, or offered again.
          *
          * @param failedSpec the spec it had when it failed, when it failed and this instance knows that spec
+         * @param suspends   whether it can be read and its definition reads it as suspended
          */
-        record HubChanged(HubObject object, Optional<JsonNode> failedSpec) implements Observed {}
+        record HubChanged(HubObject object, Optional<JsonNode> failedSpec, boolean suspends) implements Observed {}
 
         /** Its hub object is gone from the hub (removed without the broker's finalizer running, e.g. forced). */
         record HubGone() implements Observed {}
@@ -92,6 +93,11 @@ final class PlacementTransition {
         Step DELETE = new Delete();
         /** It has a copy on a cluster: a change is forwarded if it fits there ({@link Updates#placed}). */
         Step UPDATE = new Update();
+        /**
+         * It has a copy on a cluster and the user suspended it: the copy is suspended at the next epoch and what it
+         * held is free at once ({@link Suspension#suspend}).
+         */
+        Step SUSPEND = new Suspend();
         /** It waits: attempted again when it now asks for something else, or is suspended. */
         Step REQUEUE_IF_CHANGED = new RequeueIfChanged();
         /** It is suspended: still suspended, its copy follows; resumed, it is queued again ({@link Suspension}). */
@@ -115,6 +121,8 @@ final class PlacementTransition {
         record Submit(long epoch) implements Step {}
 
         record Update() implements Step {}
+
+        record Suspend() implements Step {}
 
         record RequeueIfChanged() implements Step {}
 
@@ -239,12 +247,15 @@ final class PlacementTransition {
         return Step.KEEP; // its deletion is under way
     }
 
-    /** A placed or applied gang's hub object changed, or went away. */
+    /** A placed or applied gang's hub object changed (suspended, or otherwise), or went away. */
     private static Step copyThere(PlacementRecord p, Observed o) {
         if (o instanceof Observed.HubGone) {
             return Step.DELETE; // removed without the finalizer running (forced): its copy is still deleted
         }
-        return p.cluster().isPresent() ? Step.UPDATE : Step.HOLD;
+        if (p.cluster().isEmpty()) {
+            return Step.HOLD;
+        }
+        return ((Observed.HubChanged) o).suspends() ? Step.SUSPEND : Step.UPDATE;
     }
 
     /** A refusal of its copy, or of a change of a copy that runs; anything else (STALE, RETRY) is not final. */

@@ -47,22 +47,22 @@ final class Suspension {
         return demands.needs(object, interpreter.get()).suspended();
     }
 
-    /** A placed gang's hub object was suspended. Returns true when what it held was released. */
-    boolean suspend(PlacementRecord p, HubObject object, DemandCache.Asked asked) {
+    /** A placed gang's hub object was suspended (by the user, or while no broker was leading). */
+    void suspend(PlacementRecord p, HubObject object, DemandCache.Asked asked) {
         String cluster = p.cluster().orElseThrow();
         long epoch = p.epoch() + 1;
         String reason = "suspended on the hub; its copy on " + cluster
                 + " is suspended there and what it held is free for other gangs";
         PlacementRecord next = p.with(p.cluster(), epoch, State.SUSPENDED, reason, Map.of(), clock.instant());
         store.write(next);
+        store.update(p.uid(), s -> s.withRefusedSpec(Optional.empty()));
         store.release(p.uid());
         forwarding.apply(next, object, Optional.of(asked));
         effects.mark(
                 object,
-                Map.of(MetadataKeys.PHASE_LABEL, "Suspended"),
+                Map.of(MetadataKeys.PHASE_LABEL, "Suspended", MetadataKeys.CLUSTER_LABEL, cluster),
                 Map.of(MetadataKeys.REASON_ANNOTATION, reason, MetadataKeys.EPOCH_ANNOTATION, Long.toString(epoch)));
         effects.event(object, EventReason.Suspended, reason);
-        return true;
     }
 
     /**

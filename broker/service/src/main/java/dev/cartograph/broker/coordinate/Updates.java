@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * A placed gang's hub object, seen again or changed. Seen for the first time by this instance (a restart or a
+ * A placed gang's hub object, seen again or changed (not suspended: that is {@link Suspension}'s). Seen for the first time by this instance (a restart or a
  * new leader), an apply the agent never confirmed is sent again; a lost cluster mark is written again.
  *
  * <p>A placed gang whose spec changed on the hub: the change is forwarded only if it still fits where
@@ -33,7 +33,6 @@ final class Updates {
     private final Effects effects;
     private final Clock clock;
     private final Supplier<Interpreter> interpreter;
-    private final Suspension suspension;
 
     Updates(
             PlacementStore store,
@@ -42,8 +41,7 @@ final class Updates {
             StatusMirror mirror,
             Effects effects,
             Clock clock,
-            Supplier<Interpreter> interpreter,
-            Suspension suspension) {
+            Supplier<Interpreter> interpreter) {
         this.store = store;
         this.demands = demands;
         this.forwarding = forwarding;
@@ -51,7 +49,6 @@ final class Updates {
         this.effects = effects;
         this.clock = clock;
         this.interpreter = interpreter;
-        this.suspension = suspension;
     }
 
     /**
@@ -72,10 +69,6 @@ final class Updates {
         } else if (forwarded.isEmpty()) {
             // first sight in this instance (a restart or a new leader): the member runs this spec, as far as it knows
             Optional<DemandCache.Asked> asked = Optional.of(demands.demand(object, interpreter.get()));
-            if (!asked.get().unsafe() && suspension.suspended(object)) { // suspended while no broker was leading
-                suspension.suspend(p, object, asked.get());
-                return;
-            }
             if (p.state() == PlacementRecord.State.PLACED && asked.get().unsafe()) {
                 refuse(
                         p,
@@ -114,10 +107,6 @@ final class Updates {
         }
         if (asked instanceof DemandCache.Asked.Invalid invalid) {
             return refuse(p, object, "the change cannot be read, so it is not forwarded: " + invalid.reason());
-        }
-        if (suspension.suspended(object)) {
-            store.update(p.uid(), s -> s.withRefusedSpec(Optional.empty()));
-            return suspension.suspend(p, object, asked);
         }
         if (!added(before, (DemandCache.Asked.Gang) asked).isEmpty()) {
             store.queue().resize(p.uid()); // its added pods must fit on its cluster: the cycle plans them
@@ -160,7 +149,7 @@ final class Updates {
                         .filter(object.get().spec()::equals)
                         .isPresent()
                 || !(demands.demand(object.get(), interpreter.get()) instanceof DemandCache.Asked.Gang gang)
-                || suspension.suspended(object.get())) {
+                || demands.needs(object.get(), interpreter.get()).suspended()) {
             return Optional.empty();
         }
         List<PodDemand> added = added(before.get(), gang);

@@ -55,7 +55,7 @@ class PlacementTransitionTest {
         PlacementTransition.Timeouts timeouts = new PlacementTransition.Timeouts(
                 Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofMinutes(10), false);
         Observed[] seen = {
-            new Observed.HubChanged(object, Optional.empty()),
+            new Observed.HubChanged(object, Optional.empty(), false),
             new Observed.HubGone(),
             new Observed.Answer(new CommandResult("east", "u", 2, "apply", Outcome.APPLIED, "", T0), true, false),
             new Observed.Answer(new CommandResult("east", "u", 2, "delete", Outcome.DELETED, "", T0), true, false),
@@ -102,25 +102,26 @@ class PlacementTransitionTest {
 
         static Step hub(State state) {
             return PlacementTransition.next(
-                    placement(state, Optional.of("east")), new Observed.HubChanged(object(JOB), Optional.empty()));
+                    placement(state, Optional.of("east")),
+                    new Observed.HubChanged(object(JOB), Optional.empty(), false));
         }
 
         @Test
         void aNewObjectIsSubmittedAndOneBeingDeletedIsDeletedInWhateverStateItIs() {
             assertThat(PlacementTransition.next(
-                            Optional.empty(), new Observed.HubChanged(object(JOB), Optional.empty())))
+                            Optional.empty(), new Observed.HubChanged(object(JOB), Optional.empty(), false)))
                     .isEqualTo(new Step.Submit(1));
             ObjectNode deleting = JOB.deepCopy();
             deleting.with("metadata").put("deletionTimestamp", T0.toString());
             for (State state : State.values()) { // one whose deletion is under way already: its answer finishes it
                 assertThat(PlacementTransition.next(
                                 placement(state, Optional.of("east")),
-                                new Observed.HubChanged(object(deleting), Optional.empty())))
+                                new Observed.HubChanged(object(deleting), Optional.empty(), false)))
                         .as(state.name())
                         .isEqualTo(state == State.DELETING ? Step.KEEP : Step.DELETE);
             }
             assertThat(PlacementTransition.next(
-                            Optional.empty(), new Observed.HubChanged(object(deleting), Optional.empty())))
+                            Optional.empty(), new Observed.HubChanged(object(deleting), Optional.empty(), false)))
                     .isEqualTo(Step.DELETE);
         }
 
@@ -133,21 +134,43 @@ class PlacementTransitionTest {
             assertThat(hub(State.DELETING)).isEqualTo(Step.KEEP);
             assertThat(PlacementTransition.next(
                             placement(State.PLACED, Optional.empty()),
-                            new Observed.HubChanged(object(JOB), Optional.empty())))
+                            new Observed.HubChanged(object(JOB), Optional.empty(), false)))
+                    .isEqualTo(Step.HOLD);
+        }
+
+        @Test
+        void aGangWithACopyIsSuspendedWhenItsObjectSuspendsOtherwiseItsStateSaysWhatSuspendingMeans() {
+            for (State state : State.values()) {
+                Step step = PlacementTransition.next(
+                        placement(state, Optional.of("east")),
+                        new Observed.HubChanged(object(JOB), Optional.empty(), true));
+                Step expected = switch (state) {
+                    case PLACED, APPLIED -> Step.SUSPEND; // its copy is suspended there, its nodes freed
+                    case QUEUED -> Step.REQUEUE_IF_CHANGED; // its attempt holds it, suspended
+                    case SUSPENDED -> Step.SUSPENDED_CHANGED; // still suspended: its copy follows the spec
+                    case FAILED -> Step.HOLD;
+                    case DELETING -> Step.KEEP;
+                };
+                assertThat(step).as(state.name()).isEqualTo(expected);
+            }
+            assertThat(PlacementTransition.next(
+                            placement(State.PLACED, Optional.empty()),
+                            new Observed.HubChanged(object(JOB), Optional.empty(), true)))
+                    .as("placed nowhere")
                     .isEqualTo(Step.HOLD);
         }
 
         @Test
         void aFailedGangIsSubmittedAgainOnlyOnceItsSpecChangedSinceItFailed() {
             Optional<PlacementRecord> failed = placement(State.FAILED, Optional.empty());
-            assertThat(PlacementTransition.next(failed, new Observed.HubChanged(object(JOB), Optional.empty())))
+            assertThat(PlacementTransition.next(failed, new Observed.HubChanged(object(JOB), Optional.empty(), false)))
                     .isEqualTo(Step.HOLD);
             assertThat(PlacementTransition.next(
-                            failed, new Observed.HubChanged(object(JOB), Optional.of(JOB.path("spec")))))
+                            failed, new Observed.HubChanged(object(JOB), Optional.of(JOB.path("spec")), false)))
                     .isEqualTo(Step.HOLD);
             JsonNode changed = CoordinatorHarness.job("j", "u", T0, 4, "", "");
             assertThat(PlacementTransition.next(
-                            failed, new Observed.HubChanged(object(changed), Optional.of(JOB.path("spec")))))
+                            failed, new Observed.HubChanged(object(changed), Optional.of(JOB.path("spec")), false)))
                     .isEqualTo(new Step.Submit(3));
         }
     }

@@ -151,4 +151,41 @@ class SchedulingCycleTest extends CoordinatorHarness {
         assertThat(commands).containsExactly("apply uid-w@east#1");
         assertThat(coordinator.cycle().last()).isEqualTo(new SchedulingCycle.Stats(false, 0, 0, 0, 1, 1));
     }
+
+    @Test
+    void oneCycleEndsEveryAttemptOneWayOrAnotherInQueueOrder() {
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0))); // one node, 8 GPUs free
+        com.fasterxml.jackson.databind.node.ObjectNode suspended =
+                (com.fasterxml.jackson.databind.node.ObjectNode) job("held", "uid-5", T0.minusSeconds(10), 8, "", "");
+        suspended.with("spec").put("suspend", true);
+        com.fasterxml.jackson.databind.JsonNode needs =
+                withConfig(job("needs", "uid-4", T0.minusSeconds(20), 8, "", ""), "absent");
+        dependencies.remove("ml/ConfigMap/absent"); // the hub does not have it
+        step(
+                new Input.HubChanged(job("fits", "uid-1", T0.minusSeconds(50), 8, "", "")),
+                new Input.HubChanged(job("nine", "uid-2", T0.minusSeconds(40), 9, "", "")), // no 9-GPU node
+                new Input.HubChanged(yaml("""
+                        apiVersion: kubeflow.org/v1
+                        kind: PyTorchJob
+                        metadata: {name: bare, namespace: ml, uid: uid-3, creationTimestamp: "2026-12-02T11:59:30Z"}
+                        """)), // no spec: it cannot be read
+                new Input.HubChanged(needs),
+                new Input.HubChanged(suspended),
+                new Input.HubChanged(job("late", "uid-6", T0, 8, "", ""))); // fits, but fits took the node
+        // by hand, in queue order (oldest first): placed; waits (no node has 9 GPUs); failed; waits for its
+        // ConfigMap; held while suspended; waits (the one node is taken)
+        assertThat(decisions)
+                .containsExactly(
+                        "placed after 1",
+                        "waiting after 2",
+                        "failed after 3",
+                        "waiting_for_dependency after 4",
+                        "suspended after 5",
+                        "waiting after 6");
+        assertThat(commands).containsExactly("apply uid-1@east#1");
+        assertThat(coordinator.view().queue()).containsExactly("uid-2", "uid-4", "uid-6");
+        assertThat(coordinator.view().placements().get("uid-3").state()).isEqualTo(State.FAILED);
+        assertThat(coordinator.view().placements().get("uid-5").state()).isEqualTo(State.SUSPENDED);
+        assertThat(coordinator.cycle().last()).isEqualTo(new SchedulingCycle.Stats(false, 0, 2, 0, 6, 1));
+    }
 }
