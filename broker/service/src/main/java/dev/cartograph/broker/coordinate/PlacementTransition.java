@@ -148,8 +148,8 @@ final class PlacementTransition {
         record ReportLost(String message, Watch watch) implements Step {}
 
         /**
-         * Take it back: queued again at the next epoch, its copy there fenced, its nodes released, its next copy watched
-         * afresh; {@code avoid}: not on that cluster next time.
+         * Take it back: queued again at the next epoch, its copy there fenced, its nodes released, its next copy
+         * watched afresh; {@code avoid}: not on that cluster next time.
          */
         record TakeBack(String reason, EventReason why, boolean avoid) implements Step {}
     }

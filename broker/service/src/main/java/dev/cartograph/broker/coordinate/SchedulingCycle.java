@@ -144,7 +144,7 @@ final class SchedulingCycle {
         return last;
     }
 
-    /** Time the last cycle spent testing asks on the clusters in scope (its planning views included), for benchmarks. */
+    /** Time the last cycle spent testing asks on the clusters in scope (planning views included), for benchmarks. */
     long lastTestingNanos() {
         return lastTestingNanos;
     }
@@ -240,7 +240,7 @@ final class SchedulingCycle {
         }
     }
 
-    /** Every waiting gang grouped again by what it asks now (the definitions may have changed since it was attempted). */
+    /** Every waiting gang grouped again by what it asks now (the definitions may have changed since its attempt). */
     private void regroup() {
         for (PlacementQueue.Group group : List.copyOf(store.queue().groups())) {
             for (PlacementQueue.Key key : List.copyOf(store.queue().waiting(group))) {

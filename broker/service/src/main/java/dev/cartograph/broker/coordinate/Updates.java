@@ -14,16 +14,18 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * A placed gang's hub object, seen again or changed (not suspended: that is {@link Suspension}'s). Seen for the first time by this instance (a restart or a
- * new leader), an apply the agent never confirmed is sent again; a lost cluster mark is written again.
+ * A placed gang's hub object, seen again or changed (not suspended: that is {@link Suspension}'s). Seen for the first
+ * time by this instance (a restart or a new leader), an apply the agent never confirmed is sent again; a lost cluster
+ * mark is written again.
  *
- * <p>A placed gang whose spec changed on the hub: the change is forwarded only if it still fits where
- * the gang runs. Pods it keeps stay where they are; the pods it adds (more replicas, or a role whose
- * pods changed shape) must fit on its cluster's free capacity now: the {@link SchedulingCycle} after the batch plans
- * them there ({@link #growth}, {@link #grown}), and they are reserved there until the member accounts for them. The change goes out as the placement's next epoch (durable first), so
- * the agent's reports tell it apart from the version before. Scaling down always goes through. A change that does not fit, or cannot
- * be read, is not forwarded: the running copy keeps its spec and the hub object says why (reason
- * annotation and a {@code NotForwarded} Event), once per spec. Coordinator thread only.
+ * <p>A placed gang whose spec changed on the hub: the change is forwarded only if it still fits where the gang runs.
+ * Pods it keeps stay where they are; the pods it adds (more replicas, or a role whose pods changed shape) must fit on
+ * its cluster's free capacity now: the {@link SchedulingCycle} after the batch plans them there ({@link #growth},
+ * {@link #grown}), and they are reserved there until the member accounts for them. The change goes out as the
+ * placement's next epoch (durable first), so the agent's reports tell it apart from the version before. Scaling down
+ * always goes through. A change that does not fit, or cannot be read, is not forwarded: the running copy keeps its
+ * spec and the hub object says why (reason annotation and a {@code NotForwarded} Event), once per spec. Coordinator
+ * thread only.
  */
 final class Updates {
     private final PlacementStore store;

@@ -16,7 +16,6 @@ import io.github.resilience4j.retry.RetryConfig;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,7 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the broker's marks on hub objects through the fabric8 client, in order, on one thread,
+ * Writes the broker's marks on hub objects through the fabric8 client, in order, on one thread (labels and
+ * annotations as one merge patch; finalizers and status read, then patched),
  * each write retried (resilience4j, exponential backoff for about half a minute) when the hub is
  * unavailable or the object changed under it. An object that is gone is not an error. At most
  * {@link #MAX_PENDING} writes wait; past that the oldest is dropped and counted — what the broker
@@ -111,31 +111,43 @@ public final class KubeHub implements Hub, AutoCloseable {
         });
     }
 
+    /**
+     * One request: a JSON merge patch (RFC 7386) of the labels and annotations alone (an empty value removes one), so
+     * nothing else of the object is read or written and no other writer's change can conflict with it.
+     */
     @Override
     public void mark(JsonNode object, Map<String, String> labels, Map<String, String> annotations) {
-        edit(object, "mark", o -> {
-            Map<String, String> l = new HashMap<>(
-                    Optional.ofNullable(o.getMetadata().getLabels()).orElse(Map.of()));
-            Map<String, String> a = new HashMap<>(
-                    Optional.ofNullable(o.getMetadata().getAnnotations()).orElse(Map.of()));
+        com.fasterxml.jackson.databind.node.ObjectNode patch = Documents.json().createObjectNode();
+        com.fasterxml.jackson.databind.node.ObjectNode metadata = patch.putObject("metadata");
+        if (!labels.isEmpty()) {
+            com.fasterxml.jackson.databind.node.ObjectNode l = metadata.putObject("labels");
             labels.forEach((k, v) -> {
                 if (v.isEmpty()) {
-                    l.remove(k);
+                    l.putNull(k);
                 } else {
                     l.put(k, labelValue(v));
                 }
             });
+        }
+        if (!annotations.isEmpty()) {
+            com.fasterxml.jackson.databind.node.ObjectNode a = metadata.putObject("annotations");
             annotations.forEach((k, v) -> {
                 if (v.isEmpty()) {
-                    a.remove(k);
+                    a.putNull(k);
                 } else {
                     a.put(k, v);
                 }
             });
-            o.getMetadata().setLabels(l);
-            o.getMetadata().setAnnotations(a);
-            return o;
-        });
+        }
+        String body = patch.toString();
+        submit(
+                object,
+                "mark",
+                () -> resource(object)
+                        .ifPresent(r -> r.patch(
+                                io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                                        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                                body)));
     }
 
     /** Label values are at most 63 characters of [A-Za-z0-9._-]. */
