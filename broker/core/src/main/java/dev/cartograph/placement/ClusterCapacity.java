@@ -139,15 +139,6 @@ public final class ClusterCapacity {
         return partFreeGpus;
     }
 
-    /** The fewest free GPUs of any node with at least {@code gpus} free (-1 when there is none). */
-    long fewestFreeAtLeast(long gpus) {
-        Long part = partFree.ceilingKey(gpus);
-        Long whole = wholeFree.ceilingKey(gpus);
-        return part == null && whole == null
-                ? -1
-                : Math.min(part == null ? Long.MAX_VALUE : part, whole == null ? Long.MAX_VALUE : whole);
-    }
-
     /** The fewest GPUs a node with all its GPUs free has (0 when there is none). */
     long smallestWholeFree() {
         return wholeFree.isEmpty() ? 0 : wholeFree.firstKey();

@@ -80,8 +80,7 @@ final class GangFit {
      * The lowest score the gang could get on the cluster. Bin packing: a node with part of its GPUs free stops being
      * part-used only when the gang fills exactly what is free on it, so at most as many of them as the gang's GPU pods
      * and GPUs can fill, fewest free first, stop being part-used; and when the gang's GPUs cannot all go to part-used
-     * nodes but are fewer than any whole free node has, the whole node they go to is left part-used; a gang of one GPU
-     * pod leaves at least what the node with the fewest free GPUs that can take it has beyond the pod. Spread: the score
+     * nodes but are fewer than any whole free node has, the whole node they go to is left part-used. Spread: the score
      * is exactly minus the GPUs left free, whichever nodes take the pods.
      */
     static long lowerBound(List<Need> demand, ClusterCapacity capacity, Planner.Policy policy) {
@@ -108,18 +107,15 @@ final class GangFit {
         }
         long smallestWhole = capacity.smallestWholeFree();
         boolean leavesOne = gpus > capacity.partFreeGpus() && smallestWhole > 0 && gpus < smallestWhole;
-        // one GPU pod: the node it goes to is left with what it had free beyond the pod, at least
-        long fewest = pods == 1 ? capacity.fewestFreeAtLeast(gpus) : -1;
-        long beyond = fewest < 0 ? 0 : fewest - gpus;
-        return (capacity.fragmented() - filled + (leavesOne ? 1 : 0)) * 1_000_000 + beyond;
+        return (capacity.fragmented() - filled + (leavesOne ? 1 : 0)) * 1_000_000;
     }
 
     /** The quick checks' outcome: a refusal (or a cluster not planned in full), else the asks to place with. */
     private record Checked(List<Ask> asks, long pods, Attempt refusal) {}
 
     /**
-     * The checks made before any pod is placed — readiness, cluster selector, whether the cluster could beat
-     * {@code beat}, a node for every demand, room by GPUs, room in all — as {@link #attempt} makes them: the attempt that
+     * The checks made before any pod is placed — readiness, cluster selector, a node for every demand, room by GPUs,
+     * room in all, and whether the cluster could beat {@code beat} — as {@link #attempt} makes them: the attempt that
      * refuses (or does not plan) the gang, or empty when it would be planned in full.
      */
     static java.util.Optional<Attempt> refusal(
@@ -148,12 +144,6 @@ final class GangFit {
             return refused(Attempt.no("cluster labels do not match the cluster selector " + Reasons.format(selector)));
         }
         ClusterCapacity capacity = c.capacity();
-        // before the asks are built (they look at every kind of node): a cluster that cannot beat the best so far is
-        // not planned in full, whether or not it could take the gang
-        long bound = lowerBound(demand, capacity, policy);
-        if (beatName != null && (bound > beat || bound == beat && c.name().compareTo(beatName) > 0)) {
-            return refused(new Attempt(null, "", bound, true));
-        }
         List<Ask> asks = new ArrayList<>();
         long pods = 0;
         for (Need need : demand) {
@@ -168,6 +158,10 @@ final class GangFit {
             }
             asks.add(a);
             pods += d.count();
+        }
+        long bound = lowerBound(demand, capacity, policy);
+        if (beatName != null && (bound > beat || bound == beat && c.name().compareTo(beatName) > 0)) {
+            return refused(new Attempt(null, "", bound, true));
         }
         return new Checked(asks, pods, null);
     }

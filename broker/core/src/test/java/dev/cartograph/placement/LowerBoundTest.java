@@ -26,9 +26,9 @@ class LowerBoundTest {
 
     @Test
     void oneGpuOnWholeNodesLeavesOneOfThemPartUsed() {
-        // every node whole: one GPU goes to one of them, which is left part-used with 7 of 8 free
+        // every node whole: one GPU goes to one of them, which is left with 7 of 8 free
         assertThat(bound(List.of(pods(1, 1, Map.of())), node("a", H100, 8, 0), node("b", H100, 8, 0)))
-                .isEqualTo(1_000_007);
+                .isEqualTo(1_000_000);
         // eight GPUs can fill a whole node: none need be left part-used
         assertThat(bound(List.of(pods(1, 8, Map.of())), node("a", H100, 8, 0), node("b", H100, 8, 0)))
                 .isZero();
@@ -38,9 +38,9 @@ class LowerBoundTest {
     @Test
     void aPartUsedNodeStaysPartUsedUnlessTheGangCanFillWhatIsFreeOnIt() {
         // a: 7 of 8 free (part-used); b whole. One GPU cannot fill a's 7: a stays part-used; going to a, it leaves no
-        // other node part-used, and 6 GPUs free on a (the fewest a one-GPU pod can leave where it goes)
+        // other node part-used, so the bound is one node
         assertThat(bound(List.of(pods(1, 1, Map.of())), node("a", H100, 8, 1), node("b", H100, 8, 0)))
-                .isEqualTo(1_000_006);
+                .isEqualTo(1_000_000);
         // seven pods of one GPU can fill a: none left
         assertThat(bound(List.of(pods(7, 1, Map.of())), node("a", H100, 8, 1), node("b", H100, 8, 0)))
                 .isZero();
@@ -55,9 +55,8 @@ class LowerBoundTest {
         NodeState[] nodes = {node("a", A100, 8, 7), node("b", A100, 8, 6), node("c", A100, 8, 2)};
         assertThat(bound(List.of(pods(1, 1, Map.of()), pods(1, 2, Map.of())), nodes))
                 .isEqualTo(1_000_000);
-        // one pod of three GPUs fills at most one of them (counted as if GPUs could be split: a bound, not the
-        // score): two stay; and it goes to c at best (the only node with 3 free), leaving 3 there
-        assertThat(bound(List.of(pods(1, 3, Map.of())), nodes)).isEqualTo(2_000_003);
+        // one pod of three GPUs fills at most one of them: two stay
+        assertThat(bound(List.of(pods(1, 3, Map.of())), nodes)).isEqualTo(2_000_000);
         // nine GPUs in six pods could fill all three exactly (a: 1; b: 1 + 1; c: 4 + 1 + 1): none need stay
         assertThat(bound(List.of(pods(1, 4, Map.of()), pods(5, 1, Map.of())), nodes))
                 .isZero();
