@@ -35,12 +35,6 @@ public final class ClusterCapacity {
     private int usable;
     private long fragmented;
     private long freeGpus;
-    /** Nodes with part of their GPUs free, counted by how many are free (for bin packing's lower bound). */
-    private final java.util.TreeMap<Long, Long> partFree = new java.util.TreeMap<>();
-    /** Free GPUs over the nodes with part of their GPUs free. */
-    private long partFreeGpus;
-    /** Nodes with all their GPUs free (and some GPUs), counted by how many they have. */
-    private final java.util.TreeMap<Long, Long> wholeFree = new java.util.TreeMap<>();
 
     /** The nodes as reported, nothing reserved. */
     public static ClusterCapacity of(Collection<NodeState> nodes) {
@@ -129,21 +123,6 @@ public final class ClusterCapacity {
         return fragmented;
     }
 
-    /** The nodes with some but not all of their GPUs free, counted by their free GPUs, fewest first. */
-    java.util.NavigableMap<Long, Long> partFree() {
-        return java.util.Collections.unmodifiableNavigableMap(partFree);
-    }
-
-    /** Free GPUs over the nodes with some but not all of their GPUs free. */
-    long partFreeGpus() {
-        return partFreeGpus;
-    }
-
-    /** The fewest GPUs a node with all its GPUs free has (0 when there is none). */
-    long smallestWholeFree() {
-        return wholeFree.isEmpty() ? 0 : wholeFree.firstKey();
-    }
-
     Slot slot(String name) {
         return slots.get(name);
     }
@@ -176,7 +155,6 @@ public final class ClusterCapacity {
         }
         freeGpus += s.freeGpus();
         fragmented += s.fragmented() ? 1 : 0;
-        count(s, 1);
     }
 
     private void delete(Slot s) {
@@ -191,15 +169,5 @@ public final class ClusterCapacity {
         }
         freeGpus -= s.freeGpus();
         fragmented -= s.fragmented() ? 1 : 0;
-        count(s, -1);
-    }
-
-    private void count(Slot s, long delta) {
-        if (s.fragmented()) {
-            partFree.merge(s.freeGpus(), delta, (a, b) -> a + b == 0 ? null : a + b);
-            partFreeGpus += delta * s.freeGpus();
-        } else if (s.allGpus() > 0 && s.freeGpus() == s.allGpus()) {
-            wholeFree.merge(s.allGpus(), delta, (a, b) -> a + b == 0 ? null : a + b);
-        }
     }
 }

@@ -77,11 +77,11 @@ final class GangFit {
     }
 
     /**
-     * The lowest score the gang could get on the cluster. Bin packing: a node with part of its GPUs free stops being
-     * part-used only when the gang fills exactly what is free on it, so at most as many of them as the gang's GPU pods
-     * and GPUs can fill, fewest free first, stop being part-used; and when the gang's GPUs cannot all go to part-used
-     * nodes but are fewer than any whole free node has, the whole node they go to is left part-used. Spread: the score
-     * is exactly minus the GPUs left free, whichever nodes take the pods.
+     * The lowest score the gang could get on the cluster. Bin packing: each node placed on changes
+     * whether it is left part-used at most once, pods without GPUs change no node's GPUs, and the gang's
+     * GPU pods touch at most as many nodes as there are of them, so at least (part-used nodes now − GPU
+     * pods) remain. Spread: the score is exactly minus the GPUs
+     * left free, whichever nodes take the pods.
      */
     static long lowerBound(List<Need> demand, ClusterCapacity capacity, Planner.Policy policy) {
         long pods = 0;
@@ -92,22 +92,9 @@ final class GangFit {
                 gpus += n.gpus() * n.demand().count();
             }
         }
-        if (policy != Planner.Policy.BIN_PACK) {
-            return -(capacity.freeGpus() - gpus);
-        }
-        long filled = 0;
-        long left = gpus;
-        for (Map.Entry<Long, Long> e : capacity.partFree().entrySet()) {
-            long fill = Math.min(Math.min(e.getValue(), left / e.getKey()), pods - filled);
-            filled += fill;
-            left -= fill * e.getKey();
-            if (fill < e.getValue()) {
-                break;
-            }
-        }
-        long smallestWhole = capacity.smallestWholeFree();
-        boolean leavesOne = gpus > capacity.partFreeGpus() && smallestWhole > 0 && gpus < smallestWhole;
-        return (capacity.fragmented() - filled + (leavesOne ? 1 : 0)) * 1_000_000;
+        return policy == Planner.Policy.BIN_PACK
+                ? Math.max(0, capacity.fragmented() - pods) * 1_000_000
+                : -(capacity.freeGpus() - gpus);
     }
 
     /** The quick checks' outcome: a refusal (or a cluster not planned in full), else the asks to place with. */
