@@ -79,7 +79,7 @@ class LocalKafkaClusterIT {
                             .configs(Map.of(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2"))))
                     .all()
                     .get(30, TimeUnit.SECONDS);
-            int victim = describe(admin).partitions().get(0).leader().id();
+            int victim = described(admin).partitions().get(0).leader().id();
             ConcurrentLinkedQueue<Future<RecordMetadata>> sent = new ConcurrentLinkedQueue<>();
             AtomicInteger acked = new AtomicInteger();
             AtomicBoolean producing = new AtomicBoolean(true);
@@ -207,6 +207,32 @@ class LocalKafkaClusterIT {
         config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
         return new KafkaProducer<>(config, new StringSerializer(), new IntegerSerializer());
+    }
+
+    /**
+     * The topic as soon as the broker asked knows it with a leader for every partition: createTopics returns once the
+     * controller has it, and a broker may answer UnknownTopicOrPartition for a moment after (a race CI met once).
+     */
+    private static TopicDescription described(Admin admin) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                TopicDescription d = describe(admin);
+                if (d.partitions().stream()
+                        .allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                    return d;
+                }
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+                        || System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(TOPIC + " has a partition without a leader 30 s after it was created");
+            }
+            Thread.sleep(100);
+        }
     }
 
     private static TopicDescription describe(Admin admin) throws Exception {
