@@ -118,6 +118,22 @@ public final class Fleet {
         return out;
     }
 
+    /**
+     * The epoch of the copy of {@code placementId} that {@code cluster}'s latest summary lists (what its agent applied
+     * last); empty when that summary does not list it, or none was received.
+     */
+    public Optional<Long> reportedEpoch(String cluster, String placementId) {
+        Member m = members.get(cluster);
+        ClusterSummary s = m == null ? null : m.summary();
+        if (s == null) {
+            return Optional.empty();
+        }
+        return s.placements().stream()
+                .filter(p -> p.placementId().equals(placementId))
+                .map(PlacementReport::epoch)
+                .findFirst();
+    }
+
     public Optional<Reservation> reservation(String placementId) {
         return Optional.ofNullable(reservations.get(placementId));
     }

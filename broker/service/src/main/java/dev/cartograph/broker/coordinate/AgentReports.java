@@ -113,6 +113,22 @@ final class AgentReports {
     }
 
     /**
+     * The clusters whose agents report a copy of the hub object, each with the epoch that copy was applied at (0 when
+     * its cluster's summary does not say): what a placement whose record was lost is made again from. One look-up per
+     * cluster.
+     */
+    Map<String, Long> copiesOf(HubObject object) {
+        Map<String, Long> out = new HashMap<>();
+        for (String cluster : fleet.clusters()) {
+            store.copyAt(Forwarding.copy(object.target(), cluster))
+                    .filter(s -> s.placementId().equals(Optional.of(object.uid())))
+                    .ifPresent(s -> out.put(
+                            cluster, fleet.reportedEpoch(cluster, object.uid()).orElse(0L)));
+        }
+        return out;
+    }
+
+    /**
      * Level-triggered fencing, once per tick: every reported copy whose placement is gone or lives on
      * another cluster is fenced (once per cluster and epoch, see {@link Fencing}). A copy reported
      * while its deletion was under way, then answered DELETED by an agent that had not seen it yet,

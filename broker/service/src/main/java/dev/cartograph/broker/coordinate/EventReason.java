@@ -32,7 +32,12 @@ public enum EventReason {
     /** resumed on the hub: placed again */
     Resumed(false),
     /** a ConfigMap, Secret, ServiceAccount or claim its pods need does not exist on the hub */
-    MissingDependency(true);
+    MissingDependency(true),
+    /**
+     * placed, but the broker had lost its record (a placements topic recreated, a standby that could not read it): its
+     * record was made again from where its copy runs and what its hub object says, and nothing of it was moved
+     */
+    Recovered(true);
 
     private final boolean warning;
 

@@ -23,6 +23,8 @@ import java.util.Optional;
  * @param priorityProblem why the annotation was not used, when it was set but is not a whole number
  * @param shownPhase      what the broker's phase label on it says now
  * @param shownCluster    what the broker's cluster label on it says now
+ * @param shownEpoch      the placement epoch the broker's epoch annotation on it says, when it says one: a floor for
+ *                        any epoch the broker uses for it again, should its placement record be lost
  */
 public record HubObject(
         String uid,
@@ -37,7 +39,8 @@ public record HubObject(
         Map<String, String> clusterSelector,
         boolean finalized,
         String shownPhase,
-        String shownCluster) {
+        String shownCluster,
+        Optional<Long> shownEpoch) {
 
     public HubObject {
         clusterSelector = Map.copyOf(clusterSelector);
@@ -82,7 +85,19 @@ public record HubObject(
                 Demands.clusterSelector(object),
                 finalized,
                 meta.path("labels").path(MetadataKeys.PHASE_LABEL).asText(""),
-                meta.path("labels").path(MetadataKeys.CLUSTER_LABEL).asText("")));
+                meta.path("labels").path(MetadataKeys.CLUSTER_LABEL).asText(""),
+                epoch(meta.path("annotations")
+                        .path(MetadataKeys.EPOCH_ANNOTATION)
+                        .asText(""))));
+    }
+
+    private static Optional<Long> epoch(String text) {
+        try {
+            long epoch = Long.parseLong(text.strip());
+            return epoch > 0 ? Optional.of(epoch) : Optional.empty();
+        } catch (NumberFormatException e) {
+            return Optional.empty(); // absent, or not the broker's: no floor
+        }
     }
 
     private static int classPriority(JsonNode object, PriorityClasses classes) {

@@ -182,7 +182,14 @@ final class PlacementMachine {
         DemandCache.Asked asked = demands.demand(object, interpreter); // once per spec: the cycle reads it again
         boolean suspends = asked instanceof DemandCache.Asked.Gang
                 && demands.needs(object, interpreter).suspended();
-        Step step = PlacementTransition.next(p, new Observed.HubChanged(object, failedSpec, suspends));
+        Step step = PlacementTransition.next(
+                p,
+                new Observed.HubChanged(
+                        object, failedSpec, suspends, p.isEmpty() ? reports.copiesOf(object) : java.util.Map.of()));
+        if (step instanceof Step.Adopt adopt) {
+            p = Optional.of(submission.adopt(object, adopt));
+            step = PlacementTransition.next(p, new Observed.HubChanged(object, failedSpec, suspends));
+        }
         if (step == Step.UPDATE
                 || step == Step.SUSPEND
                 || step == Step.REQUEUE_IF_CHANGED
@@ -305,17 +312,17 @@ final class PlacementMachine {
 
     /**
      * What this instance does once it leads and has caught up with every topic: hold again what the recorded
-     * placements reserved, match member copies read before their placement records, act on every hub object, and try
-     * the whole queue.
+     * placements reserved, act on every hub object (adopting those placed without a record, so their copies are not
+     * taken for strays), match member copies read before their placement records, and try the whole queue.
      */
     private void becameActive() {
         fairShare.recount(store); // the fleet knows every cluster's nodes now, so each GPU's model
         store.holdRecordedReservations();
+        for (HubObject object : store.objects()) {
+            hubChanged(object); // acted on as this instance now leads; one placed without a record is adopted
+        }
         for (WorkloadSummary s : List.copyOf(store.copies())) {
             reports.copy(s, Optional.empty()); // summaries read before their placement records: matched now
-        }
-        for (HubObject object : store.objects()) {
-            hubChanged(object); // acted on as this instance now leads
         }
         cycle.changedEverywhere();
     }

@@ -300,6 +300,12 @@ final class PlacementStore {
         return copies.values();
     }
 
+    /** The copy an agent reported under this key (the hub object's kind, namespace and name on a cluster), if any. */
+    Optional<WorkloadSummary> copyAt(WorkloadKey key) {
+        writer.check();
+        return Optional.ofNullable(copies.get(key));
+    }
+
     /** The copy of the placement on the cluster it is placed on, as that cluster's agent last reported it. */
     Optional<WorkloadSummary> member(PlacementRecord p) {
         writer.check();

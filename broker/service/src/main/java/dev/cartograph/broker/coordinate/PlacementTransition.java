@@ -6,6 +6,7 @@ import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.PlacementRecord;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -32,8 +33,19 @@ final class PlacementTransition {
          *
          * @param failedSpec the spec it had when it failed, when it failed and this instance knows that spec
          * @param suspends   whether it can be read and its definition reads it as suspended
+         * @param copies     when the broker has no record of it: the clusters whose agents report a copy of it, each
+         *                   with the epoch that copy was applied at (0 when not said); empty otherwise
          */
-        record HubChanged(HubObject object, Optional<JsonNode> failedSpec, boolean suspends) implements Observed {}
+        record HubChanged(HubObject object, Optional<JsonNode> failedSpec, boolean suspends, Map<String, Long> copies)
+                implements Observed {
+            public HubChanged {
+                copies = Map.copyOf(copies);
+            }
+
+            HubChanged(HubObject object, Optional<JsonNode> failedSpec, boolean suspends) {
+                this(object, failedSpec, suspends, Map.of());
+            }
+        }
 
         /** Its hub object is gone from the hub (removed without the broker's finalizer running, e.g. forced). */
         record HubGone() implements Observed {}
@@ -120,6 +132,14 @@ final class PlacementTransition {
         /** New, or failed and changed since: held with a finalizer and queued at {@code epoch} ({@link Submission}). */
         record Submit(long epoch) implements Step {}
 
+        /**
+         * The broker has no record of it, but it was placed: a copy runs on {@code cluster}, or its hub object says it
+         * was placed there. Its record is made again from that, at {@code epoch} (no lower than the hub object's and
+         * the copy's), APPLIED when {@code copyThere}, else PLACED (its apply is sent again, idempotently); then it is
+         * handled as any placed gang is. Nothing that runs is fenced or placed twice because a record was lost.
+         */
+        record Adopt(String cluster, long epoch, boolean copyThere) implements Step {}
+
         record Update() implements Step {}
 
         record Suspend() implements Step {}
@@ -156,11 +176,20 @@ final class PlacementTransition {
 
     /** The step for one placement ({@code p} empty: the broker has no record of it). */
     static Step next(Optional<PlacementRecord> p, Observed o) {
+        if (p.isEmpty() && o instanceof Observed.HubChanged h) {
+            Optional<Step> adopt = adopt(h);
+            if (adopt.isPresent()) {
+                return adopt.get();
+            }
+        }
         if (o instanceof Observed.HubChanged h && h.object().deleting()) {
             return p.filter(r -> r.state() == PlacementRecord.State.DELETING).isPresent() ? Step.KEEP : Step.DELETE;
         }
         if (p.isEmpty()) {
-            return o instanceof Observed.HubChanged ? new Step.Submit(1) : Step.KEEP;
+            // above any epoch it was placed at before, should its record have been lost
+            return o instanceof Observed.HubChanged h
+                    ? new Step.Submit(h.object().shownEpoch().map(e -> e + 1).orElse(1L))
+                    : Step.KEEP;
         }
         PlacementRecord r = p.get();
         if (o instanceof Observed.Answer a && !current(r, a.result())) {
@@ -181,6 +210,33 @@ final class PlacementTransition {
             case APPLIED -> applied(r, o);
             case DELETING -> deleting(o);
         };
+    }
+
+    /**
+     * A hub object the broker has no record of, that was placed all the same (its record lost: a standby that could
+     * not read it, a placements topic recreated, an unclean leader election): where it runs, and at which epoch. The
+     * copies its agents report come first — on the cluster its hub object names, else the first by name (a copy left
+     * elsewhere is fenced once the record stands); without a copy, the hub object's own marks count when they are the
+     * broker's whole set (cluster, phase, epoch and the broker's finalizer), so a user's copied labels place nothing.
+     */
+    private static Optional<Step> adopt(Observed.HubChanged h) {
+        HubObject object = h.object();
+        String cluster;
+        if (h.copies().containsKey(object.shownCluster())) {
+            cluster = object.shownCluster();
+        } else if (!h.copies().isEmpty()) {
+            cluster = new java.util.TreeSet<>(h.copies().keySet()).first();
+        } else if (!object.shownCluster().isEmpty()
+                && !object.shownPhase().isEmpty()
+                && object.shownEpoch().isPresent()
+                && object.finalized()) {
+            cluster = object.shownCluster();
+        } else {
+            return Optional.empty();
+        }
+        long epoch =
+                Math.max(Math.max(1, object.shownEpoch().orElse(1L)), h.copies().getOrDefault(cluster, 0L));
+        return Optional.of(new Step.Adopt(cluster, epoch, h.copies().containsKey(cluster)));
     }
 
     /** Only an answer to the placement's current epoch, from the cluster it is placed on, counts. */

@@ -8,8 +8,10 @@ import org.slf4j.MDC;
 
 /**
  * Where an input that failed to be handled goes: it is counted, logged once with the object's MDC
- * keys, and — when it concerns a hub object — that object is failed with the reason (annotation and
- * Warning Event), so the user sees it where they look. The loop then goes on. Coordinator thread only.
+ * keys, and — when it concerns a hub object — the user is told where they look: a gang that runs nowhere is failed
+ * with the reason (annotation and Warning Event); one with a copy on a cluster keeps it, as it was before the input
+ * (a Warning Event says what could not be handled): an accident of the broker's never deletes what runs. The loop then
+ * goes on. Coordinator thread only.
  */
 final class Quarantine {
     private static final Logger LOG = LoggerFactory.getLogger(Quarantine.class);
@@ -59,8 +61,20 @@ final class Quarantine {
             object.filter(o -> effects.active())
                     .ifPresent(o -> safely(() -> {
                         Optional<PlacementRecord> p = store.placement(o.uid());
-                        if (p.isPresent() || !o.deleting()) { // what it did was undone: a new one fails as it is
-                            submission.fail(p.orElseGet(() -> submission.queued(o, 1)), o, reason, EventReason.Invalid);
+                        Optional<String> runsOn = p.flatMap(PlacementRecord::cluster);
+                        if (runsOn.isPresent()) { // what it did was undone: its copy stays as it was, and so does it
+                            effects.event(
+                                    o,
+                                    EventReason.Invalid,
+                                    reason + "; it stays on " + runsOn.get() + " as it was (epoch "
+                                            + p.get().epoch() + ")");
+                        } else if (p.isPresent() || !o.deleting()) { // runs nowhere: a new one fails as it is
+                            submission.fail(
+                                    p.orElseGet(() ->
+                                            submission.queued(o, o.shownEpoch().orElse(1L))),
+                                    o,
+                                    reason,
+                                    EventReason.Invalid);
                         } else {
                             effects.event(o, EventReason.Invalid, reason);
                         }

@@ -49,6 +49,34 @@ final class Submission {
         store.keep(queued(object, epoch));
     }
 
+    /**
+     * A placed object the broker has no record of ({@link PlacementTransition.Step.Adopt}): its record is made again
+     * where it runs, held with its finalizer, with no reservation (its agent accounts for a copy that is there), and
+     * said so on the object. Returns the record.
+     */
+    PlacementRecord adopt(HubObject object, PlacementTransition.Step.Adopt adopt) {
+        String how = adopt.copyThere()
+                ? "its copy on " + adopt.cluster() + " is kept"
+                : "its hub object says it was placed on " + adopt.cluster() + "; its apply is sent there again";
+        String reason = "the broker had no record of this placement (lost from its topic); " + how + " at epoch "
+                + adopt.epoch();
+        LOG.warn("{}: {}", object.target(), reason);
+        PlacementRecord p = queued(object, adopt.epoch())
+                .with(
+                        Optional.of(adopt.cluster()),
+                        adopt.epoch(),
+                        adopt.copyThere() ? State.APPLIED : State.PLACED,
+                        "",
+                        Map.of(),
+                        clock.instant());
+        store.write(p);
+        if (!object.deleting()) {
+            effects.addFinalizer(object);
+        }
+        effects.event(object, EventReason.Recovered, reason);
+        return p;
+    }
+
     /** A new placement of the object, queued at {@code epoch}, not durable yet. */
     PlacementRecord queued(HubObject object, long epoch) {
         return new PlacementRecord(
