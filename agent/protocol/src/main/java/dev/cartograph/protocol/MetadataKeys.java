@@ -4,7 +4,7 @@ package dev.cartograph.protocol;
  * Cartograph's own label, annotation and finalizer keys ({@code cartograph.dev/*}) on hub objects and
  * their member copies: the one place they are spelled. Users set some (what to federate, where it may
  * run, how it ranks); the broker writes others on the hub object (where it runs, its phase, why it
- * waits, the placement epoch); the agent marks the member copy (placement id, epoch). Constants only;
+ * waits, the placement epoch); the agent marks the member copy (placement id, epoch, whether Kafka has it as started). Constants only;
  * thread-safe.
  */
 public final class MetadataKeys {
@@ -33,6 +33,13 @@ public final class MetadataKeys {
      * on the member copy, the epoch the agent applied (an older command never overwrites a newer copy).
      */
     public static final String EPOCH_ANNOTATION = PREFIX + "epoch";
+    /**
+     * Member annotation the agent writes on a copy once Kafka has acknowledged a summary of it saying it had started:
+     * the copy's epoch at that summary. The broker keeps a gang it last heard had started when its cluster goes
+     * silent (ADR 0005), so an agent restarted while cut off from Kafka keeps such a copy too; a copy re-applied at
+     * another epoch does not inherit it.
+     */
+    public static final String STARTED_REPORTED_ANNOTATION = PREFIX + "started-reported";
     /** Member label: the placement a copy was created for, so an agent finds it again after a restart. */
     public static final String PLACEMENT_ID_LABEL = PREFIX + "placement-id";
     /**

@@ -18,6 +18,7 @@ class MetadataKeysTest {
         assertThat(MetadataKeys.PHASE_LABEL).isEqualTo("cartograph.dev/phase");
         assertThat(MetadataKeys.REASON_ANNOTATION).isEqualTo("cartograph.dev/reason");
         assertThat(MetadataKeys.EPOCH_ANNOTATION).isEqualTo("cartograph.dev/epoch");
+        assertThat(MetadataKeys.STARTED_REPORTED_ANNOTATION).isEqualTo("cartograph.dev/started-reported");
         assertThat(MetadataKeys.PLACEMENT_ID_LABEL).isEqualTo("cartograph.dev/placement-id");
         assertThat(MetadataKeys.DEPENDENCY_LABEL).isEqualTo("cartograph.dev/dependency");
         assertThat(MetadataKeys.USED_BY_PREFIX).isEqualTo("used-by.cartograph.dev/");

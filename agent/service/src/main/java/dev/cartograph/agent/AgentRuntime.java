@@ -3,6 +3,7 @@ package dev.cartograph.agent;
 import dev.cartograph.agent.apply.ApplyPolicy;
 import dev.cartograph.agent.fence.Fencer;
 import dev.cartograph.agent.fence.SelfFence;
+import dev.cartograph.agent.fence.StartedMarks;
 import dev.cartograph.agent.kafka.Backoff;
 import dev.cartograph.agent.kafka.CommandLoop;
 import dev.cartograph.agent.kafka.CommandSource;
@@ -52,8 +53,12 @@ public final class AgentRuntime implements AutoCloseable {
     /** Its own thread: a producer blocked on an unreachable Kafka must not hold fencing up. */
     private final ScheduledExecutorService fencing =
             Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "agent-fence"));
+    /** Its own thread too: a throttled API server must hold up neither publishing nor fencing. */
+    private final ScheduledExecutorService marking =
+            Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "agent-marks"));
 
     private SelfFence fence;
+    private StartedMarks marks;
     private OwnTopics ownTopics;
     private Publisher publisher;
     private CommandLoop commands;
@@ -117,6 +122,7 @@ public final class AgentRuntime implements AutoCloseable {
         commandThread.start();
         long every = settings.publishInterval().toMillis();
         fence = new SelfFence(settings.fencing(), clock.instant());
+        marks = new StartedMarks(fence, w -> cache.workload(w.kind(), w.namespace(), w.name()), applier, clock);
         CommandLoop loop = commands;
         Publishing round = new Publishing(
                 cache,
@@ -125,6 +131,7 @@ public final class AgentRuntime implements AutoCloseable {
                 reporter,
                 publisher,
                 fence,
+                marks,
                 () -> !loop.status().ended(),
                 settings.heartbeatInterval(),
                 clock,
@@ -141,6 +148,7 @@ public final class AgentRuntime implements AutoCloseable {
                 every,
                 TimeUnit.MILLISECONDS);
         fencing.scheduleWithFixedDelay(new Fencer(fence, cache::workloads, applier, clock), 1, 1, TimeUnit.SECONDS);
+        marking.scheduleWithFixedDelay(marks, 1, 1, TimeUnit.SECONDS);
         LOG.info("agent for cluster {} started (incarnation {})", settings.cluster(), reporter.incarnation());
     }
 
@@ -206,6 +214,24 @@ public final class AgentRuntime implements AutoCloseable {
         return new Health(true, "commands: " + loop.state() + ", " + loop.detail());
     }
 
+    /**
+     * Writes the marks of what Kafka acknowledged last (bounded: five seconds), so an orderly restart keeps them; a
+     * crash loses at most those of the last second.
+     */
+    private void markLast() {
+        marking.shutdown(); // the run already scheduled is dropped; one last one runs below
+        try {
+            if (marking.awaitTermination(5, TimeUnit.SECONDS) && marks != null) {
+                java.util.concurrent.CompletableFuture.runAsync(marks).get(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.warn("the last marks of copies Kafka has as started were not written: {}", e.toString());
+        }
+        marking.shutdownNow();
+    }
+
     @Override
     public void close() {
         fencing.shutdownNow();
@@ -229,8 +255,9 @@ public final class AgentRuntime implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         if (publisher != null) {
-            publisher.close();
+            publisher.close(); // runs the callbacks of what Kafka still acknowledges
         }
+        markLast();
         if (ownTopics != null) {
             ownTopics.close();
         }

@@ -3,6 +3,7 @@ package dev.cartograph.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.agent.apply.Ownership;
 import dev.cartograph.agent.fence.SelfFence;
+import dev.cartograph.agent.fence.StartedMarks;
 import dev.cartograph.agent.kafka.Publisher;
 import dev.cartograph.agent.kube.ClusterCache;
 import dev.cartograph.agent.report.Owners;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * One publishing round, run at a fixed delay on the agent's publishing thread: when capacity changed or a
  * heartbeat is due, the cluster records that changed and the cluster header ({@link ClusterDeltas}: only
  * changed nodes and placements, everything again after a record may have been lost), a record per changed
- * workload (a tombstone for one that is gone), then a flush. Kafka's acknowledgements feed the self-fence. A round that fails is logged and the next one
+ * workload (a tombstone for one that is gone), then a flush. Kafka's acknowledgements feed the self-fence, and the marks that carry what it knows past a restart
+ * ({@link StartedMarks}). A round that fails is logged and the next one
  * tries again. Runs on one thread at a time.
  */
 final class Publishing implements Runnable {
@@ -36,6 +38,7 @@ final class Publishing implements Runnable {
     private final Reporter reporter;
     private final Publisher publisher;
     private final SelfFence fence;
+    private final StartedMarks marks;
     private final BooleanSupplier serving;
     private final Duration heartbeat;
     private final Clock clock;
@@ -55,6 +58,7 @@ final class Publishing implements Runnable {
             Reporter reporter,
             Publisher publisher,
             SelfFence fence,
+            StartedMarks marks,
             BooleanSupplier serving,
             Duration heartbeat,
             Clock clock,
@@ -66,6 +70,7 @@ final class Publishing implements Runnable {
         this.reporter = reporter;
         this.publisher = publisher;
         this.fence = fence;
+        this.marks = marks;
         this.serving = serving;
         this.heartbeat = heartbeat;
         this.clock = clock;
@@ -105,9 +110,14 @@ final class Publishing implements Runnable {
         for (ClusterCache.Change.Workload w : changes.takeWorkloads()) {
             Optional<JsonNode> object = cache.workload(w.kind(), w.namespace(), w.name());
             if (object.isPresent()) {
+                long epoch = Ownership.epoch(object.get()).orElse(0L);
                 reporter.workload(interpreter.get(), object.get(), now)
                         .ifPresent(s -> publisher.workload(
-                                s, () -> s.placementId().ifPresent(id -> fence.delivered(id, s.started()))));
+                                s,
+                                () -> s.placementId().ifPresent(id -> {
+                                    fence.delivered(id, epoch, s.started());
+                                    marks.acknowledged(w);
+                                })));
             } else {
                 publisher.workloadDeleted(reporter.key(tombstoneOf(w)), () -> {});
             }

@@ -445,6 +445,11 @@ class AgentIT {
 
     /** A Job as the agent creates it for a placement (its labels and epoch), or a local one when {@code placement} is empty. */
     void job(String name, String placement) throws Exception {
+        job(name, placement, "{}");
+    }
+
+    /** As {@link #job(String, String)}, with this status. */
+    void job(String name, String placement, String status) throws Exception {
         String labels = placement.isEmpty()
                 ? "{}"
                 : "{cartograph.dev/placement-id: " + placement + ", app.kubernetes.io/managed-by: cartograph-agent}";
@@ -453,7 +458,8 @@ class AgentIT {
                 kind: Job
                 metadata: {name: %s, namespace: ml, labels: %s, annotations: {cartograph.dev/epoch: "1"}}
                 spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]}}}
-                """.formatted(name, labels));
+                status: %s
+                """.formatted(name, labels, status));
     }
 
     AgentRuntime fencingAgent(String bootstrap) {
@@ -509,6 +515,53 @@ class AgentIT {
                     () -> "health " + cut.health());
             assertThat(cut.health().up()).isFalse();
         }
+    }
+
+    /**
+     * Issue 33, finding 2. The broker keeps a gang whose last summary it received said started (ADR 0005), so an
+     * agent restarted while cut off from Kafka must keep it too: its memory of what Kafka acknowledged is gone with
+     * the old process, so it has to come from the member.
+     */
+    @Test
+    void anAgentRestartedWhileCutOffKeepsTheCopyKafkaHadAsStartedAndFencesTheOneItHadAsNotStarted() throws Exception {
+        // by hand from batch-job-v1's Karta: active 1 and ready 1 is Running (started); no status is not started
+        job("running", "p-run", "{active: 1, ready: 1}");
+        job("waiting", "p-wait");
+        Eventually.until(
+                Duration.ofSeconds(30),
+                () -> reported("p-run").filter(WorkloadSummary::started).isPresent()
+                        && reported("p-wait").filter(w -> !w.started()).isPresent(),
+                () -> "summaries read from Kafka: " + workloads);
+        agent.close(); // restarted, and the new process cannot reach Kafka
+        agent = null;
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        try (AgentRuntime cut = fencingAgent("127.0.0.1:" + closed)) {
+            Eventually.until(
+                    Duration.ofSeconds(30),
+                    () -> mlJob("waiting") == null,
+                    () -> "the copy last reported not started is still there; health " + cut.health());
+            Thread.sleep(2000); // two more fencing runs
+            assertThat(mlJob("running"))
+                    .as("the copy Kafka has as started, which the broker keeps, is kept here too")
+                    .isNotNull();
+            // what told the new process: the mark the old one wrote once Kafka acknowledged it, at the copy's epoch 1
+            assertThat(mlJob("running").getMetadata().getAnnotations())
+                    .containsEntry("cartograph.dev/started-reported", "1");
+        }
+    }
+
+    Optional<WorkloadSummary> reported(String placement) {
+        List<WorkloadSummary> seen = workloads.stream()
+                .filter(w -> w.placementId().equals(Optional.of(placement)))
+                .toList();
+        return seen.isEmpty() ? Optional.empty() : Optional.of(seen.get(seen.size() - 1));
+    }
+
+    Job mlJob(String name) {
+        return client.batch().v1().jobs().inNamespace("ml").withName(name).get();
     }
 
     @Test

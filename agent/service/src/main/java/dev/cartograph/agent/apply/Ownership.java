@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * How an agent marks what it created: a label with the placement id, the managing agent, and an
- * annotation with the fencing epoch. An object is a copy only with all three marks and no controller
+ * annotation with the fencing epoch (and, once Kafka has a summary saying the copy started, an annotation saying
+ * so at that epoch: {@link #startedReported}). An object is a copy only with all three marks and no controller
  * owner (a Pod or ReplicaSet whose template copied the labels is owned by its controller, so it is
  * never taken for a copy); objects without them are never touched. Copies are found by their kind,
  * namespace and name, never by a label search. Pure.
@@ -62,10 +63,20 @@ public final class Ownership {
 
     /** The epoch the object was applied at, when the agent marked it. */
     public static Optional<Long> epoch(JsonNode object) {
-        String text = object.path("metadata")
-                .path("annotations")
-                .path(MetadataKeys.EPOCH_ANNOTATION)
-                .asText("");
+        return number(object, MetadataKeys.EPOCH_ANNOTATION);
+    }
+
+    /**
+     * The epoch of the copy at which Kafka acknowledged a summary saying it had started, when an agent wrote it
+     * ({@link MetadataKeys#STARTED_REPORTED_ANNOTATION}); it counts only while it is the copy's {@link #epoch}.
+     */
+    public static Optional<Long> startedReported(JsonNode object) {
+        return number(object, MetadataKeys.STARTED_REPORTED_ANNOTATION);
+    }
+
+    private static Optional<Long> number(JsonNode object, String annotation) {
+        String text =
+                object.path("metadata").path("annotations").path(annotation).asText("");
         try {
             return text.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(text));
         } catch (NumberFormatException e) {

@@ -2,7 +2,6 @@ package dev.cartograph.agent.fence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cartograph.agent.apply.ApplyPolicy;
-import dev.cartograph.agent.apply.Ownership;
 import dev.cartograph.agent.kube.KubeApplier;
 import dev.cartograph.protocol.CommandResult;
 import java.time.Clock;
@@ -46,9 +45,9 @@ public final class Fencer implements Runnable {
             Map<String, JsonNode> byPlacement = new HashMap<>();
             List<SelfFence.Copy> copies = new ArrayList<>();
             for (JsonNode o : workloads.get()) {
-                Optional<String> id = Ownership.placementId(o);
-                if (id.isPresent() && byPlacement.putIfAbsent(id.get(), o) == null) {
-                    copies.add(new SelfFence.Copy(id.get(), Ownership.epoch(o).orElse(0L)));
+                Optional<SelfFence.Copy> copy = SelfFence.Copy.of(o);
+                if (copy.isPresent() && byPlacement.putIfAbsent(copy.get().placementId(), o) == null) {
+                    copies.add(copy.get());
                 }
             }
             for (SelfFence.Verdict v : fence.due(clock.instant(), copies)) {

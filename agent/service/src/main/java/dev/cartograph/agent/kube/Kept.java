@@ -25,8 +25,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *       ({@code Reporter#workload}, {@code Reporter#cluster}): the whole object as its definition reads it — a
  *       cluster's own Karta objects may name any field, and a workload summary carries {@code status} whole — and
  *       by the apply side: {@code apply.Ownership} ({@code metadata.labels}, {@code metadata.annotations},
- *       {@code metadata.ownerReferences[].controller}) for {@code CommandHandler}, {@code fence.Fencer} and
- *       {@code Publishing}; {@code apply.ApplyPolicy#decide} ({@code kind}, {@code metadata.name},
+ *       {@code metadata.ownerReferences[].controller}) for {@code CommandHandler}, {@code fence.Fencer},
+ *       {@code fence.StartedMarks} and {@code Publishing}; {@code apply.ApplyPolicy#decide} ({@code kind}, {@code metadata.name},
  *       {@code metadata.namespace}); {@code KubeApplier} deleting an existing copy ({@code apiVersion},
  *       {@code kind}, {@code metadata.namespace}, {@code metadata.name}); {@code Reporter#key}; and
  *       {@code report.Owners} (as for pods). So a workload keeps everything but {@code metadata.managedFields}

@@ -1,6 +1,7 @@
 package dev.cartograph.agent.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.agent.apply.ApplyPolicy;
 import dev.cartograph.agent.apply.Ownership;
 import dev.cartograph.interpreter.Documents;
@@ -86,6 +87,28 @@ public final class KubeApplier {
             return read(manifest);
         } catch (KubernetesClientException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * Sets annotation {@code key} of the object {@code object} names to {@code value}, or removes it when empty: one
+     * JSON merge patch of that annotation alone, tried once (the caller tries again later), so nothing else of the
+     * object is written. APPLIED when written, DELETED when the object is gone, else as {@link ApiAnswer} says: RETRY
+     * while the API server could not be asked, FAILED when it refused.
+     */
+    public Outcome annotate(JsonNode object, String key, Optional<String> value) {
+        ObjectNode patch = Documents.json().createObjectNode();
+        ObjectNode annotations = patch.putObject("metadata").putObject("annotations");
+        value.ifPresentOrElse(v -> annotations.put(key, v), () -> annotations.putNull(key));
+        try {
+            op(object).patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+            return new Outcome(CommandResult.Outcome.APPLIED, "annotated " + describe(object));
+        } catch (KubernetesClientException e) {
+            return e.getCode() == 404
+                    ? new Outcome(CommandResult.Outcome.DELETED, describe(object) + " is gone")
+                    : ApiAnswer.of(e, 1);
+        } catch (RuntimeException e) {
+            return writes.outcome(e, true);
         }
     }
 

@@ -22,8 +22,8 @@ class SelfFenceTest {
 
     private SelfFence fenceWithReports(SelfFence.Settings settings) {
         SelfFence fence = new SelfFence(settings, T0);
-        fence.delivered("p-pending", false);
-        fence.delivered("p-running", true);
+        fence.delivered("p-pending", 1, false);
+        fence.delivered("p-running", 3, true);
         fence.delivered(T0.plusSeconds(10));
         return fence;
     }
@@ -76,7 +76,7 @@ class SelfFenceTest {
     @Test
     void anAgentThatNeverReachesKafkaFencesFromItsStartAndACopyThatStartedSinceItsLastReportStillCounts() {
         SelfFence fence = new SelfFence(FOUR_MINUTES, T0);
-        fence.delivered("p-running", false); // the broker last heard: not started; it started while cut off
+        fence.delivered("p-running", 3, false); // the broker last heard: not started; it started while cut off
         assertThat(fence.due(T0.plusSeconds(239), all)).isEmpty();
         assertThat(ids(fence.due(T0.plusSeconds(240), all)))
                 .containsExactlyInAnyOrder("p-pending", "p-running", "p-new");
@@ -88,6 +88,54 @@ class SelfFenceTest {
         fence.due(T0.plusSeconds(20), List.of(pending)); // p-running is gone from the cluster
         assertThat(ids(fence.due(T0.plusSeconds(250), List.of(running))))
                 .containsExactly("p-running"); // back, never reported since
+    }
+
+    /** Copies as a new incarnation lists them: what earlier ones marked on each is all it knows. */
+    @Test
+    void aNewIncarnationKeepsOnlyTheCopiesMarkedAsReportedStartedAtTheEpochTheyHave() {
+        SelfFence fence = new SelfFence(FOUR_MINUTES, T0); // started now; Kafka never reached
+        SelfFence.Copy marked = new SelfFence.Copy("p-running", 3, Optional.of(3L));
+        SelfFence.Copy reapplied = new SelfFence.Copy("p-reapplied", 4, Optional.of(3L)); // the mark is epoch 3's
+        SelfFence.Copy unmarked = new SelfFence.Copy("p-pending", 1);
+        List<SelfFence.Copy> listed = List.of(marked, reapplied, unmarked);
+
+        assertThat(fence.due(T0.plusSeconds(239), listed)).isEmpty();
+        List<SelfFence.Verdict> due = fence.due(T0.plusSeconds(240), listed);
+        assertThat(ids(due)).containsExactlyInAnyOrder("p-reapplied", "p-pending");
+        assertThat(due)
+                .filteredOn(v -> v.copy().placementId().equals("p-reapplied"))
+                .singleElement()
+                .satisfies(v -> assertThat(v.reason()).contains("not reported at epoch 4"));
+        // with running gangs re-placed too, the mark protects nothing
+        assertThat(ids(new SelfFence(new SelfFence.Settings(Optional.of(Duration.ofMinutes(4)), true), T0)
+                        .due(T0.plusSeconds(240), listed)))
+                .containsExactlyInAnyOrder("p-running", "p-reapplied", "p-pending");
+    }
+
+    @Test
+    void whatKafkaAcknowledgedInThisProcessWinsOverTheMark() {
+        SelfFence fence = new SelfFence(FOUR_MINUTES, T0);
+        SelfFence.Copy marked = new SelfFence.Copy("p-running", 3, Optional.of(3L));
+        fence.delivered("p-running", 3, false); // it stopped (suspended): the broker now has it as not started
+        assertThat(ids(fence.due(T0.plusSeconds(240), List.of(marked)))).containsExactly("p-running");
+    }
+
+    @Test
+    void theMarkIsAskedForOnlyWhenKafkaAcknowledgedAStartedSummaryAtTheCopysEpoch() {
+        SelfFence fence = new SelfFence(FOUR_MINUTES, T0);
+        SelfFence.Copy atThree = new SelfFence.Copy("p-running", 3);
+        assertThat(fence.remark(atThree)).isEmpty(); // nothing acknowledged: an earlier mark stays as it is
+
+        fence.delivered("p-running", 3, true);
+        assertThat(fence.remark(atThree)).contains(new SelfFence.Remark(atThree, Optional.of(3L)));
+        SelfFence.Copy markedAtThree = new SelfFence.Copy("p-running", 3, Optional.of(3L));
+        assertThat(fence.remark(markedAtThree)).isEmpty(); // already says so
+        SelfFence.Copy reapplied = new SelfFence.Copy("p-running", 4, Optional.of(3L));
+        assertThat(fence.remark(reapplied)).isEmpty(); // Kafka has nothing of epoch 4 yet: not marked for it
+
+        fence.delivered("p-running", 3, false);
+        assertThat(fence.remark(markedAtThree)).contains(new SelfFence.Remark(markedAtThree, Optional.empty()));
+        assertThat(fence.remark(atThree)).isEmpty();
     }
 
     @Test
