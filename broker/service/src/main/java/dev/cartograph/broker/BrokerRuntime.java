@@ -44,6 +44,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class BrokerRuntime implements BrokerState, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerRuntime.class);
+    /** How often the hub's listing is handed to the coordinator ({@code Input.HubListed}). */
+    static final java.time.Duration HUB_LISTED_EVERY = java.time.Duration.ofSeconds(30);
 
     private final BrokerSettings settings;
     private final HubConnection hubConnection;
@@ -160,6 +162,20 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
                 },
                 1,
                 2,
+                TimeUnit.SECONDS);
+        // what vanished from the hub while nobody acted is found by listing it (HubInventory)
+        hubSync.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        if (watch.started()) {
+                            coordinator.post(new Input.HubListed(watch.listed()));
+                        }
+                    } catch (RuntimeException e) {
+                        LOG.warn("the hub's listing was not handed on: {}", e.toString());
+                    }
+                },
+                HUB_LISTED_EVERY.toSeconds(),
+                HUB_LISTED_EVERY.toSeconds(),
                 TimeUnit.SECONDS);
         if (settings.leaderElection()) {
             election = hubConnection.election(settings.leaseNamespace(), settings.leaseName(), settings.brokerId());

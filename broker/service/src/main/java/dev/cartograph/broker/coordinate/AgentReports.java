@@ -30,6 +30,7 @@ final class AgentReports {
     private final Fleet fleet;
     private final PlacementStore store;
     private final Fencing fencing;
+    private final HubInventory inventory;
     private final StatusMirror mirror;
     private final Clock clock;
     /** What each cluster's last accepted summary said of what it can take: its nodes and its labels (for cluster selectors). */
@@ -42,12 +43,14 @@ final class AgentReports {
             Fleet fleet,
             PlacementStore store,
             Fencing fencing,
+            HubInventory inventory,
             StatusMirror mirror,
             Clock clock) {
         this.settings = settings;
         this.fleet = fleet;
         this.store = store;
         this.fencing = fencing;
+        this.inventory = inventory;
         this.mirror = mirror;
         this.clock = clock;
     }
@@ -103,13 +106,30 @@ final class AgentReports {
     void copy(WorkloadSummary s, Optional<WorkloadSummary> previous) {
         String uid = s.placementId().orElseThrow();
         Optional<PlacementRecord> p = store.placement(uid);
-        if (p.isEmpty() || !p.get().cluster().equals(Optional.of(s.key().cluster()))) {
+        if (stray(uid, s.key(), p)) {
             fencing.fence(uid, s.key(), p);
             return;
+        }
+        if (p.isEmpty() || !p.get().cluster().equals(Optional.of(s.key().cluster()))) {
+            return; // no record yet: its hub object is adopted, or not listed yet
         }
         if (p.get().state() != State.QUEUED) { // a preempted gang's suspended copy: the hub shows it waiting
             store.object(uid).filter(o -> !o.deleting()).ifPresent(o -> mirror.mirror(o, s, previous));
         }
+    }
+
+    /**
+     * Whether a reported copy is a stray to fence: its placement lives on another cluster; or there is no placement and
+     * no hub object of it (or one whose deletion is over but for its finalizer), and this instance has listed every hub
+     * object of its kind (one it has not read yet may still have a placement to adopt it,
+     * {@link PlacementTransition.Step.Adopt}).
+     */
+    private boolean stray(String uid, WorkloadKey copy, Optional<PlacementRecord> p) {
+        if (p.isPresent()) {
+            return !p.get().cluster().equals(Optional.of(copy.cluster()));
+        }
+        return store.object(uid).filter(o -> !o.deleting()).isEmpty()
+                && inventory.listed(HubInventory.kind(copy.group(), copy.kind()));
     }
 
     /**
@@ -138,9 +158,7 @@ final class AgentReports {
         for (WorkloadSummary s : List.copyOf(store.copies())) {
             String uid = s.placementId().orElse("");
             Optional<PlacementRecord> p = uid.isEmpty() ? Optional.empty() : store.placement(uid);
-            if (!uid.isEmpty()
-                    && (p.isEmpty()
-                            || !p.get().cluster().equals(Optional.of(s.key().cluster())))) {
+            if (!uid.isEmpty() && stray(uid, s.key(), p)) {
                 fencing.fence(uid, s.key(), p);
             }
         }

@@ -16,6 +16,7 @@ import java.util.function.Consumer;
  * let go at once. Coordinator thread only.
  */
 final class Deletion {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Deletion.class);
     private final BrokerSettings settings;
     private final PlacementStore store;
     private final Fleet fleet;
@@ -44,8 +45,24 @@ final class Deletion {
 
     /** The hub object is being deleted (or is gone without our finalizer running). */
     void delete(HubObject object, Optional<PlacementRecord> placement) {
+        delete(Optional.of(object), placement);
+    }
+
+    /**
+     * The placement's hub object is gone from the hub, unseen: deleted while no leader acted, before the broker's
+     * finalizer held it ({@link HubInventory}). Its copy is deleted as any deleted gang's is.
+     */
+    void orphaned(PlacementRecord p) {
+        LOG.warn(
+                "{}: its hub object is gone from the hub (deleted while no leader acted); its copy{} is deleted",
+                p.target(),
+                p.cluster().map(c -> " on " + c).orElse(""));
+        delete(Optional.empty(), Optional.of(p));
+    }
+
+    private void delete(Optional<HubObject> object, Optional<PlacementRecord> placement) {
         if (placement.isEmpty()) {
-            effects.removeFinalizer(object);
+            object.ifPresent(effects::removeFinalizer);
             return;
         }
         PlacementRecord p = placement.get();
@@ -63,15 +80,15 @@ final class Deletion {
             store.release(p.uid());
             forwarding.delete(deleting, cluster);
             if (!fleet.ready(cluster, clock.instant(), settings.heartbeatTimeout())) {
-                effects.event(
-                        object,
+                object.ifPresent(o -> effects.event(
+                        o,
                         EventReason.Deleting,
-                        cluster + " is not ready; its copy is deleted when its agent returns");
-                finish(deleting, Optional.of(object));
+                        cluster + " is not ready; its copy is deleted when its agent returns"));
+                finish(deleting, object);
             }
             return;
         }
-        finish(p, Optional.of(object));
+        finish(p, object);
     }
 
     /**

@@ -51,6 +51,17 @@ public sealed interface Input {
     record HubDeleted(JsonNode object) implements Input {}
 
     /**
+     * The hub's federated objects of these kinds ({@code group/Kind}) are all known to this instance now: their watches
+     * have listed them (and the hub's namespaces). Sent again every half minute, so that what vanished from the hub
+     * while nobody acted is found.
+     */
+    record HubListed(Set<String> kinds) implements Input {
+        public HubListed {
+            kinds = Set.copyOf(kinds);
+        }
+    }
+
+    /**
      * This instance gained or lost the leader lease, in leader term {@code term} (post it through
      * {@link Coordinator#leading}, which stops writes at once when the lease is lost).
      */

@@ -48,6 +48,7 @@ final class PlacementMachine {
     private final Preempting preempting;
     private final DemandCache demands;
     private final AgentReports reports;
+    private final HubInventory inventory = new HubInventory();
     private final Clock clock;
     private final PriorityClasses priorityClasses;
     private Interpreter interpreter;
@@ -81,7 +82,8 @@ final class PlacementMachine {
         this.deletion = new Deletion(settings, store, fleet, forwarding, effects, clock, this::forget);
         this.suspension = new Suspension(store, demands, forwarding, submission, effects, clock, definitions);
         this.updates = new Updates(store, demands, forwarding, mirror, effects, clock, definitions);
-        this.reports = new AgentReports(settings, fleet, store, new Fencing(store, effects, clock), mirror, clock);
+        this.reports =
+                new AgentReports(settings, fleet, store, new Fencing(store, effects, clock), inventory, mirror, clock);
         this.quarantine = new Quarantine(store, submission, effects);
         this.preempting = new Preempting(settings, store, fleet, fairShare, forwarding, effects, clock, definitions);
         this.cycle = new SchedulingCycle(
@@ -154,6 +156,8 @@ final class PlacementMachine {
             HubObject.parse(h.object(), priorityClasses, clock.instant()).ifPresent(this::hubChanged);
         } else if (input instanceof Input.HubDeleted h) {
             HubObject.parse(h.object(), priorityClasses, clock.instant()).ifPresent(this::hubDeleted);
+        } else if (input instanceof Input.HubListed l) {
+            hubListed(l.kinds());
         } else if (input instanceof Input.Leading l) {
             leadership.changed(l.leading(), l.term());
         } else if (input instanceof Input.Definitions d) {
@@ -222,6 +226,22 @@ final class PlacementMachine {
             deletion.delete(object, store.placement(object.uid())); // gone without our finalizer (forced)
         }
         store.objectGone(object.uid());
+    }
+
+    /**
+     * The hub was listed again ({@link HubInventory}): placements whose hub object has been missing from two listings
+     * are deleted as if it had been deleted before the broker's eyes (copy first, then the record).
+     */
+    private void hubListed(java.util.Set<String> kinds) {
+        List<PlacementRecord> unseen = store.placements().stream()
+                .filter(p -> store.object(p.uid()).isEmpty())
+                .toList();
+        for (PlacementRecord p : inventory.sweep(kinds, unseen)) {
+            if (leadership.active()
+                    && PlacementTransition.next(Optional.of(p), new Observed.HubGone()) == Step.DELETE) {
+                deletion.orphaned(p);
+            }
+        }
     }
 
     /** An agent answered a command: only an answer to the placement's current epoch and cluster counts. */

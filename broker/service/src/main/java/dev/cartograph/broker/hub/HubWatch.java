@@ -148,6 +148,27 @@ public final class HubWatch implements AutoCloseable {
         return started;
     }
 
+    /**
+     * The kinds ({@code group/Kind}) whose federated objects this watch has all listed now: their informers have synced,
+     * and the namespaces' informer too (an object federated by its namespace's label is offered only once the namespace
+     * is known). Empty until then; a kind it cannot watch (not served, or discovery failed) is never among them.
+     */
+    public java.util.Set<String> listed() {
+        SharedIndexInformer<Namespace> ns = namespaceInformer;
+        if (ns == null || !ns.hasSynced()) {
+            return java.util.Set.of();
+        }
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        informers.forEach((key, informer) -> {
+            if (informer.hasSynced()) {
+                int slash = key.lastIndexOf('/');
+                GroupVersionKind gvk = GroupVersionKind.of(key.substring(0, slash), key.substring(slash + 1));
+                out.add(gvk.group() + "/" + gvk.kind());
+            }
+        });
+        return out;
+    }
+
     /** The hub's PriorityClasses, for queue priority: none until {@link #start} could watch them. */
     public PriorityClasses priorityClasses() {
         return priorityClasses;

@@ -364,6 +364,8 @@ class CoordinatorFailureTest extends CoordinatorHarness {
     void aCopyReportedWhileItsDeletionWasUnderwayIsFencedOnceTheDeletionIsFinished() {
         step(
                 new Input.CaughtUp(),
+                // every Job on the hub is known: a copy without a placement or a hub object is a stray (HubInventory)
+                new Input.HubListed(java.util.Set.of("batch/Job")),
                 new Input.Cluster(cluster("east", 1, now, 0)),
                 new Input.HubChanged(job("j", "uid-j", T0, 8, "", "")));
         step(new Input.Result(new CommandResult("east", "uid-j", 1, "apply", CommandResult.Outcome.APPLIED, "", now)));
