@@ -70,12 +70,9 @@ final class CommandHandler implements Function<Command, CommandResult> {
     @Override
     public CommandResult apply(Command command) {
         long started = observer.started();
-        Optional<JsonNode> existing = existing(command);
-        existing.filter(o -> command instanceof Command.Delete).ifPresent(CommandHandler::mdc);
-        ApplyPolicy.Decision decision = misaddressed(command)
-                .<ApplyPolicy.Decision>map(ApplyPolicy.Decision.Reject::new)
-                .orElseGet(() -> policy.get().decide(command, existing));
-        KubeApplier.Outcome outcome = carryOut(command, decision);
+        KubeApplier.Outcome outcome = misaddressed(command)
+                .map(reason -> new KubeApplier.Outcome(CommandResult.Outcome.REJECTED, reason))
+                .orElseGet(() -> decideAndAct(command));
         changes.capacityChanged();
         observer.command(verb(command), outcome.outcome(), started);
         boolean done =
@@ -96,6 +93,23 @@ final class CommandHandler implements Function<Command, CommandResult> {
                 outcome.outcome(),
                 outcome.reason(),
                 clock.instant());
+    }
+
+    /**
+     * Reads what the cluster holds for the command's placement, decides, acts. A copy that cannot be read is not taken
+     * for absent: the command is RETRY (a Delete answered DELETED would let the broker release the hub object while
+     * the copy runs on).
+     */
+    private KubeApplier.Outcome decideAndAct(Command command) {
+        Optional<JsonNode> named = named(command);
+        Optional<JsonNode> existing;
+        try {
+            existing = named.flatMap(this::current).filter(o -> Ownership.ownedBy(o, command.placementId()));
+        } catch (RuntimeException e) {
+            return KubeApplier.unread(named.orElseThrow(), e);
+        }
+        existing.filter(o -> command instanceof Command.Delete).ifPresent(CommandHandler::mdc);
+        return carryOut(command, policy.get().decide(command, existing));
     }
 
     /**
@@ -140,23 +154,24 @@ final class CommandHandler implements Function<Command, CommandResult> {
         return outcome;
     }
 
-    /**
-     * The copy this agent made for the command's placement, if any: the one object the command names (an Apply's
-     * manifest, a Delete's copy) — from the cache, else from the API server (the cache may not have seen this
-     * agent's own last write) — and only when it carries this placement's marks. Never a search.
-     */
-    private Optional<JsonNode> existing(Command command) {
-        Optional<JsonNode> named = command instanceof Command.Apply apply
+    /** The one object the command names (an Apply's manifest, a Delete's copy). Never a search. */
+    private Optional<JsonNode> named(Command command) {
+        return command instanceof Command.Apply apply
                 ? Optional.of(apply.manifest())
                 : named(((Command.Delete) command).copy());
-        return named.flatMap(n -> {
-                    GroupVersionKind kind = GroupVersionKind.of(
-                            n.path("apiVersion").asText(), n.path("kind").asText());
-                    String namespace = n.path("metadata").path("namespace").asText();
-                    String name = n.path("metadata").path("name").asText();
-                    return cache.workload(kind, namespace, name).or(() -> applier.current(n));
-                })
-                .filter(o -> Ownership.ownedBy(o, command.placementId()));
+    }
+
+    /**
+     * The object {@code n} names as it is now: from the cache, else from the API server (the cache may not have seen
+     * this agent's own last write). Throws when the API server could not say ({@link KubeApplier#current}).
+     */
+    private Optional<JsonNode> current(JsonNode n) {
+        GroupVersionKind kind = GroupVersionKind.of(
+                n.path("apiVersion").asText(), n.path("kind").asText());
+        String namespace = n.path("metadata").path("namespace").asText();
+        String name = n.path("metadata").path("name").asText();
+        Optional<JsonNode> cached = cache.workload(kind, namespace, name);
+        return cached.isPresent() ? cached : applier.current(n);
     }
 
     /** What a Delete's copy names, as an object reference the API server can read; empty when the kind is not watched here. */

@@ -38,12 +38,17 @@ final class ApiAnswer {
                         || "AlreadyExists".equals(e.getStatus().getReason()));
     }
 
+    /** What the API server said, or that it said nothing: {@code the API server answered 429 TooManyRequests: …}. */
+    static String said(KubernetesClientException e) {
+        return e.getCode() <= 0
+                ? "the API server did not answer (" + rootMessage(e) + ")"
+                : "the API server answered " + answer(e);
+    }
+
     /** The outcome of a write that ended in {@code e} after {@code attempts} tries. */
     static KubeApplier.Outcome of(KubernetesClientException e, int attempts) {
         if (isTransient(e)) {
-            String what = e.getCode() <= 0
-                    ? "the API server did not answer (" + rootMessage(e) + ")"
-                    : "the API server answered " + answer(e);
+            String what = said(e);
             return new KubeApplier.Outcome(
                     CommandResult.Outcome.RETRY,
                     "not written for now: " + what + ", " + attempts + (attempts == 1 ? " attempt" : " attempts"));

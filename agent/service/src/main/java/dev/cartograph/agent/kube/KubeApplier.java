@@ -81,13 +81,31 @@ public final class KubeApplier {
         }
     }
 
-    /** The object a manifest names, read from the API server (not the cache, which may lag a write); empty when unreadable. */
+    /**
+     * The object a manifest names, read from the API server (not the cache, which may lag a write); empty only when
+     * the API server says it is not there (404, or its kind is not served).
+     *
+     * @throws RuntimeException when the API server could not be asked or did not say (429, 5xx, 403, no answer): the
+     *     object may well be there, so nothing may be decided as if it were not; {@link #unread} says what that
+     *     means for a command
+     */
     public Optional<JsonNode> current(JsonNode manifest) {
         try {
             return read(manifest);
         } catch (KubernetesClientException e) {
-            return Optional.empty();
+            if (e.getCode() == 404) {
+                return Optional.empty();
+            }
+            throw e;
         }
+    }
+
+    /** A command whose object could not be read ({@link #current} threw {@code e}): RETRY, with the API server's answer. */
+    public static Outcome unread(JsonNode manifest, RuntimeException e) {
+        return new Outcome(
+                CommandResult.Outcome.RETRY,
+                "nothing done: cannot tell whether " + describe(manifest) + " is there, "
+                        + (e instanceof KubernetesClientException k ? ApiAnswer.said(k) : e.toString()));
     }
 
     /**
