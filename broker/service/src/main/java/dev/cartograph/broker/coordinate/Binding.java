@@ -46,8 +46,12 @@ final class Binding {
         this.clock = clock;
     }
 
-    /** Places the gang as decided: its nodes reserved, its record (and {@code with}) and its apply go out together. */
-    void land(
+    /**
+     * Places the gang as decided: its nodes reserved, its record (and {@code with}) and its apply go out together.
+     * Returns why it could not be, when its apply is larger than a command may be: then nothing of it is staged,
+     * reserved or written.
+     */
+    Optional<String> land(
             PlacementRecord p,
             HubObject object,
             DemandCache.Asked.Gang gang,
@@ -58,15 +62,23 @@ final class Binding {
         // a gang that waited with a copy somewhere (preempted) runs at a higher epoch: the agent's reports of the
         // suspended copy (no pods pending) must not count as accounting for what is reserved for it now
         long epoch = before.isPresent() ? p.epoch() + 1 : p.epoch();
-        Reservation reservation = store.reserve(p.uid(), epoch, placed, gang.pods());
-        PlacementRecord next = p.with(
-                        Optional.of(placed.cluster()), epoch, State.PLACED, "", reservation.perNode(), now)
+        PlacementRecord unreserved = p.with(Optional.of(placed.cluster()), epoch, State.PLACED, "", Map.of(), now)
                 .withPin(MemberTopology.of(fleet, gang, placed));
+        boolean home = before.isPresent() && before.get().equals(placed.cluster());
+        // the apply first: one Kafka cannot carry is refused before anything of the gang is reserved or durable
+        Optional<String> refused = home
+                ? resume(unreserved, object, gang) // its suspended copy there runs again
+                : forwarding.apply(unreserved, object, Optional.of(gang));
+        if (refused.isPresent()) {
+            return refused;
+        }
+        Reservation reservation = store.reserve(p.uid(), epoch, placed, gang.pods());
+        PlacementRecord next =
+                unreserved.with(unreserved.cluster(), epoch, State.PLACED, "", reservation.perNode(), now);
         List<PlacementRecord> batch = new ArrayList<>(with);
         batch.add(next);
         store.writeAll(batch);
         store.placedAgain(p.uid());
-        boolean home = before.isPresent() && before.get().equals(placed.cluster());
         if (before.isPresent()) {
             LOG.info(
                     "{}: placed again on {} at epoch {} (its copy waited on {})",
@@ -75,11 +87,8 @@ final class Binding {
                     epoch,
                     before.get());
         }
-        if (home) {
-            resume(next, object, gang); // its suspended copy there runs again
-        } else {
+        if (!home) {
             before.ifPresent(there -> forwarding.delete(next, there)); // its suspended copy there goes
-            forwarding.apply(next, object, Optional.of(gang));
         }
         String why = placed.clusters().stream()
                 .filter(v -> v.cluster().equals(placed.cluster()))
@@ -101,18 +110,17 @@ final class Binding {
             effects.event(
                     object, EventReason.Resumed, "resumed on " + placed.cluster() + " (its pods fit there again)");
         }
+        return Optional.empty();
     }
 
     /**
      * The hub object with its definition's resume actions applied, so the copy a preemption suspended runs again even
      * when the hub object never says so (a JSON merge patch leaves a field the manifest does not name as it was).
      */
-    private void resume(PlacementRecord p, HubObject object, DemandCache.Asked.Gang gang) {
+    private Optional<String> resume(PlacementRecord p, HubObject object, DemandCache.Asked.Gang gang) {
         Mutator.Result resumed = interpreter.get().resume(object.raw());
-        if (resumed.problems().isEmpty()) {
-            forwarding.applyResumed(p, object, resumed.object(), Optional.of(gang));
-        } else {
-            forwarding.apply(p, object, Optional.of(gang));
-        }
+        return resumed.problems().isEmpty()
+                ? forwarding.applyResumed(p, object, resumed.object(), Optional.of(gang))
+                : forwarding.apply(p, object, Optional.of(gang));
     }
 }

@@ -129,6 +129,11 @@ final class Effects {
         }
     }
 
+    /** Why {@code command} can never be made durable (larger than a record may be), or empty ({@link Outbox#tooLarge}). */
+    java.util.Optional<String> tooLarge(Command command) {
+        return outbox.tooLarge(command);
+    }
+
     /** Stages a command to a cluster's agent. */
     void command(String cluster, Command command) {
         if (admit()) {

@@ -45,44 +45,58 @@ final class Forwarding {
      * Sends the object's current spec to the placement's cluster at the placement's epoch; never a spec its
      * namespace's pod security refuses ({@code asked} says so: a placement recorded under another policy, sent
      * again after a restart), which is only remembered as if sent, so it is not tried again before its time. The
-     * ConfigMaps, Secrets, ServiceAccount and claims its pods need go with it, as the hub has them now.
+     * ConfigMaps, Secrets, ServiceAccount and claims its pods need go with it, as the hub has them now. Returns why it
+     * was not sent when it is larger than a command may be ({@link Outbox#tooLarge}); nothing is staged then.
      */
-    void apply(PlacementRecord p, HubObject object, java.util.Optional<DemandCache.Asked> asked) {
+    java.util.Optional<String> apply(PlacementRecord p, HubObject object, java.util.Optional<DemandCache.Asked> asked) {
         Instant now = clock.instant();
         String cluster = p.cluster().orElseThrow(() -> new IllegalStateException(p.target() + " is not placed"));
         if (asked.filter(DemandCache.Asked::unsafe).isPresent()) {
             LOG.warn("{}: not sent to {}: {}", p.target(), cluster, ((DemandCache.Asked.Invalid) asked.get()).reason());
             store.forwarded(p.uid(), new PlacementState.Forwarded(object.spec(), asked));
             store.sent(p, now);
-            return;
+            return java.util.Optional.empty();
         }
-        send(p, object, object.raw(), new PlacementState.Forwarded(object.spec(), asked));
+        return send(p, object, object.raw(), new PlacementState.Forwarded(object.spec(), asked));
     }
 
     /**
      * Sends {@code raw}, the hub object as the broker changed it (suspended for a preemption), instead of the hub's
      * spec: the copy differs from the hub object until it is sent again.
      */
-    void applyAs(PlacementRecord p, HubObject object, JsonNode raw) {
-        send(p, object, raw, new PlacementState.Forwarded(raw.path("spec"), java.util.Optional.empty()));
+    java.util.Optional<String> applyAs(PlacementRecord p, HubObject object, JsonNode raw) {
+        return send(p, object, raw, new PlacementState.Forwarded(raw.path("spec"), java.util.Optional.empty()));
     }
 
     /**
      * Sends {@code raw}, the hub object with its definition's resume actions applied (a preempted gang's suspended
      * copy runs again), remembered as the hub's spec: it asks what the hub object asks.
      */
-    void applyResumed(PlacementRecord p, HubObject object, JsonNode raw, java.util.Optional<DemandCache.Asked> asked) {
-        send(p, object, raw, new PlacementState.Forwarded(object.spec(), asked));
+    java.util.Optional<String> applyResumed(
+            PlacementRecord p, HubObject object, JsonNode raw, java.util.Optional<DemandCache.Asked> asked) {
+        return send(p, object, raw, new PlacementState.Forwarded(object.spec(), asked));
     }
 
-    private void send(PlacementRecord p, HubObject object, JsonNode raw, PlacementState.Forwarded what) {
+    /**
+     * Stages the apply, unless it is larger than a command may be: then nothing is staged and the reason (with the
+     * bytes and the limit) is returned, for the caller to refuse what led to it.
+     */
+    private java.util.Optional<String> send(
+            PlacementRecord p, HubObject object, JsonNode raw, PlacementState.Forwarded what) {
         Instant now = clock.instant();
         String cluster = p.cluster().orElseThrow(() -> new IllegalStateException(p.target() + " is not placed"));
-        effects.command(
-                cluster,
-                new Command.Apply(p.uid(), p.epoch(), now, manifest(pinned(p, raw)), dependencies.manifests(object)));
+        Command.Apply apply =
+                new Command.Apply(p.uid(), p.epoch(), now, manifest(pinned(p, raw)), dependencies.manifests(object));
+        java.util.Optional<String> tooLarge = effects.tooLarge(apply);
+        if (tooLarge.isPresent()) {
+            String reason = "its copy cannot be sent to " + cluster + ": " + tooLarge.get();
+            LOG.warn("{}: {}", p.target(), reason);
+            return java.util.Optional.of(reason);
+        }
+        effects.command(cluster, apply);
         store.forwarded(p.uid(), what);
         store.sent(p, now);
+        return java.util.Optional.empty();
     }
 
     /**

@@ -55,6 +55,15 @@ public interface Outbox {
      */
     default void activate(long term) throws Exception {}
 
+    /**
+     * Why this command can never be made durable — it is larger than one record may be — or empty when it can. Asked
+     * before anything that leads to it is staged, so a gang too large to send is refused with the numbers instead of
+     * being resent for ever. The default (an outbox with no record limit) takes everything.
+     */
+    default java.util.Optional<String> tooLarge(Command command) {
+        return java.util.Optional.empty();
+    }
+
     /** Writes the record and returns once it is durable; throws when it could not be made durable ({@link Fenced} when deposed). */
     void placement(PlacementRecord record) throws Exception;
 

@@ -316,20 +316,31 @@ final class SchedulingCycle {
         Decision decision = plan(p, gang, scope, budget, snapshot);
         store.decided(p.uid(), decision);
         if (decision instanceof Decision.Placed placed) {
-            binding.land(p, object, gang, placed, List.of());
-            return DecisionObserver.Outcome.PLACED;
+            return landed(p, object, binding.land(p, object, gang, placed, List.of()));
         }
         Optional<Preemption.Plan> preemption = preempting.plan(p, gang, scope);
         if (preemption.isPresent()) { // victims and preemptor are durable together, or nothing happens
             List<PlacementRecord> victims = preempting.requeued(preemption.get());
             store.decided(p.uid(), preemption.get().placed());
-            binding.land(p, object, gang, preemption.get().placed(), victims);
-            preempting.preempted(preemption.get(), victims);
-            return DecisionObserver.Outcome.PLACED;
+            Optional<String> refused =
+                    binding.land(p, object, gang, preemption.get().placed(), victims);
+            if (refused.isEmpty()) {
+                preempting.preempted(preemption.get(), victims);
+            }
+            return landed(p, object, refused);
         }
         store.queue().waits(p.uid(), group(p, gang));
         waiting.waits(p, object, () -> waiting.reason(decision, p), EventReason.Unschedulable, now);
         return DecisionObserver.Outcome.WAITING;
+    }
+
+    /** Placed, or failed when its copy could not be sent at all (larger than a command may be): nothing was reserved. */
+    private DecisionObserver.Outcome landed(PlacementRecord p, HubObject object, Optional<String> refused) {
+        if (refused.isEmpty()) {
+            return DecisionObserver.Outcome.PLACED;
+        }
+        submission.fail(p, object, refused.get(), EventReason.Invalid);
+        return DecisionObserver.Outcome.FAILED;
     }
 
     /**

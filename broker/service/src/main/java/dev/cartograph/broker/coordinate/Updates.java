@@ -114,8 +114,7 @@ final class Updates {
             store.queue().resize(p.uid()); // its added pods must fit on its cluster: the cycle plans them
             return false;
         }
-        forward(p, object, asked, p.reserved(), false); // scaling down, or a change of what the pods keep
-        return true;
+        return forward(p, object, asked, p::reserved, false); // scaling down, or a change of what the pods keep
     }
 
     /**
@@ -191,29 +190,44 @@ final class Updates {
         // a new version of the copy: the next epoch, so only a summary from after the agent applied it releases what
         // it adds; the record holds the extended reservation, so a broker that restarts before the member accounts
         // for it holds it too
-        Map<String, ResourceList> reserved = store.extend(
-                        p.uid(), cluster, p.epoch() + 1, placed, g.added().pods())
-                .perNode();
-        forward(p, g.object(), g.asked(), reserved, true);
+        forward(
+                p,
+                g.object(),
+                g.asked(),
+                () -> store.extend(
+                                p.uid(),
+                                cluster,
+                                p.epoch() + 1,
+                                placed,
+                                g.added().pods())
+                        .perNode(),
+                true);
     }
 
-    /** Forwards the change as the placement's next epoch, holding {@code reserved}. */
-    private void forward(
+    /**
+     * Forwards the change as the placement's next epoch, holding what {@code reserve} reserves; a change whose copy is
+     * larger than a command may be is refused instead, and nothing is reserved.
+     */
+    private boolean forward(
             PlacementRecord p,
             HubObject object,
             DemandCache.Asked asked,
-            Map<String, ResourceList> reserved,
+            java.util.function.Supplier<Map<String, ResourceList>> reserve,
             boolean grew) {
         String cluster = p.cluster().orElseThrow();
         PlacementRecord next =
-                p.with(p.cluster(), p.epoch() + 1, PlacementRecord.State.PLACED, "", reserved, clock.instant());
-        store.write(next);
+                p.with(p.cluster(), p.epoch() + 1, PlacementRecord.State.PLACED, "", p.reserved(), clock.instant());
+        Optional<String> tooLarge = forwarding.apply(next, object, Optional.of(asked));
+        if (tooLarge.isPresent()) {
+            return refuse(p, object, "the change is not forwarded; the running copy keeps its spec: " + tooLarge.get());
+        }
+        store.write(next.with(next.cluster(), next.epoch(), next.state(), "", reserve.get(), next.at()));
         store.update(p.uid(), s -> s.withRefusedSpec(Optional.empty()));
-        forwarding.apply(next, object, Optional.of(asked));
         effects.event(
                 object,
                 EventReason.Forwarded,
                 "change sent to " + cluster + (grew ? " (its added pods fit there)" : ""));
+        return true;
     }
 
     /** The pods the gang asks for now beyond what it asked when it was last forwarded. */

@@ -11,13 +11,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.record.AbstractRecords;
+import org.apache.kafka.common.record.CompressionType;
+import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.RecordBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,12 +39,22 @@ import org.slf4j.LoggerFactory;
  */
 public final class KafkaOutbox implements Outbox, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaOutbox.class);
+    /** Kafka's default {@code max.request.size}: 1 MiB. */
+    static final int DEFAULT_MAX_REQUEST_SIZE = 1024 * 1024;
+
     private final Map<String, Object> config;
     private final Topics topics;
     private final Consumer<String> ensureCommandTopic;
     private KafkaProducer<String, byte[]> producer;
     /** A write was fenced since the last activation: every later write says so (not only the first). */
     private boolean fenced;
+    /** The largest record the producer sends ({@code max.request.size}): a larger one is refused before it is sent. */
+    private final int maxRecordBytes;
+    /**
+     * Commands encoded by {@link #tooLarge}, by identity, so the write that follows does not encode them again; emptied
+     * by every write (a command of an undone batch is never written).
+     */
+    private final Map<Command, byte[]> encoded = new java.util.IdentityHashMap<>();
 
     /** @param ensureCommandTopic creates a member's command topic when missing (idempotent, cheap when it exists) */
     public KafkaOutbox(Map<String, String> kafka, Topics topics, Consumer<String> ensureCommandTopic) {
@@ -48,6 +64,8 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
         c.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
         c.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
         this.config = c;
+        this.maxRecordBytes = Integer.parseInt(
+                String.valueOf(c.getOrDefault(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, DEFAULT_MAX_REQUEST_SIZE)));
         this.topics = topics;
         this.ensureCommandTopic = ensureCommandTopic;
     }
@@ -89,10 +107,41 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
                     ensureCommandTopic.accept(c.cluster());
                 }
                 records.add(new ProducerRecord<>(
-                        topics.commands(c.cluster()), c.command().placementId(), Wire.encode(c.command())));
+                        topics.commands(c.cluster()), c.command().placementId(), bytes(c.command())));
             }
         }
+        encoded.clear();
         send(records);
+    }
+
+    /**
+     * A command is too large when its record, as the producer sizes it (key, value and record overhead, before
+     * compression), is over {@code max.request.size}: the producer would refuse it alone, and Kafka's transaction
+     * would still commit the rest.
+     */
+    @Override
+    public java.util.Optional<String> tooLarge(Command command) {
+        byte[] value = bytes(command);
+        encoded.put(command, value);
+        int size = AbstractRecords.estimateSizeInBytesUpperBound(
+                RecordBatch.CURRENT_MAGIC_VALUE,
+                CompressionType.NONE,
+                command.placementId().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                value,
+                Record.EMPTY_HEADERS);
+        if (size <= maxRecordBytes) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(String.format(
+                "as a command it is %,d bytes (the object with the ConfigMaps, Secrets and other objects it needs);"
+                        + " Kafka takes records of at most %,d bytes (the broker's max.request.size); make what it"
+                        + " mounts smaller, or put it on the members another way",
+                size, maxRecordBytes));
+    }
+
+    private byte[] bytes(Command command) {
+        byte[] done = encoded.get(command);
+        return done != null ? done : Wire.encode(command);
     }
 
     @Override
@@ -116,7 +165,8 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
     public boolean command(String cluster, Command command) {
         try {
             ensureCommandTopic.accept(cluster);
-            send(new ProducerRecord<>(topics.commands(cluster), command.placementId(), Wire.encode(command)));
+            send(new ProducerRecord<>(topics.commands(cluster), command.placementId(), bytes(command)));
+            encoded.remove(command);
             return true;
         } catch (Fenced e) {
             LOG.warn(
@@ -161,7 +211,13 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
         }
         try {
             producer.beginTransaction();
-            records.forEach(producer::send);
+            List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
+            records.forEach(r -> sent.add(producer.send(r)));
+            producer.flush();
+            for (Future<RecordMetadata> f : sent) {
+                refused(f); // a record the producer refused alone (too large): the transaction must not commit without
+                // it
+            }
             producer.commitTransaction();
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             producer.close(Duration.ZERO);
@@ -176,6 +232,20 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
                 producer = null; // the next activation makes a fresh one
             }
             throw e;
+        }
+    }
+
+    /** Throws what the producer refused a record with, if it did; the send is complete (flushed). */
+    private static void refused(Future<RecordMetadata> f) {
+        try {
+            f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof KafkaException k
+                    ? k
+                    : new KafkaException("a record of the transaction was not written", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("interrupted while a transaction was written", e);
         }
     }
 

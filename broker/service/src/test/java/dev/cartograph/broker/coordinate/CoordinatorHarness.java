@@ -45,6 +45,8 @@ class CoordinatorHarness {
     java.util.function.Predicate<String> findFails = name -> false;
     /** Hub writes that throw (a broken hub client): marks on objects whose name it accepts. */
     java.util.function.Predicate<String> markFails = name -> false;
+    /** The largest command the outbox takes (its record limit). */
+    int maxCommandBytes = Integer.MAX_VALUE;
 
     Instant now = T0;
     final Clock clock = new Clock() {
@@ -117,6 +119,15 @@ class CoordinatorHarness {
                 throw new java.util.concurrent.TimeoutException("placements topic not reachable");
             }
             commands.add("forget " + uid);
+        }
+
+        /** As Kafka's outbox judges it, against {@link #maxCommandBytes} (the encoded command alone). */
+        @Override
+        public Optional<String> tooLarge(Command command) {
+            int bytes = dev.cartograph.protocol.Wire.encode(command).length;
+            return bytes > maxCommandBytes
+                    ? Optional.of("as a command it is " + bytes + " bytes; at most " + maxCommandBytes)
+                    : Optional.empty();
         }
 
         @Override

@@ -311,6 +311,58 @@ class DurableTopicsIT {
                 .containsExactly(1L, 2L, 3L, 4L);
     }
 
+    /**
+     * Issue 33, finding 4: an apply larger than a record may be. Kafka's producer refuses such a record alone and the
+     * transaction committed the rest: the placement was durable without its apply, which was resent for ever. Now the
+     * outbox says beforehand that it is too large (with the bytes and the limit), and a batch holding one anyway fails
+     * whole: nothing of it is committed, and the outbox goes on with the next batch.
+     */
+    @Test
+    void aCommandLargerThanARecordMayBeIsNamedBeforehandAndABatchHoldingOneCommitsNothing() throws Exception {
+        Topics topics = new Topics("large");
+        String cluster = "gpu-east";
+        try (Topology topology = topology(topics, DURABLE)) {
+            topology.ensurePlacements();
+            topology.ensureCommandTopic(cluster);
+        }
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var manifest = json.createObjectNode().put("apiVersion", "batch/v1").put("kind", "Job");
+        // two ConfigMaps of 720 KiB each: each within the API server's limit, together over Kafka's 1 MiB record
+        List<com.fasterxml.jackson.databind.JsonNode> configMaps = new ArrayList<>();
+        for (String name : List.of("weights-a", "weights-b")) {
+            var cm = json.createObjectNode().put("apiVersion", "v1").put("kind", "ConfigMap");
+            cm.putObject("metadata").put("name", name);
+            cm.putObject("data").put("blob", "x".repeat(720 * 1024));
+            configMaps.add(cm);
+        }
+        Command small = new Command.Apply(uid(1), 1, AT, manifest);
+        Command large = new Command.Apply(uid(1), 1, AT, manifest, configMaps);
+        try (KafkaOutbox outbox =
+                new KafkaOutbox(Map.of("bootstrap.servers", kafka.bootstrapServers()), topics, c -> {})) {
+            outbox.activate(1);
+            assertThat(outbox.tooLarge(small)).isEmpty();
+            // 1,474,560 bytes of data alone (2 × 720 × 1024), over the 1,048,576 of max.request.size
+            assertThat(outbox.tooLarge(large))
+                    .hasValueSatisfying(reason -> assertThat(reason)
+                            .matches("as a command it is 1,47\\d,\\d{3} bytes .*")
+                            .contains("at most 1,048,576 bytes"));
+            assertThatThrownBy(() -> outbox.write(List.of(
+                            new dev.cartograph.broker.coordinate.Outbox.Write.Placement(placement(1)),
+                            new dev.cartograph.broker.coordinate.Outbox.Write.ToCluster(cluster, large))))
+                    .isInstanceOf(org.apache.kafka.common.errors.RecordTooLargeException.class);
+            outbox.write(List.of(
+                    new dev.cartograph.broker.coordinate.Outbox.Write.Placement(placement(2)),
+                    new dev.cartograph.broker.coordinate.Outbox.Write.ToCluster(cluster, small)));
+        }
+        assertThat(readEpochs(
+                        topics.placements(),
+                        v -> ((Decoded.Ok<PlacementRecord>) Wire.decodePlacement(v))
+                                .value()
+                                .epoch()))
+                .as("the batch with the large apply left nothing behind")
+                .containsExactly(2L);
+    }
+
     private static final Instant AT = Instant.parse("2026-12-02T12:00:00Z");
 
     private static String uid(int n) {
