@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cartograph.broker.hub.ClusterObjects;
 import dev.cartograph.interpreter.testing.Eventually;
+import dev.cartograph.local.fault.history.Checker;
+import dev.cartograph.local.fault.history.History;
+import dev.cartograph.local.fault.history.Violation;
 import dev.cartograph.mock.fleet.FleetProfile;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.IOException;
@@ -12,10 +15,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -73,11 +74,12 @@ class FaultSuiteIT {
             List<Verdict.Submitted> submitted;
             List<Chaos.Executed> kills;
             List<String> notes;
-            try (DoubleRunWatch watch = new DoubleRunWatch(stores, clusters.names(), Duration.ofMillis(200), t0);
+            try (Recorder recorder = new Recorder(clusters, Duration.ofMillis(200));
                     Chaos chaos = new Chaos(plan, brokers, agents, kafka, t0, timeline)) {
-                watch.start();
+                recorder.start();
                 chaos.start();
-                submitted = new Workload(clusters.hub(), plan, t0, timeline).run();
+                Workload workload = new Workload(clusters.hub(), plan, t0, timeline);
+                submitted = workload.run();
                 chaos.awaitDone(Duration.ofSeconds(120));
                 kills = chaos.executed();
                 notes = chaos.notes();
@@ -85,16 +87,17 @@ class FaultSuiteIT {
                 long settleFrom = System.nanoTime();
                 Verdict verdict = settle(clusters, stores, submitted);
                 long settleMillis = millisSince(settleFrom);
-                watch.close();
-                journal(kafka, dir.resolve("kafka-journal.txt"));
+                recorder.close();
+                History history = history(kafka, dir, recorder, workload);
+                List<Violation> violations = Checker.check(history);
                 timeline.write(dir.resolve("timeline.txt"));
                 Figures figures = new Figures(
                         seed,
                         submitted,
                         kills,
                         verdict,
-                        watch.sightings(),
-                        watch.samples(),
+                        violations,
+                        history.samples().size(),
                         upMillis,
                         settleMillis,
                         millisSince(started),
@@ -102,17 +105,20 @@ class FaultSuiteIT {
                 figures.write(dir.resolve("summary.txt"));
                 System.out.println(figures);
                 assertThat(kills)
-                        .as("kills done: %s; notes %s", kills, notes)
+                        .as("kills done: %s; notes %s (seed %d)", kills, notes, seed)
                         .extracting(Chaos.Executed::target)
                         .contains(Plan.Target.values());
-                assertThat(watch.sightings())
-                        .as("placements seen running on two clusters at once")
+                assertThat(violations)
+                        .as(
+                                "invariants I1-I5 over the whole run (replay with -Dcartograph.fault.seed=%d; history"
+                                        + " in %s)",
+                                seed, dir.resolve("history.json"))
                         .isEmpty();
                 assertThat(verdict.holds())
                         .as(
-                                "every gang placed once, waiting with a reason, or deleted and gone, %d ms after the"
-                                        + " last restart:%n%s(logs in %s)",
-                                settleMillis, figures, logs)
+                                "I6: every gang placed once, waiting with a reason, or deleted and gone, %d ms after"
+                                        + " the last restart (replay with -Dcartograph.fault.seed=%d):%n%s(logs in %s)",
+                                settleMillis, seed, figures, logs)
                         .isTrue();
             }
         }
@@ -131,12 +137,19 @@ class FaultSuiteIT {
         }
     }
 
-    private static void journal(KafkaNodes kafka, Path file) {
-        try {
-            KafkaJournal.write(kafka.bootstrapServers(), file);
-        } catch (IOException | RuntimeException e) {
-            System.out.println("fault suite: no Kafka journal (" + e + ")");
-        }
+    /**
+     * The run's history: the recorder's samples, the committed placement records and commands, the user's deletions;
+     * written beside the logs ({@code history.json}, and the journal as text), to be checked again offline.
+     */
+    private static History history(KafkaNodes kafka, Path dir, Recorder recorder, Workload workload)
+            throws IOException {
+        List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> records =
+                KafkaJournal.read(kafka.bootstrapServers());
+        KafkaJournal.write(records, dir.resolve("kafka-journal.txt"));
+        History history = new History(
+                recorder.samples(), KafkaJournal.durable(records), KafkaJournal.sent(records), workload.deletedAt());
+        history.write(dir.resolve("history.json"));
+        return history;
     }
 
     private static long readyClusters(Clusters clusters) {
@@ -168,7 +181,7 @@ class FaultSuiteIT {
             List<Verdict.Submitted> submitted,
             List<Chaos.Executed> kills,
             Verdict verdict,
-            List<DoubleRunWatch.Sighting> runningTwice,
+            List<Violation> violations,
             long samples,
             long upMillis,
             long settleMillis,
@@ -191,9 +204,13 @@ class FaultSuiteIT {
         }
 
         long duplicated() {
-            Set<String> twice = new HashSet<>();
-            runningTwice.forEach(s -> twice.add(s.placementId()));
-            return verdict.count(Verdict.Outcome.DUPLICATED) + twice.size();
+            return verdict.count(Verdict.Outcome.DUPLICATED) + violations("I2");
+        }
+
+        long violations(String invariant) {
+            return violations.stream()
+                    .filter(v -> v.invariant().equals(invariant))
+                    .count();
         }
 
         void write(Path file) throws IOException {
@@ -215,8 +232,9 @@ class FaultSuiteIT {
                     lost(),
                     duplicated(),
                     notDeleted()));
-            lines.add("  outcomes: " + verdict.counts() + "; running on two clusters at once: " + runningTwice.size()
-                    + " (" + samples + " samples)");
+            lines.add("  outcomes: " + verdict.counts() + "; violations I1 " + violations("I1") + ", I2 "
+                    + violations("I2") + ", I3 " + violations("I3") + ", I4 " + violations("I4") + ", I5 "
+                    + violations("I5") + " (" + samples + " samples)");
             lines.add(String.format(
                     "  fleet up in %d ms, settled in %d ms after the last restart, %d ms in all",
                     upMillis, settleMillis, totalMillis));
@@ -227,7 +245,7 @@ class FaultSuiteIT {
                     gangs.forEach(g -> lines.add("  " + o + " " + g));
                 }
             });
-            runningTwice.forEach(s -> lines.add("  RUNNING_TWICE " + s));
+            violations.forEach(v -> lines.add("  " + v));
             return String.join("\n", lines) + "\n";
         }
     }

@@ -18,6 +18,7 @@ final class Workload {
     private final Plan plan;
     private final long t0;
     private final Timeline timeline;
+    private final Map<String, Long> deletedAt = new java.util.concurrent.ConcurrentHashMap<>();
 
     Workload(KubernetesClient hub, Plan plan, long t0, Timeline timeline) {
         this.hub = hub;
@@ -53,6 +54,7 @@ final class Workload {
                 Plan.Deletion next = plan.deletions().get(d++);
                 sleepUntil(next.atMillis());
                 Gang g = gangs.get(next.gang());
+                deletedAt.put(created.get(g.name()).getMetadata().getUid(), System.currentTimeMillis());
                 hub.genericKubernetesResources(g.kind().context)
                         .inNamespace(Clusters.NAMESPACE)
                         .withName(g.name())
@@ -67,6 +69,11 @@ final class Workload {
                 new Verdict.Submitted(gangs.get(name), object.getMetadata().getUid(), deleted.contains(name))));
         out.sort(java.util.Comparator.comparing(x -> x.gang().name()));
         return out;
+    }
+
+    /** Placement id (hub uid) → when the user asked the hub to delete it (wall-clock ms), for the history. */
+    Map<String, Long> deletedAt() {
+        return Map.copyOf(deletedAt);
     }
 
     private void sleepUntil(long atMillis) throws InterruptedException {
