@@ -41,7 +41,9 @@ public class BrokerHealth implements HealthIndicator {
                                 "poisonRecords",
                                 v.poisonRecords(),
                                 "quarantined",
-                                v.quarantined()))
+                                v.quarantined(),
+                                "recoveredPlacements",
+                                v.recovered()))
                         .build());
     }
 }

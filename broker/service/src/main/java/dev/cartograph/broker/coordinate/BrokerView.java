@@ -20,6 +20,8 @@ import org.pcollections.PSequence;
  * @param members   the member copy's latest summary per placed uid
  * @param quarantined inputs that failed to be handled and were skipped (their objects carry the reason)
  * @param queues    each queue's quota, use and waiting gangs (ADR 0006); empty without Queues on the hub
+ * @param recovered placements this instance found placed without a record and made again (an alarm: a placements
+ *                  topic lost or recreated, or records a standby could not read)
  */
 public record BrokerView(
         FleetSnapshot fleet,
@@ -32,6 +34,7 @@ public record BrokerView(
         long poisonRecords,
         long quarantined,
         QueueReport queues,
+        long recovered,
         Instant at) {
     public static final BrokerView EMPTY = new BrokerView(
             FleetSnapshot.EMPTY,
@@ -44,6 +47,7 @@ public record BrokerView(
             0,
             0,
             QueueReport.EMPTY,
+            0,
             Instant.EPOCH);
 
     /** A view without queues. */
@@ -69,6 +73,7 @@ public record BrokerView(
                 poisonRecords,
                 quarantined,
                 QueueReport.EMPTY,
+                0,
                 at);
     }
 

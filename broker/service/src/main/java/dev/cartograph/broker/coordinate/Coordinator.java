@@ -205,6 +205,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 poison,
                 machine.quarantine.count(),
                 machine.fairShare.report(machine.store),
+                machine.recovered(),
                 clock.instant()));
     }
 

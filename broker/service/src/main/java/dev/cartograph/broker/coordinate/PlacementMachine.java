@@ -53,6 +53,9 @@ final class PlacementMachine {
     private final PriorityClasses priorityClasses;
     private Interpreter interpreter;
     private UsageAccounting usage = UsageAccounting.off();
+    /** Placements found placed without a record and adopted (an alarm: records were lost). */
+    private long recovered;
+
     /** Placements whose batch was undone: handled again at the next tick. */
     private final Set<String> redo = new LinkedHashSet<>();
 
@@ -112,6 +115,11 @@ final class PlacementMachine {
     /** A newer leader refused this one's write. */
     private void fenced() {
         leadership.fenced();
+    }
+
+    /** Placements this instance adopted because their records were lost ({@link Step.Adopt}). */
+    long recovered() {
+        return recovered;
     }
 
     /** Counts GPU time while this instance is active, at every tick (ADR 0006). */
@@ -192,6 +200,7 @@ final class PlacementMachine {
                         object, failedSpec, suspends, p.isEmpty() ? reports.copiesOf(object) : java.util.Map.of()));
         if (step instanceof Step.Adopt adopt) {
             p = Optional.of(submission.adopt(object, adopt));
+            recovered++;
             step = PlacementTransition.next(p, new Observed.HubChanged(object, failedSpec, suspends));
         }
         if (step == Step.UPDATE

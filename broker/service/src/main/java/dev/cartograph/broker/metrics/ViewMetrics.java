@@ -87,6 +87,15 @@ public final class ViewMetrics {
         domainTotal = MultiGauge.builder("cartograph.domain.total.gpus")
                 .description("GPUs per cluster, topology level, domain (the level's node label value) and model")
                 .register(registry);
+        Gauge.builder(
+                        "cartograph.broker.recovered.placements",
+                        state,
+                        s -> s.view().recovered())
+                .description("placements this broker found placed without a record and made again from their hub"
+                        + " objects and copies: records were lost (a placements topic recreated, an unclean leader"
+                        + " election, a standby that could not read them)")
+                .strongReference(true)
+                .register(registry);
         Gauge.builder("cartograph.broker.leader", state, s -> s.view().leading() ? 1 : 0)
                 .description("1 while this broker holds the leader lease (or needs none), else 0")
                 .strongReference(true)

@@ -88,6 +88,9 @@ class LostRecordTest extends CoordinatorHarness {
         assertThat(j().cluster()).contains("east");
         assertThat(j().epoch()).isEqualTo(3);
         assertThat(records).anySatisfy(r -> assertThat(r.uid()).isEqualTo("uid-j")); // durable again
+        assertThat(coordinator.view().recovered())
+                .as("counted: an alarm in health and metrics")
+                .isEqualTo(1);
         assertThat(hubWrites)
                 .contains("event j Recovered: the broker had no record of this placement (lost from its topic); its"
                         + " copy on east is kept at epoch 3");
