@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Timeout;
  * agents and three Kafka nodes (replication factor 3, {@code min.insync.replicas} 2) are child JVMs; the hub and the
  * members (mock API servers) with their simulated kubelets stay in the test JVM. Figures and the reproducing
  * command: docs/reliability.md. {@code -Dcartograph.fault.seed=N} replays a plan; logs of every process land in
- * {@code target/fault-suite/seed-N/} (a later run of the same seed in {@code seed-N-run2/} and so on, so that a failed
- * run's files survive failsafe running it again).
+ * {@code target/fault-suite/seed-N/} (a later run of the same seed in {@code seed-N-run2/} and so on). Nothing is
+ * run again on failure: the seed it prints replays the plan.
  */
 @Timeout(420)
 class FaultSuiteIT {
@@ -42,11 +42,50 @@ class FaultSuiteIT {
     static final Duration SETTLE_LIMIT = Duration.ofSeconds(120);
     static final long WINDOW_MS = 60_000;
 
+    /**
+     * One run, or with {@code -Dfault.seeds=N} a soak of N runs (seeds {@code seed}, {@code seed+1}…; hours: run it
+     * outside CI with {@code -Djunit.jupiter.execution.timeout.mode=disabled}), whose totals go to
+     * {@code target/fault-suite/soak-<seed>.txt}; every run's violations are reported, none is run again.
+     */
     @Test
     void gangsSubmittedWhileTheBrokerLeaderAnAgentAndAKafkaNodeAreKilledArePlacedOnceOrWaitAndDeletedOnesAreGone()
             throws Exception {
-        long seed = Long.getLong("cartograph.fault.seed", System.nanoTime());
+        long first = Long.getLong("cartograph.fault.seed", System.nanoTime());
         int gangs = Integer.getInteger("cartograph.fault.gangs", 60);
+        int runs = Integer.getInteger("fault.seeds", 1);
+        Soak soak = new Soak(first);
+        for (int i = 0; i < runs; i++) {
+            Figures f = run(first + i, gangs);
+            soak.add(f);
+            if (runs > 1) {
+                soak.write(Path.of("target", "fault-suite", "soak-" + first + ".txt"));
+            }
+        }
+        if (runs > 1) {
+            System.out.println(soak);
+        }
+        for (Figures f : soak.runs()) {
+            String replay = "replay with -Dcartograph.fault.seed=" + f.seed();
+            assertThat(f.kills())
+                    .as("kills done: %s; notes %s (%s)", f.kills(), f.notes(), replay)
+                    .extracting(Chaos.Executed::target)
+                    .contains(Plan.Target.values());
+            assertThat(f.violations())
+                    .as(
+                            "invariants I1-I5 over the whole run (%s; history in %s)",
+                            replay, f.dir().resolve("history.json"))
+                    .isEmpty();
+            assertThat(f.verdict().holds())
+                    .as(
+                            "I6: every gang placed once, waiting with a reason, or deleted and gone, %d ms after the last"
+                                    + " restart (%s):%n%s(logs in %s)",
+                            f.settleMillis(), replay, f, f.dir().resolve("logs"))
+                    .isTrue();
+        }
+    }
+
+    /** One run of the suite from its seed: the fleet started, the plan carried out, the history checked. */
+    private static Figures run(long seed, int gangs) throws Exception {
         Path dir = freshDirectory(Path.of("target", "fault-suite").toAbsolutePath(), "seed-" + seed);
         Path logs = dir.resolve("logs");
         System.out.printf(
@@ -93,6 +132,7 @@ class FaultSuiteIT {
                 timeline.write(dir.resolve("timeline.txt"));
                 Figures figures = new Figures(
                         seed,
+                        dir,
                         submitted,
                         kills,
                         verdict,
@@ -104,22 +144,7 @@ class FaultSuiteIT {
                         notes);
                 figures.write(dir.resolve("summary.txt"));
                 System.out.println(figures);
-                assertThat(kills)
-                        .as("kills done: %s; notes %s (seed %d)", kills, notes, seed)
-                        .extracting(Chaos.Executed::target)
-                        .contains(Plan.Target.values());
-                assertThat(violations)
-                        .as(
-                                "invariants I1-I5 over the whole run (replay with -Dcartograph.fault.seed=%d; history"
-                                        + " in %s)",
-                                seed, dir.resolve("history.json"))
-                        .isEmpty();
-                assertThat(verdict.holds())
-                        .as(
-                                "I6: every gang placed once, waiting with a reason, or deleted and gone, %d ms after"
-                                        + " the last restart (replay with -Dcartograph.fault.seed=%d):%n%s(logs in %s)",
-                                settleMillis, seed, figures, logs)
-                        .isTrue();
+                return figures;
             }
         }
     }
@@ -165,7 +190,7 @@ class FaultSuiteIT {
 
     /**
      * {@code parent/name}, or {@code name-run2}, {@code -run3}… when an earlier run of the same seed left its
-     * directory: a failed run's logs and journal must survive failsafe running the test again.
+     * directory: a replayed seed's files do not overwrite the failed run's.
      */
     private static Path freshDirectory(Path parent, String name) {
         Path dir = parent.resolve(name);
@@ -178,6 +203,7 @@ class FaultSuiteIT {
     /** The run in numbers, as docs/reliability.md reports them. */
     record Figures(
             long seed,
+            Path dir,
             List<Verdict.Submitted> submitted,
             List<Chaos.Executed> kills,
             Verdict verdict,
