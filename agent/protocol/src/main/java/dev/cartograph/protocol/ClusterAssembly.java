@@ -195,7 +195,8 @@ public final class ClusterAssembly {
                 h.sequence(),
                 h.heartbeat(),
                 nodes.values().stream().map(Held::value).toList(),
-                placements.values().stream().map(Held::value).toList());
+                placements.values().stream().map(Held::value).toList(),
+                h.unwatched());
         Optional<Set<String>> changedNodes = everything ? Optional.empty() : Optional.of(Set.copyOf(changed));
         changed.clear();
         everything = false;

@@ -70,7 +70,8 @@ public final class ClusterDeltas {
                 s.sequence(),
                 s.heartbeat(),
                 nowNodes.size(),
-                nowPlacements.size()));
+                nowPlacements.size(),
+                s.unwatched()));
         nodes.clear();
         nodes.putAll(nowNodes);
         placements.clear();

@@ -1,6 +1,7 @@
 package dev.cartograph.protocol;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -90,7 +91,8 @@ public sealed interface ClusterRecord {
     /**
      * The cluster's identity and heartbeat, written after the node and placement records of each round
      * (and alone as the heartbeat): {@code sequence} rises with every header of an incarnation;
-     * {@code nodes} and {@code placements} count what the agent holds at that moment.
+     * {@code nodes} and {@code placements} count what the agent holds at that moment; {@code unwatched} lists the
+     * catalog kinds it cannot watch at that moment ({@link ClusterSummary#unwatched()}).
      */
     record Header(
             String cluster,
@@ -100,7 +102,8 @@ public sealed interface ClusterRecord {
             long sequence,
             Instant heartbeat,
             int nodes,
-            int placements)
+            int placements,
+            List<UnwatchedKind> unwatched)
             implements ClusterRecord {
         public Header {
             Objects.requireNonNull(cluster, "cluster");
@@ -108,9 +111,23 @@ public sealed interface ClusterRecord {
             Objects.requireNonNull(agentVersion, "agentVersion");
             Objects.requireNonNull(stamp, "stamp");
             Objects.requireNonNull(heartbeat, "heartbeat");
+            unwatched = List.copyOf(unwatched);
             if (sequence < 0 || nodes < 0 || placements < 0) {
                 throw new IllegalArgumentException("sequence and counts cannot be negative");
             }
+        }
+
+        /** A header with every catalog kind watched. */
+        public Header(
+                String cluster,
+                Map<String, String> labels,
+                String agentVersion,
+                Stamp stamp,
+                long sequence,
+                Instant heartbeat,
+                int nodes,
+                int placements) {
+            this(cluster, labels, agentVersion, stamp, sequence, heartbeat, nodes, placements, List.of());
         }
 
         @Override

@@ -1,6 +1,7 @@
 package dev.cartograph.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.interpreter.resources.Ceilings;
 import dev.cartograph.protocol.ClusterRecord.Gone;
@@ -10,18 +11,24 @@ import dev.cartograph.protocol.ClusterRecord.Kind;
 import dev.cartograph.protocol.ClusterRecord.Node;
 import dev.cartograph.protocol.ClusterRecord.Placed;
 import dev.cartograph.protocol.ClusterRecord.Stamp;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The records of a cluster topic ({@link ClusterRecord}): {@code cluster} (the header), {@code cluster.node}
- * (one node, its shape inline) and {@code cluster.placement}; a node or placement that is gone is a tombstone.
+ * (one node, its shape inline) and {@code cluster.placement}; a node or placement that is gone is a tombstone. A field
+ * added later is written only when it says something, and read as "nothing" when absent, so readers and writers of
+ * either side of it understand each other (the header's {@code unwatched}).
  * Decoding refuses amounts no node or pod could hold ({@link Ceilings}), a record whose name is not its key's,
  * and the whole-cluster record older agents wrote (nodes inline in the header). Thread-safe.
  */
 final class ClusterRecordCodec {
     /** The per-node label that would make every node's shape unique; written only when it is not the node's name. */
     static final String HOSTNAME = "kubernetes.io/hostname";
+    /** The most unwatched kinds a header may list (a catalog has a few dozen). */
+    static final int MAX_UNWATCHED = 1000;
 
     private ClusterRecordCodec() {}
 
@@ -75,10 +82,36 @@ final class ClusterRecordCodec {
         Fields.strings(o, "labels", h.labels());
         o.put("agentVersion", h.agentVersion());
         stamp(o, h.stamp());
-        return o.put("sequence", h.sequence())
+        o.put("sequence", h.sequence())
                 .put("heartbeat", h.heartbeat().toString())
                 .put("nodes", h.nodes())
                 .put("placements", h.placements());
+        if (!h.unwatched().isEmpty()) { // absent when empty: what readers before it read, and what they write
+            ArrayNode list = o.putArray("unwatched");
+            h.unwatched()
+                    .forEach(u -> list.addObject()
+                            .put("apiVersion", u.apiVersion())
+                            .put("kind", u.kind())
+                            .put("reason", u.reason()));
+        }
+        return o;
+    }
+
+    /** The unwatched kinds of a header; none when the field is absent (agents before it did not write it). */
+    private static List<UnwatchedKind> unwatched(JsonNode o) {
+        JsonNode list = o.path("unwatched");
+        if (list.isMissingNode() || list.isNull()) {
+            return List.of();
+        }
+        if (!list.isArray() || list.size() > MAX_UNWATCHED) {
+            throw new Fields.Bad("field 'unwatched' is not a list of at most " + MAX_UNWATCHED + " kinds");
+        }
+        List<UnwatchedKind> out = new ArrayList<>();
+        for (JsonNode u : list) {
+            out.add(new UnwatchedKind(
+                    Fields.text(u, "apiVersion"), Fields.text(u, "kind"), Fields.textOr(u, "reason", "")));
+        }
+        return out;
     }
 
     private static ClusterRecord header(JsonNode o) {
@@ -95,7 +128,8 @@ final class ClusterRecordCodec {
                 Fields.number(o, "sequence"),
                 Fields.instant(o, "heartbeat"),
                 count(o, "nodes"),
-                count(o, "placements"));
+                count(o, "placements"),
+                unwatched(o));
     }
 
     private static int count(JsonNode o, String field) {

@@ -59,6 +59,54 @@ class ClusterRecordsTest {
         assertThat(Wire.encode(records.get(4))).isNull();
     }
 
+    static final List<UnwatchedKind> PYTORCH_THROTTLED = List.of(new UnwatchedKind(
+            "kubeflow.org/v1",
+            "PyTorchJob",
+            "discovery of kubeflow.org/v1: the API server answered 429 TooManyRequests"));
+
+    @Test
+    void aHeaderListsTheKindsItsAgentCannotWatchAndTheyReachTheAssembledSummary() {
+        Header header = new Header("gpu-east", Map.of(), "0.2.0", STAMP, 7, T, 0, 0, PYTORCH_THROTTLED);
+        assertThat(roundTrip(header)).isEqualTo(new Decoded.Ok<>(header));
+        assertThat(json(header))
+                .contains("\"unwatched\":[{\"apiVersion\":\"kubeflow.org/v1\",\"kind\":\"PyTorchJob\","
+                        + "\"reason\":\"discovery of kubeflow.org/v1: the API server answered 429 TooManyRequests\"}]");
+        ClusterSummary s = new ClusterSummary(
+                "gpu-east", Map.of(), "0.2.0", "inc-1", 7, T, List.of(), List.of(), PYTORCH_THROTTLED);
+        ClusterAssembly a = new ClusterAssembly("gpu-east");
+        new ClusterDeltas().next(s).forEach(r -> a.apply(((Decoded.Ok<ClusterRecord>) roundTrip(r)).value()));
+        assertThat(a.take().orElseThrow().summary().unwatched()).isEqualTo(PYTORCH_THROTTLED);
+    }
+
+    /** The header as agents before the unwatched list wrote it (by hand, from that codec): read with none. */
+    @Test
+    void aHeaderFromAnAgentBeforeTheUnwatchedListIsReadWithNone() {
+        byte[] older = ("{\"schema\":1,\"type\":\"cluster\",\"cluster\":\"gpu-east\",\"labels\":{\"region\":\"us\"},"
+                        + "\"agentVersion\":\"0.1.0\",\"incarnation\":\"inc-1\",\"sequence\":7,"
+                        + "\"heartbeat\":\"2026-12-02T12:00:00Z\",\"nodes\":3,\"placements\":1}")
+                .getBytes(StandardCharsets.UTF_8);
+        Header expected = new Header("gpu-east", Map.of("region", "us"), "0.1.0", STAMP, 7, T, 3, 1, List.of());
+        assertThat(Wire.decodeCluster("gpu-east", older)).isEqualTo(new Decoded.Ok<>(expected));
+        assertThat(json(expected)).doesNotContain("unwatched"); // and a header listing none is written as they wrote it
+    }
+
+    /**
+     * A reader before the unwatched list reads a header by its named fields and ignores the others (the envelope's
+     * rule): what it reads of a header listing unwatched kinds is the same header without them, fields and values.
+     */
+    @Test
+    void aHeaderListingUnwatchedKindsIsTheOlderHeaderPlusOneFieldOlderReadersIgnore() throws Exception {
+        Header listing = new Header("gpu-east", Map.of("region", "us"), "0.2.0", STAMP, 7, T, 3, 1, PYTORCH_THROTTLED);
+        Header without = new Header("gpu-east", Map.of("region", "us"), "0.2.0", STAMP, 7, T, 3, 1);
+        var newer = (com.fasterxml.jackson.databind.node.ObjectNode) Envelope.JSON.readTree(Wire.encode(listing));
+        assertThat(newer.remove("unwatched")).isNotNull();
+        assertThat(newer).isEqualTo(Envelope.JSON.readTree(Wire.encode(without)));
+        // a list this build cannot read is refused, saying why
+        String broken = json(listing).replace("\"unwatched\":[", "\"unwatched\":[{\"kind\":\"X\"},");
+        assertThat(Wire.decodeCluster("gpu-east", broken.getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(new Decoded.Failed<>("field 'apiVersion' is missing or not text"));
+    }
+
     @Test
     void aNodeRecordAsWrittenIsReadInOnePassToTheSameNode() {
         NodeState odd = new NodeState(
