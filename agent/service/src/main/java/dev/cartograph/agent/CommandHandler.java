@@ -101,6 +101,11 @@ final class CommandHandler implements Function<Command, CommandResult> {
      * the copy runs on).
      */
     private KubeApplier.Outcome decideAndAct(Command command) {
+        Optional<String> unwatched = unwatched(command);
+        if (unwatched.isPresent()) { // its copy can be neither found nor ruled out; an Apply has no resource name
+            return new KubeApplier.Outcome(
+                    CommandResult.Outcome.RETRY, "nothing done: " + unwatched.get() + "; asked again");
+        }
         Optional<JsonNode> named = named(command);
         Optional<JsonNode> existing;
         try {
@@ -152,6 +157,17 @@ final class CommandHandler implements Function<Command, CommandResult> {
                     .orElse(outcome);
         }
         return outcome;
+    }
+
+    /** Why the kind of the object the command names cannot be watched for now, if it cannot. */
+    private Optional<String> unwatched(Command command) {
+        if (command instanceof Command.Delete d) {
+            return cache.unwatched(d.copy().group(), d.copy().kind());
+        }
+        JsonNode manifest = ((Command.Apply) command).manifest();
+        GroupVersionKind kind = GroupVersionKind.of(
+                manifest.path("apiVersion").asText(), manifest.path("kind").asText());
+        return cache.unwatched(kind.group(), kind.kind());
     }
 
     /** The one object the command names (an Apply's manifest, a Delete's copy). Never a search. */

@@ -11,6 +11,7 @@ import dev.cartograph.agent.report.Reporter;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.Interpreter;
 import dev.cartograph.protocol.ClusterDeltas;
+import dev.cartograph.protocol.UnwatchedKind;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -99,8 +100,13 @@ final class Publishing implements Runnable {
                     .filter(o -> Ownership.placementId(o).isPresent())
                     .toList();
             Owners owners = Owners.of(workloads, pods);
+            List<UnwatchedKind> unwatched = cache.unwatched().entrySet().stream()
+                    .map(e -> new UnwatchedKind(
+                            e.getKey().apiVersion(), e.getKey().kind(), e.getValue()))
+                    .toList();
             publisher.cluster(
-                    deltas.next(reporter.cluster(interpreter.get(), cache.nodes(), pods, placed, owners::podsOf, now)),
+                    deltas.next(reporter.cluster(
+                            interpreter.get(), cache.nodes(), pods, placed, owners::podsOf, unwatched, now)),
                     () -> {
                         fence.delivered(now);
                         observer.summaryPublished();
@@ -118,9 +124,9 @@ final class Publishing implements Runnable {
                                     fence.delivered(id, epoch, s.started());
                                     marks.acknowledged(w);
                                 })));
-            } else {
+            } else if (cache.watches(w.kind())) {
                 publisher.workloadDeleted(reporter.key(tombstoneOf(w)), () -> {});
-            }
+            } // else its informer stopped: not known to be gone (a new informer announces what is there)
         }
         publisher.flush();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cartograph.agent.apply.ApplyPolicy;
 import dev.cartograph.agent.kube.ClusterCache;
 import dev.cartograph.agent.kube.KubeApplier;
+import dev.cartograph.agent.kube.Unanswering;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Documents;
@@ -142,6 +143,43 @@ class CommandHandlerIT {
         assertThat(answered.outcome()).isEqualTo(CommandResult.Outcome.DELETED);
         assertThat(answered.reason()).startsWith("deleted Job ml/eval");
         assertThat(eval()).isNull();
+    }
+
+    /** A kind whose discovery fails is not watched: a Delete of its copy cannot find it, nor rule it out. */
+    @Test
+    void aDeleteOfAKindThatCannotBeWatchedForNowIsRetryNotNothingToDelete() {
+        Unanswering api = new Unanswering();
+        api.fail("/apis/kubeflow.org/v1", 503);
+        KubernetesMockServer member =
+                new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
+        member.init();
+        try (KubernetesClient memberClient = new KubernetesClientBuilder()
+                        .withConfig(new ConfigBuilder(member.createClient().getConfiguration())
+                                .withRequestRetryBackoffLimit(0)
+                                .build())
+                        .build();
+                ClusterCache unanswered = new ClusterCache(memberClient, CATALOG, change -> {})) {
+            unanswered.start();
+            ApplyPolicy policy = new ApplyPolicy(CATALOG, Set.of(), ApplyPolicy.SYSTEM_NAMESPACES);
+            CommandHandler h = new CommandHandler(
+                    "member",
+                    unanswered,
+                    new KubeApplier(memberClient, unanswered::plural, false, Duration.ofMillis(1), 2),
+                    () -> policy,
+                    new PendingChanges(),
+                    Clock.systemUTC());
+
+            CommandResult r = h.apply(new Command.Delete(
+                    "p-2", 1, Instant.EPOCH, new WorkloadKey("member", "ml", "kubeflow.org", "PyTorchJob", "train")));
+
+            assertThat(r.outcome()).as(r.reason()).isEqualTo(CommandResult.Outcome.RETRY);
+            assertThat(r.reason())
+                    .isEqualTo("nothing done: PyTorchJob.v1.kubeflow.org cannot be watched here for now: discovery of"
+                            + " kubeflow.org/v1: the API server answered 503 ServiceUnavailable: injected by the test;"
+                            + " asked again");
+        } finally {
+            member.destroy();
+        }
     }
 
     @Test

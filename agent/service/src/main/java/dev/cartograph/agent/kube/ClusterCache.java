@@ -5,8 +5,6 @@ import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.definition.WorkloadDefinition;
 import dev.cartograph.interpreter.kind.GroupVersionKind;
-import io.fabric8.kubernetes.api.model.APIResource;
-import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -18,10 +16,18 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +36,15 @@ import org.slf4j.LoggerFactory;
  * Informers on Nodes, Pods and every catalog kind the cluster serves (found by discovery at start
  * and again whenever a CRD appears). Handlers only signal what changed ({@code onChange}); readers
  * take snapshots of the caches as JSON trees. The caches hold what the agent's readers use, as JSON
- * bytes ({@link CompactStore}; what is kept and who reads it: {@link Kept}). Thread-safe.
+ * bytes ({@link CompactStore}; what is kept and who reads it: {@link Kept}).
+ *
+ * <p>A kind is "not served" only when the API server says so ({@link ApiDiscovery}): its group/version
+ * answers 404, or its list of resources lacks the kind. When the API server cannot be asked (429, 5xx, no
+ * answer), or the kind's informer cannot list or its watch stops, the kind is {@linkplain #unwatched()
+ * unwatched} with the reason, asked about again on the cache's own thread (after 1, 2, 4 … up to
+ * {@value #MAX_BACKOFF_TICKS} seconds, or the API server's Retry-After when it says one), and reported so:
+ * its copies may be missing from the summaries without being gone. Starting waits for such a kind no longer
+ * than the client's own retries of one request. Thread-safe.
  */
 public final class ClusterCache implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterCache.class);
@@ -45,18 +59,41 @@ public final class ClusterCache implements AutoCloseable {
     /** core/v1 Pod: watched once, for capacity and (when the definitions name it) as a workload kind. */
     private static final GroupVersionKind POD = new GroupVersionKind("", "v1", "Pod");
 
+    /** The longest wait, in ticks of a second, before a kind that could not be watched is asked about again. */
+    static final int MAX_BACKOFF_TICKS = 30;
+
+    private static final Change CAPACITY = new Change.Capacity();
+
     private final KubernetesClient client;
     private volatile Definitions definitions;
     private final Consumer<Change> onChange;
     private final Map<GroupVersionKind, Watched> workloads = new ConcurrentHashMap<>();
+    /** Catalog kinds the API server could not be asked about, or whose informer failed: asked again on {@link #retries}. */
+    private final Map<GroupVersionKind, Failing> failing = new ConcurrentHashMap<>();
+
     private final CompactStore<Node> nodeStore = new CompactStore<>(Node.class, Kept::node);
     private volatile SharedIndexInformer<Node> nodes;
     private volatile Watched pods;
     private volatile SharedIndexInformer<CustomResourceDefinition> crds;
+    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "agent-discovery");
+        t.setDaemon(true);
+        return t;
+    });
+    /** Seconds since the start, counted by {@link #retries}: when a failing kind is due again. */
+    private final AtomicLong tick = new AtomicLong();
 
-    /** An informer and the store it fills. */
+    private final AtomicBoolean rediscoverQueued = new AtomicBoolean();
+    private volatile boolean closed;
+
+    /** An informer, the store it fills, and the resource name it lists. */
     private record Watched(
-            SharedIndexInformer<GenericKubernetesResource> informer, CompactStore<GenericKubernetesResource> store) {}
+            SharedIndexInformer<GenericKubernetesResource> informer,
+            CompactStore<GenericKubernetesResource> store,
+            String plural) {}
+
+    /** Why a kind is not watched for now, how many times in a row that failed, and the tick it is due again. */
+    private record Failing(String reason, int failures, long due) {}
 
     public ClusterCache(KubernetesClient client, Definitions definitions, Consumer<Change> onChange) {
         this.client = client;
@@ -70,37 +107,41 @@ public final class ClusterCache implements AutoCloseable {
      * the definitions name core/v1 Pod, Pods as workloads, so no pod is held twice.
      */
     public void start() {
-        Change capacity = new Change.Capacity();
         nodes = client.nodes()
                 .runnableInformer(0)
                 .itemStore(nodeStore)
                 .removeNamespaceIndex()
-                .addEventHandler(handler(o -> onChange.accept(capacity)))
+                .addEventHandler(handler(o -> onChange.accept(CAPACITY)))
                 .run();
-        pods = watch(client.genericKubernetesResources(context(POD, "pods")).inAnyNamespace(), o -> {
-            onChange.accept(capacity);
+        pods = watch(client.genericKubernetesResources(context(POD, "pods")).inAnyNamespace(), "pods", o -> {
+            onChange.accept(CAPACITY);
             if (workloads.containsKey(POD)) {
                 onChange.accept(workloadChange(POD, o));
             }
         });
         discover();
         try {
-            crds = client.apiextensions().v1().customResourceDefinitions().inform(handler(o -> discover()), 0);
+            crds = client.apiextensions().v1().customResourceDefinitions().inform(handler(o -> rediscover()), 0);
         } catch (KubernetesClientException e) {
             LOG.warn("cannot watch CRDs ({}); catalog kinds added later are found only on restart", e.getMessage());
         }
+        retries.scheduleWithFixedDelay(this::retryDue, 1, 1, TimeUnit.SECONDS);
     }
 
+    /** Starts an informer and waits for its first list; throws (the informer closed) when it cannot list. */
     private static Watched watch(
-            Informable<GenericKubernetesResource> what, Consumer<GenericKubernetesResource> signal) {
+            Informable<GenericKubernetesResource> what, String plural, Consumer<GenericKubernetesResource> signal) {
         CompactStore<GenericKubernetesResource> store =
                 new CompactStore<>(GenericKubernetesResource.class, Kept::workload);
-        SharedIndexInformer<GenericKubernetesResource> informer = what.runnableInformer(0)
-                .itemStore(store)
-                .removeNamespaceIndex()
-                .addEventHandler(handler(signal))
-                .run();
-        return new Watched(informer, store);
+        SharedIndexInformer<GenericKubernetesResource> informer =
+                what.runnableInformer(0).itemStore(store).removeNamespaceIndex().addEventHandler(handler(signal));
+        try {
+            informer.run();
+        } catch (RuntimeException e) {
+            informer.close();
+            throw e;
+        }
+        return new Watched(informer, store, plural);
     }
 
     /**
@@ -132,33 +173,123 @@ public final class ClusterCache implements AutoCloseable {
         discover();
     }
 
-    /** Starts informers for catalog kinds that are served and not yet watched. */
+    /**
+     * Starts informers for catalog kinds that are served and not yet watched, asking about each (those failing
+     * included) now; one discovery request per group/version.
+     */
     public synchronized void discover() {
+        Set<GroupVersionKind> catalog = new HashSet<>();
+        ApiDiscovery asked = new ApiDiscovery(client);
         for (WorkloadDefinition d : definitions.all()) {
-            GroupVersionKind kind = d.kind();
-            if (workloads.containsKey(kind)) {
-                continue;
+            catalog.add(d.kind());
+            if (!workloads.containsKey(d.kind())) {
+                attempt(d.kind(), asked);
             }
-            served(kind).ifPresent(plural -> {
-                if (kind.equals(POD) && pods != null) {
-                    // the capacity informer's pods: announce each as a new informer's first list would
-                    workloads.put(POD, pods);
-                    pods.store().keySet().forEach(key -> onChange.accept(workloadChange(POD, key)));
-                    LOG.info("watching {} ({}, with the capacity informer)", kind.qualified(), plural);
-                    return;
-                }
-                try {
-                    workloads.put(
-                            kind,
-                            watch(
-                                    client.genericKubernetesResources(context(kind, plural))
-                                            .inAnyNamespace(),
-                                    o -> onChange.accept(workloadChange(kind, o))));
-                    LOG.info("watching {} ({})", kind.qualified(), plural);
-                } catch (KubernetesClientException e) {
-                    LOG.warn("cannot watch {}: {}", kind.qualified(), e.getMessage());
-                }
+        }
+        if (failing.keySet().retainAll(catalog)) { // kinds the definitions no longer name are not waited for
+            onChange.accept(CAPACITY);
+        }
+    }
+
+    /** A CRD changed: {@link #discover()} on the cache's own thread (once for a burst), not the informer's. */
+    private void rediscover() {
+        if (!closed && rediscoverQueued.compareAndSet(false, true)) {
+            retries.execute(() -> {
+                rediscoverQueued.set(false);
+                guarded(this::discover);
             });
+        }
+    }
+
+    /** Each second, on the cache's own thread: asks again about the failing kinds whose wait is over. */
+    private void retryDue() {
+        long now = tick.incrementAndGet();
+        guarded(() -> {
+            synchronized (this) {
+                ApiDiscovery asked = new ApiDiscovery(client);
+                failing.forEach((kind, f) -> {
+                    if (f.due() <= now && !workloads.containsKey(kind)) {
+                        attempt(kind, asked);
+                    }
+                });
+            }
+        });
+    }
+
+    private void guarded(Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) { // a scheduled task that throws is never run again
+            LOG.warn("discovery failed, trying again: {}", e.toString());
+        }
+    }
+
+    /** Asks whether {@code kind} is served and watches it when it is; a failure makes it {@link #failing}. */
+    private void attempt(GroupVersionKind kind, ApiDiscovery asked) {
+        ApiDiscovery.Answer d = asked.of(kind);
+        if (d instanceof ApiDiscovery.NotServed) {
+            if (failing.remove(kind) != null) {
+                LOG.info("{} is not served by this cluster; not watched", kind.qualified());
+                onChange.accept(CAPACITY);
+            }
+            return;
+        }
+        if (d instanceof ApiDiscovery.Unknown u) {
+            fail(kind, "discovery of " + kind.apiVersion() + ": " + u.reason(), u.retryAfter());
+            return;
+        }
+        String plural = ((ApiDiscovery.Served) d).plural();
+        if (kind.equals(POD) && pods != null) {
+            // the capacity informer's pods: announce each as a new informer's first list would
+            workloads.put(POD, pods);
+            pods.store().keySet().forEach(key -> onChange.accept(workloadChange(POD, key)));
+            LOG.info("watching {} ({}, with the capacity informer)", kind.qualified(), plural);
+            return;
+        }
+        try {
+            Watched w = watch(
+                    client.genericKubernetesResources(context(kind, plural)).inAnyNamespace(),
+                    plural,
+                    o -> onChange.accept(workloadChange(kind, o)));
+            workloads.put(kind, w);
+            w.informer().stopped().whenComplete((done, error) -> stopped(kind, w, error));
+            if (failing.remove(kind) != null) {
+                onChange.accept(CAPACITY);
+            }
+            LOG.info("watching {} ({})", kind.qualified(), plural);
+        } catch (RuntimeException e) {
+            fail(kind, "its informer cannot list " + plural + ": " + ApiDiscovery.said(e), ApiDiscovery.retryAfter(e));
+        }
+    }
+
+    /** A watched kind's informer stopped: unwatched (its objects are no longer known) until it can be watched again. */
+    private void stopped(GroupVersionKind kind, Watched w, Throwable error) {
+        if (closed || error == null) {
+            return;
+        }
+        synchronized (this) {
+            if (workloads.remove(kind, w)) {
+                w.informer().close();
+                fail(kind, "its watch stopped: " + ApiDiscovery.said(error), 0);
+            }
+        }
+    }
+
+    /** {@code kind} cannot be watched for now: asked again after a backoff (at least {@code retryAfter} seconds). */
+    private void fail(GroupVersionKind kind, String reason, long retryAfter) {
+        Failing before = failing.get(kind);
+        int failures = before == null ? 1 : before.failures() + 1;
+        long wait = Math.max(Math.min(1L << Math.min(failures - 1, 10), MAX_BACKOFF_TICKS), retryAfter);
+        failing.put(kind, new Failing(reason, failures, tick.get() + wait));
+        if (before == null || !before.reason().equals(reason)) {
+            LOG.warn(
+                    "cannot watch {} for now ({}); reported unwatched, asking again in {}s",
+                    kind.qualified(),
+                    reason,
+                    wait);
+            onChange.accept(CAPACITY); // the next cluster summary says so
+        } else {
+            LOG.debug("still cannot watch {} ({}); asking again in {}s", kind.qualified(), reason, wait);
         }
     }
 
@@ -182,26 +313,6 @@ public final class ClusterCache implements AutoCloseable {
     private static Change.Workload workloadChange(GroupVersionKind kind, String key) {
         int slash = key.indexOf('/');
         return new Change.Workload(kind, key.substring(0, slash), key.substring(slash + 1));
-    }
-
-    private Optional<String> served(GroupVersionKind kind) {
-        try {
-            APIResourceList list = client.getApiResources(kind.apiVersion());
-            if (list != null && list.getResources() != null) {
-                Optional<String> found = list.getResources().stream()
-                        .filter(r ->
-                                kind.kind().equals(r.getKind()) && !r.getName().contains("/"))
-                        .map(APIResource::getName)
-                        .findFirst();
-                if (found.isPresent()) {
-                    return found;
-                }
-            }
-        } catch (KubernetesClientException e) {
-            LOG.debug("discovery of {} failed: {}", kind.apiVersion(), e.getMessage());
-        }
-        return dev.cartograph.interpreter.definition.BuiltInKinds.of(kind)
-                .map(dev.cartograph.interpreter.definition.BuiltInKinds.Kind::plural);
     }
 
     public List<JsonNode> nodes() {
@@ -236,8 +347,29 @@ public final class ClusterCache implements AutoCloseable {
         return workloads.containsKey(kind);
     }
 
+    /**
+     * The catalog kinds this cluster may serve that cannot be watched for now, by kind, with why (the API server could
+     * not be asked about them, or their informer failed); sorted. Kinds the cluster does not serve are not among them.
+     */
+    public Map<GroupVersionKind, String> unwatched() {
+        Map<GroupVersionKind, String> out = new TreeMap<>(java.util.Comparator.comparing(GroupVersionKind::qualified));
+        failing.forEach((kind, f) -> out.put(kind, f.reason()));
+        return out;
+    }
+
+    /** Why a catalog kind of this group cannot be watched for now (a Delete names its copy by group and kind). */
+    public Optional<String> unwatched(String group, String kind) {
+        return failing.entrySet().stream()
+                .filter(e ->
+                        e.getKey().group().equals(group) && e.getKey().kind().equals(kind))
+                .map(e -> e.getKey().qualified() + " cannot be watched here for now: "
+                        + e.getValue().reason())
+                .findFirst();
+    }
+
+    /** The resource name under which the cluster serves a watched kind; empty when the kind is not watched. */
     public Optional<String> plural(GroupVersionKind kind) {
-        return workloads.containsKey(kind) ? served(kind) : Optional.empty();
+        return Optional.ofNullable(workloads.get(kind)).map(Watched::plural);
     }
 
     static JsonNode tree(HasMetadata o) {
@@ -265,6 +397,8 @@ public final class ClusterCache implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
+        retries.shutdownNow();
         workloads.values().stream()
                 .filter(w -> w != pods)
                 .forEach(w -> w.informer().close());

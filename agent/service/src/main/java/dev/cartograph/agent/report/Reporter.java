@@ -13,6 +13,7 @@ import dev.cartograph.interpreter.view.Phase;
 import dev.cartograph.interpreter.view.WorkloadView;
 import dev.cartograph.protocol.ClusterSummary;
 import dev.cartograph.protocol.PlacementReport;
+import dev.cartograph.protocol.UnwatchedKind;
 import dev.cartograph.protocol.WorkloadKey;
 import dev.cartograph.protocol.WorkloadSummary;
 import java.time.Instant;
@@ -54,6 +55,7 @@ public final class Reporter {
      *
      * @param placed the objects this agent created (marked with a placement id)
      * @param podsOf the pods of one such object (found by owner references)
+     * @param unwatched the catalog kinds the agent cannot watch for now: their copies are not in {@code placed}
      */
     public ClusterSummary cluster(
             Interpreter interpreter,
@@ -61,6 +63,7 @@ public final class Reporter {
             List<JsonNode> pods,
             List<JsonNode> placed,
             java.util.function.Function<JsonNode, List<JsonNode>> podsOf,
+            List<UnwatchedKind> unwatched,
             Instant now) {
         List<PlacementReport> placements = new ArrayList<>();
         for (JsonNode object : placed) {
@@ -107,7 +110,8 @@ public final class Reporter {
                 sequence.incrementAndGet(),
                 now,
                 NodeCapacity.of(nodes, pods),
-                placements);
+                placements,
+                unwatched);
     }
 
     private record Expected(long pods, ResourceList demand) {}
