@@ -4,6 +4,7 @@ import dev.cartograph.broker.coordinate.PlacementState.Watch;
 import dev.cartograph.broker.coordinate.PlacementTransition.Seen;
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.fleet.Fleet;
+import dev.cartograph.interpreter.kind.GroupVersionKind;
 import dev.cartograph.protocol.MetadataKeys;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
@@ -130,6 +131,15 @@ final class Failover {
         Optional<HubObject> object = state.object();
         Optional<WorkloadSummary> member = store.member(p);
         Optional<PlacementReport> report = reported.map(r -> r.get(p.uid())).filter(r -> r.epoch() == p.epoch());
+        PlacementRecord.Target t = p.target();
+        boolean kindWatched = fleet.summary(cluster)
+                .map(s -> s.unwatched().stream()
+                        .noneMatch(u -> u.kind().equals(t.kind())
+                                && GroupVersionKind.of(u.apiVersion(), u.kind())
+                                        .group()
+                                        .equals(GroupVersionKind.of(t.apiVersion(), t.kind())
+                                                .group())))
+                .orElse(true);
         boolean resendable = object.isPresent()
                 && !object.get().deleting()
                 && state.forwarded()
@@ -146,6 +156,7 @@ final class Failover {
                 report.map(r -> (long) r.pendingPods()),
                 reported.map(r -> r.containsKey(p.uid())),
                 fleet.received(cluster),
+                kindWatched,
                 object.map(HubObject::shownPhase).orElse(""),
                 resendable,
                 sinceActive,

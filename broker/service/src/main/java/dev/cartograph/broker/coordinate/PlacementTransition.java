@@ -77,6 +77,8 @@ final class PlacementTransition {
      * @param pendingPods   pods of this epoch its cluster still reports unscheduled (empty: not reported)
      * @param listed        whether the cluster's latest summary lists its copy (empty: no summary)
      * @param received      when the cluster's latest summary was received (empty: none)
+     * @param kindWatched   whether its cluster's agent watches its kind now (one it cannot watch is not in the
+     *                      summaries, gone or not)
      * @param shownPhase    the phase its hub object shows
      * @param resendable    whether its hub object can be sent again as it is (present, not deleting, unchanged since)
      * @param sinceActive   how long this instance has been active
@@ -92,6 +94,7 @@ final class PlacementTransition {
             Optional<Long> pendingPods,
             Optional<Boolean> listed,
             Optional<Instant> received,
+            boolean kindWatched,
             String shownPhase,
             boolean resendable,
             Duration sinceActive,
@@ -377,13 +380,17 @@ final class PlacementTransition {
     /**
      * Its cluster's summaries have stopped listing its copy for a heartbeat timeout (deleted on the member, or fenced
      * by an agent cut off from Kafka, ADR 0005) — unless it had finished there. Only a copy once listed can be missed
-     * (not one its agent cannot watch), and only summaries received a heartbeat timeout after the record count (an
-     * agent lists a copy once its cache has it).
+     * (not one its agent cannot watch, nor one of a kind its agent says it cannot watch for now: a 429 from discovery
+     * at its start), and only summaries received a heartbeat timeout after the record count (an agent lists a copy
+     * once its cache has it).
      */
     private static Step gone(PlacementRecord p, Seen s, Timeouts t) {
         Watch w = s.watch();
         if (s.listed().isEmpty() || s.received().isEmpty()) {
             return new Step.Wait(w);
+        }
+        if (!s.kindWatched()) { // its agent cannot see it: unlisted says nothing; judged afresh once it can
+            return new Step.Wait(new Watch(w.lostReported(), Optional.empty(), w.listedOnce()));
         }
         boolean listed = s.listed().get();
         boolean listedOnce = listed || w.listedOnce();

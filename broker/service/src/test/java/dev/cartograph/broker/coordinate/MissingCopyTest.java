@@ -58,6 +58,36 @@ class MissingCopyTest extends CoordinatorHarness {
         assertThat(hubWrites).anySatisfy(w -> assertThat(w).startsWith("event j Requeued: its copy on east is gone"));
     }
 
+    /**
+     * Issue 33, finding 3: east's agent restarted and could not watch Jobs (discovery answered 429); it says so, so the
+     * copy it no longer lists is not taken for gone — before, the running gang was placed again after two heartbeat
+     * timeouts.
+     */
+    @Test
+    void aCopyOfAKindItsAgentSaysItCannotWatchIsNotPlacedAgain() {
+        placedOnEastAndListed();
+        for (int t = 0; t < 90; t += 10) {
+            now = now.plusSeconds(10);
+            dev.cartograph.protocol.ClusterSummary full = cluster("east", ++sequence, now, 8);
+            step(
+                    new Input.Cluster(new dev.cartograph.protocol.ClusterSummary(
+                            full.cluster(),
+                            full.labels(),
+                            full.agentVersion(),
+                            "i-2", // a new incarnation
+                            full.sequence(),
+                            full.heartbeat(),
+                            full.nodes(),
+                            List.of(),
+                            List.of(new dev.cartograph.protocol.UnwatchedKind(
+                                    "batch/v1", "Job", "discovery answered 429 Too Many Requests")))),
+                    new Input.Cluster(cluster("west", ++sequence, now, 0)),
+                    new Input.Tick());
+        }
+        assertThat(commands).containsExactly("apply uid-j@east#1");
+        assertThat(coordinator.view().placements().get("uid-j").state()).isEqualTo(State.APPLIED);
+    }
+
     @Test
     void aFinishedGangWhoseCopyWasCleanedUpOnItsMemberIsNotRunAgain() {
         placedOnEastAndListed();

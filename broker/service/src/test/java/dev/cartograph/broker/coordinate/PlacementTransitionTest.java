@@ -48,6 +48,7 @@ class PlacementTransitionTest {
                 Optional.empty(),
                 Optional.of(true),
                 Optional.of(now.minusSeconds(1)),
+                true,
                 "",
                 true,
                 Duration.ofMinutes(5),
@@ -281,6 +282,7 @@ class PlacementTransitionTest {
             Optional<Long> pendingPods = Optional.empty();
             Optional<Boolean> listed = Optional.of(true);
             Optional<Instant> received = Optional.of(now.minusSeconds(1));
+            boolean kindWatched = true;
             String shownPhase = "";
             boolean resendable = true;
             Duration sinceActive = Duration.ofMinutes(5);
@@ -318,6 +320,7 @@ class PlacementTransitionTest {
                                         pendingPods,
                                         listed,
                                         received,
+                                        kindWatched,
                                         shownPhase,
                                         resendable,
                                         sinceActive,
@@ -425,6 +428,27 @@ class PlacementTransitionTest {
             missing.shownPhase = "Running"; // a copy its agent never listed (one it cannot watch) is never missed
             missing.watch = new Watch(Optional.empty(), Optional.of(received), false);
             assertThat(missing.next()).isEqualTo(new Step.Wait(new Watch(Optional.empty(), Optional.empty(), false)));
+        }
+
+        /**
+         * Issue 33, finding 3: an agent that cannot watch the copy's kind (discovery answered 429 at its start) stops
+         * listing it; that is not the copy being gone. Before, the running gang was taken back and placed again while
+         * its copy ran on.
+         */
+        @Test
+        void aCopyOfAKindItsAgentCannotWatchNowIsNotMissedAndIsJudgedAfreshOnceItCan() {
+            See unwatched = new See(State.APPLIED);
+            unwatched.listed = Optional.of(false);
+            unwatched.kindWatched = false;
+            Instant received = unwatched.received.orElseThrow();
+            unwatched.watch =
+                    new Watch(Optional.empty(), Optional.of(received.minusSeconds(60)), true); // unlisted 60 s
+            unwatched.shownPhase = "Running";
+            assertThat(unwatched.next()).isEqualTo(new Step.Wait(new Watch(Optional.empty(), Optional.empty(), true)));
+            unwatched.watch = new Watch(Optional.empty(), Optional.empty(), true);
+            unwatched.kindWatched = true; // watched again and still not listed: the heartbeat's grace starts now
+            assertThat(unwatched.next())
+                    .isEqualTo(new Step.Wait(new Watch(Optional.empty(), Optional.of(received), true)));
         }
 
         @Test
