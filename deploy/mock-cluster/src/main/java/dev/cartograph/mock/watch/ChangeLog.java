@@ -103,11 +103,71 @@ public final class ChangeLog {
         }
     }
 
+    /**
+     * Forgets the changes up to {@code resourceVersion}, as etcd compacts its history: from now on a watch starting
+     * below it is {@link Expired}. Returns the compaction point (the oldest resourceVersion a watch can start at),
+     * never lower than before.
+     *
+     * @throws IllegalArgumentException if {@code resourceVersion} is newer than the newest change
+     */
+    public long compactBefore(long resourceVersion) {
+        synchronized (lock) {
+            if (resourceVersion > newest()) {
+                throw new IllegalArgumentException("cannot compact at resourceVersion " + resourceVersion
+                        + ": the newest change is " + newest() + " (etcd: required revision is a future revision)");
+            }
+            while (!retained.isEmpty() && retained.peekFirst().resourceVersion() <= resourceVersion) {
+                retained.removeFirst();
+            }
+            evictedUpTo = Math.max(evictedUpTo, resourceVersion);
+            return evictedUpTo;
+        }
+    }
+
+    /** The resourceVersion of the newest change, 0 before the first. */
+    public long newestResourceVersion() {
+        synchronized (lock) {
+            return newest();
+        }
+    }
+
+    /**
+     * The history as of {@code resourceVersion}: the retained changes up to it, oldest first, and the oldest
+     * resourceVersion they reach back from (a state at any resourceVersion from there on can be rebuilt by undoing
+     * the newer ones).
+     */
+    public History history(long resourceVersion) {
+        synchronized (lock) {
+            return new History(
+                    evictedUpTo,
+                    retained.stream()
+                            .filter(c -> c.resourceVersion() <= resourceVersion)
+                            .toList());
+        }
+    }
+
+    /**
+     * Changes retained, oldest first, and the resourceVersion they start after.
+     *
+     * @param startsAfter every change after it is in {@code changes}
+     */
+    public record History(long startsAfter, List<Change> changes) {
+        public History {
+            changes = List.copyOf(changes);
+        }
+    }
+
     /** How many listeners there are now (for tests and diagnostics). */
     public int listenerCount() {
         synchronized (lock) {
             return listeners.size();
         }
+    }
+
+    private long newest() {
+        return retained.isEmpty()
+                ? evictedUpTo
+                : Math.max(evictedUpTo, retained.peekLast().resourceVersion());
     }
 
     private void deliver(Consumer<Change> listener, Change change) {

@@ -24,6 +24,15 @@ public record Selection(AttributeSet query, FieldSelector fields) {
         return stored.key().matches(query) && (fields.requirements().isEmpty() || fields.matches(stored.object()));
     }
 
+    /**
+     * Whether {@code change} may concern this selection: its object's key (type, namespace, name, labels) matches
+     * before or after. Cheap (no JSON is read), so a watch can drop most changes before handing them on.
+     */
+    public boolean mayConcern(Change change) {
+        return change.before().map(b -> b.key().matches(query)).orElse(false)
+                || change.after().map(a -> a.key().matches(query)).orElse(false);
+    }
+
     /** The event this watch sees for {@code change}; empty when the object is outside the selection before and after. */
     public Optional<WatchEvent> eventFor(Change change) {
         boolean before = change.before().map(this::matches).orElse(false);

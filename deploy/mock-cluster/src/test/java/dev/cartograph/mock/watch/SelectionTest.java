@@ -43,6 +43,14 @@ class SelectionTest {
     }
 
     @Test
+    void aChangeMayConcernASelectionOnlyWhenItsObjectsKeyMatchesBeforeOrAfter() {
+        assertThat(NLP_PODS.mayConcern(Change.created(5, pod("web", "cv", 5)))).isFalse();
+        assertThat(NLP_PODS.mayConcern(Change.updated(6, pod("web", "cv", 5), pod("web", "nlp", 6))))
+                .isTrue();
+        assertThat(NLP_PODS.mayConcern(Change.deleted(7, pod("web", "nlp", 6)))).isTrue();
+    }
+
+    @Test
     void aDeleteCarriesTheDeletionsResourceVersion() {
         WatchEvent deleted =
                 NLP_PODS.eventFor(Change.deleted(12, pod("web", "nlp", 9))).orElseThrow();
