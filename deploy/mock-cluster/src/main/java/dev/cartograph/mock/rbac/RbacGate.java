@@ -23,20 +23,38 @@ public final class RbacGate {
      * absent); empty when allowed.
      */
     public Optional<Denial> check(String method, String uri, String authorization) {
-        if (rbac.policy().isEmpty() || authorization == null || !authorization.startsWith(BEARER)) {
+        return check(RequestAttributes.of(method, uri), authorization);
+    }
+
+    /** The denial of {@code request} with the {@code Authorization} header {@code authorization}; empty when allowed. */
+    public Optional<Denial> check(RequestAttributes request, String authorization) {
+        if (rbac.policy().isEmpty()) {
             return Optional.empty();
         }
-        String user = rbac.users().get(authorization.substring(BEARER.length()).trim());
-        if (user == null) {
+        Optional<String> user = userOf(authorization);
+        if (user.isEmpty()) {
             return Optional.empty(); // the server's own client (see Rbac)
         }
-        RequestAttributes request = RequestAttributes.of(method, uri);
-        if (rbac.policy().get().allows(Subject.user(user), request)) {
+        if (rbac.policy().get().allows(Subject.user(user.get()), request)) {
             return Optional.empty();
         }
-        Denial denial = new Denial(user, request);
+        Denial denial = new Denial(user.get(), request);
         denials.add(denial);
         return Optional.of(denial);
+    }
+
+    /**
+     * The user whose bearer token {@code authorization} carries, when the server knows the token (null or another
+     * scheme: empty).
+     */
+    public Optional<String> userOf(String authorization) {
+        if (authorization == null
+                || !authorization.startsWith(BEARER)
+                || rbac.users().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(
+                rbac.users().get(authorization.substring(BEARER.length()).trim()));
     }
 
     /** Every request denied so far, oldest first. */

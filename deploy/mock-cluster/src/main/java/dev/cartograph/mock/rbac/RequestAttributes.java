@@ -15,7 +15,7 @@ import java.util.Set;
  * What the authorizer decides on, derived from a request the way kube-apiserver's {@code RequestInfoFactory}
  * does: {@code /api/v1/...} and {@code /apis/GROUP/VERSION/...} with at least a resource are resource requests
  * (verb from the method: GET get/list/watch, POST create, PUT update, PATCH patch, DELETE delete/deletecollection;
- * a {@code /watch/} path segment or {@code ?watch=true} on a collection is watch; a list or watch whose field
+ * a {@code /watch/} path segment or {@code ?watch=true} (or {@code 1}, as Go reads a bool) on a collection is watch; a list or watch whose field
  * selector names exactly one {@code metadata.name} carries that name); {@code /api/v1/namespaces/NAME} is the
  * namespace NAME itself (its {@code status} and {@code finalize} subresources too); every other path is a
  * non-resource request whose verb is the lower-case method. Immutable; thread-safe.
@@ -36,6 +36,8 @@ public record RequestAttributes(
         String name,
         String path) {
     private static final Set<String> NAMESPACE_SUBRESOURCES = Set.of("status", "finalize");
+    /** What Go's {@code strconv.ParseBool} reads as true: how the server decodes {@code ?watch=}. */
+    private static final Set<String> GO_TRUE = Set.of("1", "t", "T", "TRUE", "true", "True");
 
     public RequestAttributes {
         Objects.requireNonNull(verb, "verb");
@@ -85,7 +87,7 @@ public record RequestAttributes(
         String name = rest.size() >= 2 ? rest.get(1) : "";
         String subresource = rest.size() >= 3 ? rest.get(2) : "";
         if (name.isEmpty() && "get".equals(verb)) {
-            verb = "true".equals(param(query, "watch").orElse("")) ? "watch" : "list";
+            verb = param(query, "watch").filter(GO_TRUE::contains).isPresent() ? "watch" : "list";
             name = param(query, "fieldSelector")
                     .flatMap(RequestAttributes::exactName)
                     .orElse("");

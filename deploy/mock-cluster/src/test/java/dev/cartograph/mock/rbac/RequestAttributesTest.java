@@ -42,6 +42,13 @@ class RequestAttributesTest {
         assertThat(informer.verb()).isEqualTo("watch");
         assertThat(informer.namespace()).isEmpty();
         assertThat(informer.resource()).isEqualTo("pods");
+        // kubectl's watch=1 too: the server decodes the parameter with Go's strconv.ParseBool
+        assertThat(RequestAttributes.of("GET", "/api/v1/namespaces/ml/pods?watch=1")
+                        .verb())
+                .isEqualTo("watch");
+        assertThat(RequestAttributes.of("GET", "/api/v1/namespaces/ml/pods?watch=false")
+                        .verb())
+                .isEqualTo("list");
         RequestAttributes legacy = RequestAttributes.of("GET", "/api/v1/watch/namespaces/ml/pods");
         assertThat(legacy.verb()).isEqualTo("watch");
         assertThat(legacy.namespace()).isEqualTo("ml");
