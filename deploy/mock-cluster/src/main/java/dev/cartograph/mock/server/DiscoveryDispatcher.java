@@ -7,6 +7,7 @@ import dev.cartograph.mock.admission.AdmissionDenial;
 import dev.cartograph.mock.discovery.BuiltInKinds;
 import dev.cartograph.mock.discovery.Discovery;
 import dev.cartograph.mock.discovery.OpenApiV3;
+import dev.cartograph.mock.watch.ChangeLog;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionList;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -65,20 +66,22 @@ final class DiscoveryDispatcher extends Dispatcher {
     /**
      * @param clock     the time Table ages are computed against
      * @param admission what creates and updates are refused ({@link Admission#NONE}: nothing)
+     * @param changes   the store's history, which stale lists are rewound with
      */
     DiscoveryDispatcher(
             KubernetesCrudDispatcher delegate,
             Supplier<String> serverAddress,
             KubeVersion version,
             Clock clock,
-            Admission admission) {
+            Admission admission,
+            ChangeLog changes) {
         this.delegate = delegate;
         this.serverAddress = serverAddress;
         this.version = version;
         this.scale = new ScaleSubresource(delegate, this::discovery);
         this.serverSideApply = new ServerSideApply(delegate);
         this.servedTypes = new ServedTypes(this::storedCrds);
-        this.reads = new ResourceReads(delegate, servedTypes, clock);
+        this.reads = new ResourceReads(delegate, servedTypes, clock, changes);
         this.clock = clock;
         this.admission = new AdmissionGate(admission, this::discovery, delegate);
     }

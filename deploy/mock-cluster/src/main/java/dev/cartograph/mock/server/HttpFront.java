@@ -1,7 +1,11 @@
 package dev.cartograph.mock.server;
 
+import dev.cartograph.mock.fault.FaultRule;
+import dev.cartograph.mock.fault.Faults;
 import dev.cartograph.mock.rbac.Denial;
 import dev.cartograph.mock.rbac.RbacGate;
+import dev.cartograph.mock.rbac.RequestAttributes;
+import dev.cartograph.mock.requestlog.RequestLog;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
@@ -12,7 +16,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import java.net.InetAddress;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -25,13 +31,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP side of a {@link MockApiServer}, in place of fabric8's {@code MockWebServer} (whose
- * responses are whole bodies, so it cannot stream a watch): a Vert.x server that serves HTTP watches
- * itself ({@link HttpWatches}) and hands every other request, WebSocket upgrades included, to the
- * dispatcher through fabric8's own request handler, as {@code MockWebServer} does. An exception
+ * responses are whole bodies, so it cannot stream a watch): a Vert.x server that serves watches
+ * itself ({@link HttpWatches}, over HTTP and WebSocket) and hands every other request, other WebSocket upgrades
+ * included, to the dispatcher through fabric8's own request handler, as {@code MockWebServer} does. An exception
  * escaping the dispatcher becomes a Status (400 for a body it cannot read, else 500) instead of a
- * request that never gets an answer.
- * With RBAC on ({@link RbacGate}), a request its bearer token's user may not make is answered 403 first.
- * Requests are not recorded (fabric8's server kept every one). Thread-safe.
+ * request that never gets an answer. In order, a request meets: the {@link Faults} (a rule that fires answers, delays
+ * or resets it, as kube-apiserver's priority and fairness filter runs before authorization), RBAC ({@link RbacGate}:
+ * a request its bearer token's user may not make is answered 403), then the watches or the dispatcher. Every request
+ * answered is recorded in the {@link RequestLog} ({@link Exchange}). Thread-safe.
  */
 final class HttpFront implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpFront.class);
@@ -41,48 +48,38 @@ final class HttpFront implements AutoCloseable {
 
     private static final long START_STOP_SECONDS = 30;
 
-    private final Vertx vertx;
-    private final HttpServer server;
-    private final HttpWatches watches;
-    private final AtomicBoolean closed = new AtomicBoolean();
-
-    private HttpFront(Vertx vertx, HttpServer server, HttpWatches watches) {
-        this.vertx = vertx;
-        this.server = server;
-        this.watches = watches;
-    }
-
-    /** Listens on {@code host:port} (0 = a free port); fails when the port is taken. */
-    static HttpFront start(
-            InetAddress host,
-            int port,
+    /** What serves requests behind the front, and what it records them in. */
+    record Backends(
             Dispatcher dispatcher,
             HttpWatches watches,
             RbacGate rbac,
-            boolean logRequests) {
+            Faults faults,
+            RequestLog log,
+            boolean logAtInfo,
+            Clock clock) {}
+
+    private final Vertx vertx;
+    private final Backends backends;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private HttpServer server;
+
+    private HttpFront(Vertx vertx, Backends backends) {
+        this.vertx = vertx;
+        this.backends = backends;
+    }
+
+    /** Listens on {@code host:port} (0 = a free port); fails when the port is taken. */
+    static HttpFront start(InetAddress host, int port, Backends backends) {
         Vertx vertx = Vertx.vertx();
-        HttpServer server = vertx.createHttpServer(new HttpServerOptions()
+        HttpFront front = new HttpFront(vertx, backends);
+        front.server = vertx.createHttpServer(new HttpServerOptions()
                 .setHost(host.getHostAddress())
                 .setPort(port)
                 .setWebSocketSubProtocols(WEBSOCKET_SUB_PROTOCOLS)
                 .setHandle100ContinueAutomatically(true));
-        HttpServerRequestHandler dispatching = new HttpServerRequestHandler(vertx) {
-            @Override
-            protected MockResponse onHttpRequest(RecordedRequest request) {
-                MockResponse response = dispatchSafely(dispatcher, request);
-                if (logRequests) {
-                    LOG.info("{} {} -> {}", request.getMethod(), request.getPath(), response.code());
-                }
-                return response;
-            }
-        };
-        server.requestHandler(request -> {
-            if (!denied(request, rbac, logRequests)) {
-                route(request, watches, dispatching, logRequests);
-            }
-        });
+        front.server.requestHandler(front::handle);
         try {
-            await(server.listen());
+            await(front.server.listen());
         } catch (RuntimeException e) {
             await(vertx.close());
             throw new IllegalStateException(
@@ -90,7 +87,7 @@ final class HttpFront implements AutoCloseable {
                             + " (is the port taken?)",
                     e);
         }
-        return new HttpFront(vertx, server, watches);
+        return front;
     }
 
     int port() {
@@ -103,7 +100,7 @@ final class HttpFront implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        watches.closeAll(Duration.ofSeconds(1));
+        backends.watches().closeAll(Duration.ofSeconds(1));
         try {
             await(server.close());
         } finally {
@@ -111,39 +108,48 @@ final class HttpFront implements AutoCloseable {
         }
     }
 
-    /** Answers a request RBAC refuses as kube-apiserver does (403 and a Status), before it is served or upgraded. */
-    private static boolean denied(HttpServerRequest request, RbacGate rbac, boolean logRequests) {
-        Optional<Denial> denial =
-                rbac.check(request.method().name(), request.uri(), request.getHeader("Authorization"));
-        if (denial.isEmpty()) {
-            return false;
+    private void handle(HttpServerRequest request) {
+        request.headers().remove(FaultInjection.STALE_CHANGES_HEADER); // only the server sets it
+        String authorization = request.getHeader("Authorization");
+        RequestAttributes attributes = RequestAttributes.of(request.method().name(), request.uri());
+        Exchange exchange = new Exchange(
+                backends.log(),
+                backends.logAtInfo(),
+                backends.clock().instant(),
+                request.method().name(),
+                request.uri(),
+                attributes,
+                backends.rbac().userOf(authorization));
+        HttpServerResponse response = request.response();
+        response.headersEndHandler(ignored -> exchange.answered(response.getStatusCode()));
+        Optional<FaultRule> fault = backends.faults().fire(attributes);
+        if (fault.isPresent()) {
+            FaultInjection.apply(fault.get(), request, exchange, vertx, () -> authorized(request, exchange));
+        } else {
+            authorized(request, exchange);
         }
-        if (logRequests) {
-            LOG.info(
-                    "{} {} -> 403 {}",
-                    request.method().name(),
-                    request.uri(),
-                    denial.get().message());
-        }
-        request.response()
-                .setStatusCode(403)
-                .putHeader("Content-Type", Responses.JSON)
-                .putHeader("X-Content-Type-Options", "nosniff")
-                .end(denial.get().statusJson());
-        return true;
     }
 
-    private static void route(
-            HttpServerRequest request, HttpWatches watches, HttpServerRequestHandler dispatching, boolean logRequests) {
-        if (!HttpWatches.isHttpWatch(request)) {
-            dispatching.handle(request);
+    /** Serves {@code request} unless RBAC refuses it (answered 403 and a Status, as kube-apiserver does). */
+    private void authorized(HttpServerRequest request, Exchange exchange) {
+        Optional<Denial> denial = backends.rbac().check(exchange.attributes(), request.getHeader("Authorization"));
+        if (denial.isPresent()) {
+            request.response()
+                    .setStatusCode(403)
+                    .putHeader("Content-Type", Responses.JSON)
+                    .putHeader("X-Content-Type-Options", "nosniff")
+                    .end(denial.get().statusJson());
             return;
         }
-        if (logRequests) {
-            LOG.info("GET {} -> watch", request.uri());
+        if (HttpWatches.isWatch(request) && serveWatch(request, exchange)) {
+            return;
         }
+        dispatching(exchange).handle(request);
+    }
+
+    private boolean serveWatch(HttpServerRequest request, Exchange exchange) {
         try {
-            watches.serve(request);
+            return backends.watches().serve(request, exchange);
         } catch (RuntimeException e) {
             LOG.error("the watch {} failed", request.uri(), e);
             if (!request.response().headWritten()) {
@@ -155,7 +161,22 @@ final class HttpFront implements AutoCloseable {
             } else {
                 request.response().reset();
             }
+            return true;
         }
+    }
+
+    /** fabric8's handler for one request: the dispatcher's answer, a WebSocket upgrade recorded as 101. */
+    private HttpServerRequestHandler dispatching(Exchange exchange) {
+        return new HttpServerRequestHandler(vertx) {
+            @Override
+            protected MockResponse onHttpRequest(RecordedRequest request) {
+                MockResponse response = dispatchSafely(backends.dispatcher(), request);
+                if (response.getWebSocketListener() != null) {
+                    exchange.answered(101);
+                }
+                return response;
+            }
+        };
     }
 
     private static MockResponse dispatchSafely(Dispatcher dispatcher, RecordedRequest request) {

@@ -2,22 +2,20 @@ package dev.cartograph.mock.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cartograph.mock.fault.WatchControl;
 import dev.cartograph.mock.selector.FieldSelector;
 import dev.cartograph.mock.table.IncludeObject;
 import dev.cartograph.mock.table.Tables;
 import dev.cartograph.mock.watch.ChangeLog;
 import dev.cartograph.mock.watch.Selection;
 import dev.cartograph.mock.watch.WatchEvent;
-import io.fabric8.kubernetes.api.model.StatusBuilder;
-import io.fabric8.mockwebserver.crud.Attribute;
-import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import java.io.IOException;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,18 +26,21 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
- * Watches over HTTP, as kubectl and client-go make them ({@code GET COLLECTION?watch=true}, no
- * WebSocket upgrade; the CRUD dispatcher only serves WebSocket watches, which the fabric8 client
- * uses): a chunked stream of WatchEvents for every resource type discovery serves, with one-row
- * Tables as objects when the {@code Accept} header asks for {@code as=Table}. Label selectors match
- * as in the store's lists, field selectors on any field as in {@link ResourceReads}. Semantics of
- * {@code resourceVersion}: absent or {@code 0}, first an ADDED event per object that exists now;
- * a number, the changes after it (from the {@link ChangeLog}; 410 Expired when no longer retained).
- * {@code timeoutSeconds} ends the stream. Thread-safe: each stream lives on its connection's event loop.
+ * Watches, as kube-apiserver serves them from its watch cache: over plain HTTP as kubectl and client-go make them
+ * ({@code GET COLLECTION?watch=true}, a chunked stream of WatchEvents, with one-row Tables as objects when the
+ * {@code Accept} header asks for {@code as=Table}), and over WebSocket as the fabric8 client makes them (one event per
+ * message), for every resource type discovery serves (a WebSocket watch of another type is left to the CRUD
+ * dispatcher, which streams the store's changes without resourceVersion semantics). Label selectors match as in the
+ * store's lists, field selectors on any field as in {@link ResourceReads}. Semantics of {@code resourceVersion}: absent
+ * or {@code 0}, first an ADDED event per object that exists now; a number, the changes after it (from the
+ * {@link ChangeLog}; one ERROR event with {@code 410 Expired} when they are no longer retained or were compacted).
+ * {@code timeoutSeconds} ends the stream, and {@link #expire} ends streams as that timeout does. Thread-safe: each
+ * stream lives on its connection's event loop.
  */
-final class HttpWatches {
+final class HttpWatches implements WatchControl {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final RecordingCrudDispatcher store;
@@ -55,18 +56,23 @@ final class HttpWatches {
         this.clock = clock;
     }
 
-    /** Whether {@code request} is a watch over plain HTTP (a WebSocket upgrade goes to the CRUD dispatcher). */
-    static boolean isHttpWatch(HttpServerRequest request) {
-        return request.method() == HttpMethod.GET
-                && Query.of(request.uri()).isWatch()
-                && !"websocket".equalsIgnoreCase(String.valueOf(request.getHeader("Upgrade")));
+    /** Whether {@code request} is a watch, over plain HTTP or a WebSocket. */
+    static boolean isWatch(HttpServerRequest request) {
+        return request.method() == HttpMethod.GET && Query.of(request.uri()).isWatch();
     }
 
-    /** Answers {@code request}; to be called on its connection's event loop. */
-    void serve(HttpServerRequest request) {
+    /**
+     * Answers the watch {@code request}, on its connection's event loop; false, leaving it unanswered, for a
+     * WebSocket watch of a type discovery does not serve (the CRUD dispatcher's to serve, as before).
+     */
+    boolean serve(HttpServerRequest request, Exchange exchange) {
+        boolean webSocket = "websocket".equalsIgnoreCase(String.valueOf(request.getHeader("Upgrade")));
         Query query = Query.of(request.uri());
         Optional<ResourcePath> resource = ResourcePath.parse(request.path());
         Optional<ServedTypes.ServedType> type = resource.flatMap(types::of);
+        if (type.isEmpty() && webSocket) {
+            return false;
+        }
         if (type.isEmpty()) {
             reply(
                     request,
@@ -74,13 +80,13 @@ final class HttpWatches {
                             404,
                             "NotFound",
                             "the server could not find the requested resource to watch at " + request.path()));
-            return;
+            return true;
         }
         FieldSelector.Parsed fields =
                 FieldSelector.parse(query.get("fieldSelector").orElse(""));
         if (fields instanceof FieldSelector.Invalid invalid) {
             reply(request, Responses.status(400, "BadRequest", invalid.reason()));
-            return;
+            return true;
         }
         OptionalLong from;
         try {
@@ -93,21 +99,46 @@ final class HttpWatches {
                             "BadRequest",
                             "resourceVersion: Invalid value: \""
                                     + query.get("resourceVersion").orElse("") + "\": must be a number"));
-            return;
+            return true;
         }
-        Selection selection = selection(resource.get(), query, ((FieldSelector.Valid) fields).selector());
-        WatchStream stream = new WatchStream(
-                Vertx.currentContext(), request.response(), selection, renderer(request, query, type.get()));
-        start(stream, resource.get(), query, selection, from);
-        query.get("timeoutSeconds")
-                .filter(s -> s.matches("\\d{1,9}"))
-                .map(Long::parseLong)
-                .ifPresent(stream::endAfter);
+        Selection selection =
+                new CollectionQuery(resource.get(), query).selection(store, ((FieldSelector.Valid) fields).selector());
+        Function<JsonNode, JsonNode> render = renderer(request, query, type.get());
+        Context context = Vertx.currentContext();
+        if (!webSocket) {
+            WatchSink sink = new WatchSink.Http(request.response());
+            start(new WatchStream(context, sink, request.path(), selection, render), resource.get(), query, from);
+            return true;
+        }
+        request.toWebSocket().onSuccess(socket -> {
+            exchange.answered(101);
+            WatchSink sink = new WatchSink.WebSocket(socket);
+            start(new WatchStream(context, sink, request.path(), selection, render), resource.get(), query, from);
+        });
+        return true;
     }
 
-    /** How many HTTP watches are open now (for tests and diagnostics). */
+    /** How many watches are open now, over HTTP and WebSocket (for tests and diagnostics). */
     int openCount() {
         return open.size();
+    }
+
+    @Override
+    public int expire(Predicate<String> path) {
+        List<WatchStream> expiring =
+                open.stream().filter(stream -> path.test(stream.path())).toList();
+        expiring.forEach(WatchStream::endSoon);
+        return expiring.size();
+    }
+
+    @Override
+    public long compactBefore(long resourceVersion) {
+        return changes.compactBefore(resourceVersion);
+    }
+
+    @Override
+    public long newestResourceVersion() {
+        return changes.newestResourceVersion();
     }
 
     /**
@@ -130,9 +161,13 @@ final class HttpWatches {
         open.clear();
     }
 
-    private void start(WatchStream stream, ResourcePath resource, Query query, Selection selection, OptionalLong from) {
+    private void start(WatchStream stream, ResourcePath resource, Query query, OptionalLong from) {
         open.add(stream);
         stream.onEnd(() -> open.remove(stream));
+        query.get("timeoutSeconds")
+                .filter(s -> s.matches("\\d{1,9}"))
+                .map(Long::parseLong)
+                .ifPresent(stream::endAfter);
         if (from.isPresent()) {
             ChangeLog.Subscribed subscribed = changes.subscribe(from.getAsLong(), stream.listener());
             if (subscribed instanceof ChangeLog.Expired expired) {
@@ -148,34 +183,21 @@ final class HttpWatches {
         JsonNode list = snapshot(resource, query);
         stream.open(listening, list.path("metadata").path("resourceVersion").asLong(0));
         for (JsonNode item : list.path("items")) {
-            if (selection.fields().matches(item)) {
+            if (stream.selection().fields().matches(item)) {
                 stream.send(new WatchEvent(WatchEvent.Type.ADDED, item));
             }
         }
     }
 
     private JsonNode snapshot(ResourcePath resource, Query query) {
-        MockResponse stored = store.handleGet(collectionPath(resource) + labelQuery(query));
+        String path = new CollectionQuery(resource, query).storePath();
+        MockResponse stored = store.handleGet(path);
         try {
             return MAPPER.readTree(stored.getBody().readUtf8());
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException(
-                    "the CRUD store returned no readable list for " + collectionPath(resource)
-                            + " (a mock bug; retry will not help)",
-                    e);
+                    "the CRUD store returned no readable list for " + path + " (a mock bug; retry will not help)", e);
         }
-    }
-
-    private Selection selection(ResourcePath resource, Query query, FieldSelector fields) {
-        AttributeSet key = store.getKey(collectionPath(resource) + labelQuery(query));
-        if (resource.name().isPresent()) {
-            key = key.add(new Attribute("name", resource.name().get()));
-            List<FieldSelector.Requirement> requirements = new ArrayList<>(fields.requirements());
-            requirements.add(new FieldSelector.Requirement(
-                    "metadata.name", true, resource.name().get()));
-            fields = new FieldSelector(requirements);
-        }
-        return new Selection(key, fields);
     }
 
     private Function<JsonNode, JsonNode> renderer(HttpServerRequest request, Query query, ServedTypes.ServedType type) {
@@ -200,27 +222,14 @@ final class HttpWatches {
         return OptionalLong.of(parsed);
     }
 
-    private static String collectionPath(ResourcePath resource) {
-        String prefix = resource.group().isEmpty()
-                ? "/api/" + resource.version()
-                : "/apis/" + resource.group() + "/" + resource.version();
-        return prefix + resource.namespace().map(ns -> "/namespaces/" + ns).orElse("") + "/" + resource.plural();
-    }
-
-    private static String labelQuery(Query query) {
-        return query.get("labelSelector")
-                .filter(s -> !s.isBlank())
-                .map(s -> "?labelSelector=" + URLEncoder.encode(s, StandardCharsets.UTF_8))
-                .orElse("");
-    }
-
+    /** What kube-apiserver's watch cache sends: {@code errors.NewResourceExpired("too old resource version: %d (%d)")}. */
     private static JsonNode expiredStatus(ChangeLog.Expired expired) {
-        return MAPPER.valueToTree(new StatusBuilder()
-                .withStatus("Failure")
-                .withReason("Expired")
-                .withCode(410)
-                .withMessage("too old resource version: " + expired.requested() + " (" + expired.oldest() + ")")
-                .build());
+        ObjectNode status = MAPPER.createObjectNode().put("kind", "Status").put("apiVersion", "v1");
+        status.putObject("metadata");
+        return status.put("status", "Failure")
+                .put("message", "too old resource version: " + expired.requested() + " (" + expired.oldest() + ")")
+                .put("reason", "Expired")
+                .put("code", 410);
     }
 
     private static void reply(HttpServerRequest request, MockResponse response) {

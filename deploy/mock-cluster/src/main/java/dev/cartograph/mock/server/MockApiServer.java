@@ -2,9 +2,11 @@ package dev.cartograph.mock.server;
 
 import dev.cartograph.mock.admission.Admission;
 import dev.cartograph.mock.admission.AdmissionDenial;
+import dev.cartograph.mock.fault.Faults;
 import dev.cartograph.mock.rbac.Denial;
 import dev.cartograph.mock.rbac.Rbac;
 import dev.cartograph.mock.rbac.RbacGate;
+import dev.cartograph.mock.requestlog.RequestLog;
 import dev.cartograph.mock.watch.ChangeLog;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
@@ -20,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -31,7 +34,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * the module README). With {@link Options#withRbac} it enforces RBAC as kube-apiserver does on requests whose
  * bearer token it knows (others are its own test client's and allowed); with {@link Options#withAdmission} it
  * refuses the creates and updates a validating webhook would (403, {@code admission webhook "..." denied the
- * request: ...}), whoever sends them.
+ * request: ...}), whoever sends them. {@link #faults()} makes it answer as a loaded or failing API server does
+ * (throttling, latency, errors, resets, stale lists, expired watches, compaction: see {@link Faults});
+ * {@link #requestLog()} holds what it answered.
  *
  * <pre>{@code
  * try (MockApiServer server = MockApiServer.start(MockApiServer.Options.defaults()
@@ -44,14 +49,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * Thread-safe. The server owns its client; {@link #close()} closes both.
  */
 public final class MockApiServer implements AutoCloseable {
-    /** How many changes HTTP watches can catch up on (a watch starting further back gets 410 Expired). */
+    /** How many changes watches can catch up on (a watch starting further back gets 410 Expired). */
     static final int CHANGES_RETAINED = 2_000;
+
+    /** How many answered requests {@link #requestLog()} keeps by default. */
+    public static final int REQUEST_LOG_CAPACITY = 10_000;
 
     private final HttpFront server;
     private final HttpWatches watches;
     private final DiscoveryDispatcher dispatcher;
     private final KubernetesClient client;
     private final RbacGate rbac;
+    private final Faults faults;
+    private final RequestLog requestLog;
 
     /**
      * How to start a server.
@@ -61,9 +71,17 @@ public final class MockApiServer implements AutoCloseable {
      * @param requestLogging log every request at INFO (SLF4J logger {@code dev.cartograph.mock.server.HttpFront}), for this server only
      * @param rbac           RBAC enforced on requests with a known bearer token ({@link Rbac#OFF}: none)
      * @param admission      creates and updates refused as a validating webhook refuses them ({@link Admission#NONE}: none)
+     * @param requestLogCapacity how many answered requests {@link #requestLog()} keeps in memory (0: none)
+     * @param requestLogFile a file every answered request is appended to, one JSON object per line
      */
     public record Options(
-            int port, List<CustomResourceDefinition> crds, boolean requestLogging, Rbac rbac, Admission admission) {
+            int port,
+            List<CustomResourceDefinition> crds,
+            boolean requestLogging,
+            Rbac rbac,
+            Admission admission,
+            int requestLogCapacity,
+            Optional<Path> requestLogFile) {
         public Options {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port must be 0 (any free port) or 1..65535, was " + port);
@@ -71,39 +89,65 @@ public final class MockApiServer implements AutoCloseable {
             crds = List.copyOf(crds);
             Objects.requireNonNull(rbac, "rbac");
             Objects.requireNonNull(admission, "admission");
+            if (requestLogCapacity < 0) {
+                throw new IllegalArgumentException(
+                        "the request log keeps 0 or more requests, was " + requestLogCapacity);
+            }
+            Objects.requireNonNull(requestLogFile, "requestLogFile");
         }
 
-        /** A free port, no CRDs, request logging off, RBAC off, everything admitted. */
+        /**
+         * A free port, no CRDs, request logging at INFO off, RBAC off, everything admitted, the newest
+         * {@value MockApiServer#REQUEST_LOG_CAPACITY} requests kept in memory, no request log file.
+         */
         public static Options defaults() {
-            return new Options(0, List.of(), false, Rbac.OFF, Admission.NONE);
+            return new Options(0, List.of(), false, Rbac.OFF, Admission.NONE, REQUEST_LOG_CAPACITY, Optional.empty());
         }
 
         public Options withPort(int newPort) {
-            return new Options(newPort, crds, requestLogging, rbac, admission);
+            return new Options(newPort, crds, requestLogging, rbac, admission, requestLogCapacity, requestLogFile);
         }
 
         public Options withCrds(List<CustomResourceDefinition> newCrds) {
-            return new Options(port, newCrds, requestLogging, rbac, admission);
+            return new Options(port, newCrds, requestLogging, rbac, admission, requestLogCapacity, requestLogFile);
         }
 
         public Options withRequestLogging(boolean enabled) {
-            return new Options(port, crds, enabled, rbac, admission);
+            return new Options(port, crds, enabled, rbac, admission, requestLogCapacity, requestLogFile);
         }
 
         /** Enforce {@code newRbac}: requests bearing one of its tokens are held to its policy. */
         public Options withRbac(Rbac newRbac) {
-            return new Options(port, crds, requestLogging, newRbac, admission);
+            return new Options(port, crds, requestLogging, newRbac, admission, requestLogCapacity, requestLogFile);
         }
 
         /** Refuse the creates and updates {@code newAdmission} denies (403, as a validating webhook). */
         public Options withAdmission(Admission newAdmission) {
-            return new Options(port, crds, requestLogging, rbac, newAdmission);
+            return new Options(port, crds, requestLogging, rbac, newAdmission, requestLogCapacity, requestLogFile);
+        }
+
+        /** Keep the newest {@code capacity} answered requests in memory (0: none). */
+        public Options withRequestLogCapacity(int capacity) {
+            return new Options(port, crds, requestLogging, rbac, admission, capacity, requestLogFile);
+        }
+
+        /** Also append every answered request to {@code file}, one JSON object per line (see {@link RequestLog}). */
+        public Options withRequestLogFile(Path file) {
+            return new Options(port, crds, requestLogging, rbac, admission, requestLogCapacity, Optional.of(file));
         }
     }
 
-    private MockApiServer(HttpFront server, HttpWatches watches, DiscoveryDispatcher dispatcher, RbacGate rbac) {
+    private MockApiServer(
+            HttpFront server,
+            HttpWatches watches,
+            DiscoveryDispatcher dispatcher,
+            RbacGate rbac,
+            Faults faults,
+            RequestLog requestLog) {
         this.server = server;
         this.rbac = rbac;
+        this.faults = faults;
+        this.requestLog = requestLog;
         this.watches = watches;
         this.dispatcher = dispatcher;
         Config config = new ConfigBuilder(Config.empty())
@@ -131,11 +175,25 @@ public final class MockApiServer implements AutoCloseable {
                 () -> "127.0.0.1:" + front.get().port(),
                 DiscoveryDispatcher.KubeVersion.DEFAULT,
                 clock,
-                options.admission());
+                options.admission(),
+                changes);
         HttpWatches watches = new HttpWatches(store, changes, dispatcher.servedTypes(), clock);
         RbacGate rbac = new RbacGate(options.rbac());
-        front.set(HttpFront.start(loopback(), options.port(), dispatcher, watches, rbac, options.requestLogging()));
-        MockApiServer started = new MockApiServer(front.get(), watches, dispatcher, rbac);
+        Faults faults = new Faults(clock, watches);
+        RequestLog requestLog = options.requestLogFile()
+                .map(file -> RequestLog.toFile(options.requestLogCapacity(), file))
+                .orElseGet(() -> RequestLog.inMemory(options.requestLogCapacity()));
+        try {
+            front.set(HttpFront.start(
+                    loopback(),
+                    options.port(),
+                    new HttpFront.Backends(
+                            dispatcher, watches, rbac, faults, requestLog, options.requestLogging(), clock)));
+        } catch (RuntimeException e) {
+            requestLog.close();
+            throw e;
+        }
+        MockApiServer started = new MockApiServer(front.get(), watches, dispatcher, rbac, faults, requestLog);
         try {
             options.crds()
                     .forEach(crd -> started.client
@@ -165,9 +223,22 @@ public final class MockApiServer implements AutoCloseable {
         return client;
     }
 
-    /** How many watches over HTTP (kubectl's) are open now (for tests and diagnostics). */
-    int openHttpWatches() {
+    /**
+     * How many watches the server streams now (for tests and diagnostics): over HTTP (kubectl's) and over WebSocket
+     * (the fabric8 client's) of the types discovery serves.
+     */
+    int openWatches() {
         return watches.openCount();
+    }
+
+    /** The faults this server injects, changeable while it runs; none at start. */
+    public Faults faults() {
+        return faults;
+    }
+
+    /** The requests this server answered (the newest {@link Options#requestLogCapacity()} in memory). */
+    public RequestLog requestLog() {
+        return requestLog;
     }
 
     /** Every request RBAC denied so far, oldest first (none when RBAC is off). */
@@ -222,13 +293,17 @@ public final class MockApiServer implements AutoCloseable {
         }
     }
 
-    /** Closes the client, ends every watch and stops the server; idempotent. */
+    /** Closes the client, ends every watch, stops the server and closes the request log file; idempotent. */
     @Override
     public void close() {
         try {
             client.close();
         } finally {
-            server.close();
+            try {
+                server.close();
+            } finally {
+                requestLog.close();
+            }
         }
     }
 

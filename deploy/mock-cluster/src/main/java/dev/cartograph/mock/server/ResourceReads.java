@@ -7,11 +7,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cartograph.mock.selector.FieldSelector;
 import dev.cartograph.mock.table.IncludeObject;
 import dev.cartograph.mock.table.Tables;
+import dev.cartograph.mock.watch.ChangeLog;
+import dev.cartograph.mock.watch.Rewind;
+import dev.cartograph.mock.watch.Selection;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -23,7 +27,8 @@ import java.util.Optional;
  * and {@code metadata.namespace} and returns nothing for other fields). Objects are read from the CRUD
  * dispatcher without the field selector, then filtered and rendered here. Only kinds that discovery
  * serves (built-in, or a stored CRD's served version) are handled; other paths go to the CRUD dispatcher.
- * Thread-safe: reads go through the CRUD dispatcher's lock; the rest is per request.
+ * A list a stale-list fault fired on ({@link FaultInjection#STALE_CHANGES_HEADER}) is rewound that many changes
+ * ({@link Rewind}), as a lagging watch cache serves it. Thread-safe: reads go through the CRUD dispatcher's lock; the rest is per request.
  */
 final class ResourceReads {
     private static final String FIELD_SELECTOR = "fieldSelector";
@@ -31,12 +36,14 @@ final class ResourceReads {
     private final KubernetesCrudDispatcher delegate;
     private final ServedTypes types;
     private final Clock clock;
+    private final ChangeLog changes;
     private final ObjectMapper mapper = new ObjectMapper();
 
-    ResourceReads(KubernetesCrudDispatcher delegate, ServedTypes types, Clock clock) {
+    ResourceReads(KubernetesCrudDispatcher delegate, ServedTypes types, Clock clock, ChangeLog changes) {
         this.delegate = delegate;
         this.types = types;
         this.clock = clock;
+        this.changes = changes;
     }
 
     /** The response for a GET of {@code path} when it needs a Table, a field selector or a typed list, else empty. */
@@ -48,11 +55,17 @@ final class ResourceReads {
         }
         return ResourcePath.parse(path)
                 .filter(resource -> table || resource.isList())
-                .flatMap(resource -> types.of(resource).map(type -> read(path, query, resource, type, table)));
+                .flatMap(resource -> types.of(resource)
+                        .map(type -> read(path, query, resource, type, table, staleChanges(request))));
     }
 
     private MockResponse read(
-            String path, Query query, ResourcePath resource, ServedTypes.ServedType type, boolean table) {
+            String path,
+            Query query,
+            ResourcePath resource,
+            ServedTypes.ServedType type,
+            boolean table,
+            int staleChanges) {
         FieldSelector selector = new FieldSelector(List.of());
         if (resource.isList() && query.get(FIELD_SELECTOR).isPresent()) {
             FieldSelector.Parsed parsed =
@@ -70,6 +83,10 @@ final class ResourceReads {
             JsonNode body = mapper.readTree(stored.getBody().readUtf8());
             if (resource.isList()) {
                 body = typedList(body, selector, resource, type);
+                if (staleChanges > 0) {
+                    body = rewound(
+                            body, new CollectionQuery(resource, query).selection(delegate, selector), staleChanges);
+                }
             }
             if (!table) {
                 return Responses.json(200, mapper.writeValueAsString(body));
@@ -85,6 +102,29 @@ final class ResourceReads {
             throw new IllegalStateException(
                     "the CRUD store returned unreadable JSON for " + path + " (a mock bug; retry will not help)", e);
         }
+    }
+
+    /** The list {@code changesBehind} changes ago, with that resourceVersion. */
+    private JsonNode rewound(JsonNode list, Selection selection, int changesBehind) {
+        if (!list.isObject() || !list.path("items").isArray()) {
+            return list;
+        }
+        long at = list.path("metadata").path("resourceVersion").asLong(0);
+        List<JsonNode> items = new ArrayList<>();
+        list.path("items").forEach(items::add);
+        Rewind.Rewound past = Rewind.of(items, selection, changes.history(at), changesBehind);
+        ObjectNode copy = ((ObjectNode) list).deepCopy();
+        copy.putArray("items").addAll(past.items());
+        if (copy.path("metadata") instanceof ObjectNode metadata) {
+            metadata.put("resourceVersion", String.valueOf(past.resourceVersion()));
+        }
+        return copy;
+    }
+
+    /** How many changes behind a stale-list fault asks this request's list to be; 0 for none. */
+    private static int staleChanges(RecordedRequest request) {
+        String header = request.getHeader(FaultInjection.STALE_CHANGES_HEADER);
+        return header == null ? 0 : Integer.parseInt(header);
     }
 
     /**

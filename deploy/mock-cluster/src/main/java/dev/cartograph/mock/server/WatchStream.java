@@ -9,15 +9,13 @@ import dev.cartograph.mock.watch.ChangeLog;
 import dev.cartograph.mock.watch.Selection;
 import dev.cartograph.mock.watch.WatchEvent;
 import io.vertx.core.Context;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerResponse;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * One HTTP watch being served: a chunked response of {@code WatchEvent}s, one JSON object per line,
- * as client-go reads them. Events at or below the stream's starting resourceVersion are skipped
+ * One watch being served: {@code WatchEvent}s sent to a {@link WatchSink} (a chunked HTTP response, one JSON object
+ * per line, as client-go reads them; or a WebSocket, one message per event, as the fabric8 client reads them). Events at or below the stream's starting resourceVersion are skipped
  * (they are already in what the client listed, or in the initial ADDED events). A client that
  * stops reading is cut off once {@link #MAX_BUFFERED_BYTES} are waiting for it (it watches again).
  *
@@ -31,7 +29,8 @@ final class WatchStream {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final Context context;
-    private final HttpServerResponse response;
+    private final WatchSink sink;
+    private final String path;
     private final Selection selection;
     private final Function<JsonNode, JsonNode> render;
     private Runnable onEnd = () -> {};
@@ -42,19 +41,26 @@ final class WatchStream {
     private long timer = -1;
     private boolean ended;
 
-    /** @param render what each event object is sent as (a one-row Table, or the object itself) */
+    /**
+     * @param path   the watched path, without query (what {@link HttpWatches#expire} selects by)
+     * @param render what each event object is sent as (a one-row Table, or the object itself)
+     */
     WatchStream(
-            Context context, HttpServerResponse response, Selection selection, Function<JsonNode, JsonNode> render) {
+            Context context, WatchSink sink, String path, Selection selection, Function<JsonNode, JsonNode> render) {
         this.context = context;
-        this.response = response;
+        this.sink = sink;
+        this.path = path;
         this.selection = selection;
         this.render = render;
-        response.setStatusCode(200)
-                .setChunked(true)
-                .putHeader("Content-Type", Responses.JSON)
-                .setWriteQueueMaxSize(MAX_BUFFERED_BYTES);
-        response.closeHandler(ignored -> end());
-        response.exceptionHandler(ignored -> end());
+        sink.onGone(this::end);
+    }
+
+    String path() {
+        return path;
+    }
+
+    Selection selection() {
+        return selection;
     }
 
     /** Runs {@code action} once when the stream ends, for whatever reason. */
@@ -67,17 +73,21 @@ final class WatchStream {
         return Optional.ofNullable(subscription);
     }
 
-    /** Hands a change from any thread to this stream's context. */
+    /** Hands a change from any thread to this stream's context, unless it cannot concern this watch. */
     Consumer<Change> listener() {
-        return change -> context.runOnContext(ignored -> deliver(change));
+        return change -> {
+            if (selection.mayConcern(change)) {
+                context.runOnContext(ignored -> deliver(change));
+            }
+        };
     }
 
-    /** Sends the headers now, so the client sees the watch open before any event. */
+    /** Opens the stream now (HTTP: sends the head), so the client sees the watch open before any event. */
     void open(ChangeLog.Subscription listening, long startAfterResourceVersion) {
         this.subscription = listening;
         this.startAfter = startAfterResourceVersion;
         if (!ended) {
-            response.writeHead();
+            sink.open();
         }
     }
 
@@ -94,7 +104,7 @@ final class WatchStream {
         ObjectNode frame = MAPPER.createObjectNode().put("type", event.type().name());
         frame.set("object", event.type() == WatchEvent.Type.ERROR ? event.object() : render.apply(event.object()));
         try {
-            response.write(Buffer.buffer(MAPPER.writeValueAsBytes(frame)).appendString("\n"));
+            sink.send(MAPPER.writeValueAsBytes(frame));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write a watch event (a mock bug; retry will not help)", e);
         }
@@ -117,9 +127,7 @@ final class WatchStream {
         if (timer >= 0) {
             context.owner().cancelTimer(timer);
         }
-        if (!response.ended() && !response.closed()) {
-            response.end();
-        }
+        sink.end();
         onEnd.run();
     }
 
@@ -128,7 +136,7 @@ final class WatchStream {
             return;
         }
         selection.eventFor(change).ifPresent(this::send);
-        if (response.writeQueueFull()) {
+        if (sink.full()) {
             end();
         }
     }

@@ -241,7 +241,7 @@ class HttpWatchIT {
                     .create();
             assertThat(seen.poll(WITHIN.toSeconds(), TimeUnit.SECONDS)).isEqualTo("ADDED over-websocket");
         }
-        assertThat(server.openHttpWatches()).isZero();
+        awaitOpenWatches(0);
     }
 
     private static long rv(JsonNode event) {
@@ -280,9 +280,9 @@ class HttpWatchIT {
 
     private static void awaitOpenWatches(int count) throws InterruptedException {
         Instant deadline = Instant.now().plus(WITHIN);
-        while (server.openHttpWatches() != count) {
+        while (server.openWatches() != count) {
             if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("expected " + count + " open watches, there are " + server.openHttpWatches());
+                throw new AssertionError("expected " + count + " open watches, there are " + server.openWatches());
             }
             Thread.sleep(20);
         }

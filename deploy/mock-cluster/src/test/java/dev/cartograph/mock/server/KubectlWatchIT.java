@@ -251,9 +251,9 @@ class KubectlWatchIT {
     /** Waits until exactly {@code count} HTTP watches are open (kubectl has listed and is now watching). */
     private static void awaitOpenWatches(int count) throws InterruptedException {
         Instant deadline = Instant.now().plus(SEEN_WITHIN);
-        while (server.openHttpWatches() != count) {
+        while (server.openWatches() != count) {
             if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("expected " + count + " open watches, there are " + server.openHttpWatches());
+                throw new AssertionError("expected " + count + " open watches, there are " + server.openWatches());
             }
             Thread.sleep(20);
         }
