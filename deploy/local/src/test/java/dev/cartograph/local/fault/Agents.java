@@ -65,6 +65,11 @@ final class Agents implements AutoCloseable {
                         classpath));
     }
 
+    /** The running agent of {@code cluster}. */
+    synchronized ChildJvm of(String cluster) {
+        return running.get(cluster);
+    }
+
     /** SIGKILLs the agent of {@code cluster}. */
     synchronized String kill(String cluster) {
         ChildJvm agent = running.remove(cluster);

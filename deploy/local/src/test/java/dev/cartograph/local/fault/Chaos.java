@@ -1,5 +1,9 @@
 package dev.cartograph.local.fault;
 
+import dev.cartograph.mock.fault.Fault;
+import dev.cartograph.mock.fault.FaultRule;
+import dev.cartograph.mock.fault.RequestMatch;
+import dev.cartograph.mock.server.MockApiServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,10 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Carries out a plan's kills on its own thread, at their moments: SIGKILL, then a new process after the
- * planned down time (a killed broker leader is replaced at once and the standby takes the Lease). At most
- * one Kafka node is down at a time, and a Kafka node is killed only once every partition is fully in sync
- * again, so the kills test failover, not the loss of a majority (which only pauses writes). Thread-safe.
+ * Carries out a plan's kills and faults on its own thread, at their moments: SIGKILL, then a new process after the
+ * planned down time (a killed broker leader is replaced at once and the standby takes the Lease); SIGSTOP, then
+ * SIGCONT; an API server answering 429 and 503 for a while; every watch of an API server ended and its history
+ * compacted. At most one Kafka node is down at a time, and a Kafka node is killed only once every partition is fully
+ * in sync again, so the kills test failover, not the loss of a majority (which only pauses writes). Thread-safe.
  */
 final class Chaos implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Chaos.class);
@@ -27,6 +32,7 @@ final class Chaos implements AutoCloseable {
     private final BrokerReplicas brokers;
     private final Agents agents;
     private final KafkaNodes kafka;
+    private final Clusters clusters;
     private final long t0;
     private final Timeline timeline;
     private final List<Executed> executed = Collections.synchronizedList(new ArrayList<>());
@@ -35,7 +41,15 @@ final class Chaos implements AutoCloseable {
             Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "chaos-restarts"));
     private final Thread thread;
 
-    Chaos(Plan plan, BrokerReplicas brokers, Agents agents, KafkaNodes kafka, long t0, Timeline timeline) {
+    Chaos(
+            Plan plan,
+            BrokerReplicas brokers,
+            Agents agents,
+            KafkaNodes kafka,
+            Clusters clusters,
+            long t0,
+            Timeline timeline) {
+        this.clusters = clusters;
         this.timeline = timeline;
         this.plan = plan;
         this.brokers = brokers;
@@ -98,7 +112,63 @@ final class Chaos implements AutoCloseable {
                         kill.downFor(),
                         TimeUnit.MILLISECONDS);
             }
-            default -> throw new IllegalStateException(kill.target().toString());
+            case PAUSE_AGENT -> {
+                ChildJvm agent = agents.of(kill.which());
+                agent.signal("STOP");
+                record(kill, agent + " paused");
+                restarts.schedule(() -> resume(agent), kill.downFor(), TimeUnit.MILLISECONDS);
+            }
+            case PAUSE_LEADER -> {
+                Optional<ChildJvm> leader = brokers.leader();
+                if (leader.isEmpty()) {
+                    note("no live broker leader at " + now() + " ms: pause skipped");
+                    return;
+                }
+                leader.get().signal("STOP");
+                record(kill, leader.get() + " paused");
+                restarts.schedule(() -> resume(leader.get()), kill.downFor(), TimeUnit.MILLISECONDS);
+            }
+            case MEMBER_API, HUB_API -> {
+                MockApiServer server =
+                        kill.which().equals("hub") ? clusters.hubServer() : clusters.memberServer(kill.which());
+                // Leases stay served: a hub that throttles its Lease renewals is issue 34's scenario
+                RequestMatch match = kill.target() == Plan.Target.HUB_API
+                        ? RequestMatch.any().path("(?!.*/leases(/.*)?$).*")
+                        : RequestMatch.any();
+                Duration d = Duration.ofMillis(kill.downFor());
+                long seed = plan.seed() ^ kill.atMillis();
+                server.faults()
+                        .add(FaultRule.on(match, Fault.throttle(1))
+                                .named("chaos-429")
+                                .withProbability(0.4, seed)
+                                .forDuration(d));
+                server.faults()
+                        .add(FaultRule.on(match, Fault.serviceUnavailable("chaos: the API server is overloaded"))
+                                .named("chaos-503")
+                                .withProbability(0.1, seed + 1)
+                                .forDuration(d));
+                record(kill, kill.which() + " API server: 40% 429, 10% 503 for " + d.toSeconds() + " s");
+            }
+            case WATCH_EXPIRY -> {
+                MockApiServer server =
+                        kill.which().equals("hub") ? clusters.hubServer() : clusters.memberServer(kill.which());
+                int ended = server.faults().expireWatches();
+                long compacted = server.faults().compact();
+                record(
+                        kill,
+                        kill.which() + " API server: " + ended + " watches ended, history compacted below "
+                                + compacted);
+            }
+        }
+    }
+
+    /** SIGCONT, as far as the process is still there (it may have been killed while paused). */
+    private void resume(ChildJvm process) {
+        try {
+            process.signal("CONT");
+            timeline.add("resumed " + process);
+        } catch (RuntimeException e) {
+            note("could not resume " + process + ": " + e.getMessage());
         }
     }
 

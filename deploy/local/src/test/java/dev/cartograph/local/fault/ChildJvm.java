@@ -97,6 +97,22 @@ final class ChildJvm {
         return log;
     }
 
+    /** SIGSTOP or SIGCONT ({@code STOP}, {@code CONT}): a process paused as a long GC or a frozen VM pauses it. */
+    void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid()))
+                    .redirectErrorStream(true)
+                    .start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** SIGKILL, then waits until the process is gone. */
     void kill() {
         process.destroyForcibly();

@@ -77,6 +77,16 @@ final class Clusters implements AutoCloseable {
         return hub.client();
     }
 
+    /** The hub's API server, for its faults ({@link MockApiServer#faults()}). */
+    MockApiServer hubServer() {
+        return hub;
+    }
+
+    /** A member's API server, for its faults. */
+    MockApiServer memberServer(String cluster) {
+        return members.get(cluster);
+    }
+
     Path hubKubeconfig() {
         return dir.resolve("hub.kubeconfig");
     }

@@ -15,7 +15,23 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
     enum Target {
         BROKER_LEADER,
         AGENT,
-        KAFKA_NODE
+        KAFKA_NODE,
+        /** SIGSTOP of an agent for 5–12 s (past the heartbeat timeout, short of failover), then SIGCONT */
+        PAUSE_AGENT,
+        /** SIGSTOP of the broker leader for 20–25 s (past its Lease): the standby leads; the old one wakes deposed */
+        PAUSE_LEADER,
+        /** a member's API server answers half its requests 429 (Retry-After 1 s) or 503 for 8–15 s */
+        MEMBER_API,
+        /** the hub's API server answers half its requests but Leases 429 or 503 for 8–15 s (Leases: issue 34) */
+        HUB_API,
+        /** every watch on a member or the hub is ended and its history compacted: informers resume with 410 */
+        WATCH_EXPIRY;
+
+        /** The process kills, each of which every run has at least once. */
+        static final List<Target> KILLS = List.of(BROKER_LEADER, AGENT, KAFKA_NODE);
+
+        /** The other faults, of which every run has some. */
+        static final List<Target> FAULTS = List.of(PAUSE_AGENT, PAUSE_LEADER, MEMBER_API, HUB_API, WATCH_EXPIRY);
     }
 
     record Submission(Gang gang, long atMillis) {}
@@ -23,8 +39,10 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
     record Deletion(String gang, long atMillis) {}
 
     /**
-     * @param which   the agent's cluster, the Kafka node's id; unused for the broker leader (whoever holds the Lease then)
-     * @param downFor how long before it is started again (a broker replica is replaced at once: the standby takes over)
+     * @param which   the agent's cluster, the Kafka node's id, the member whose API server fails or whose watches
+     *                expire ({@code hub} for the hub's); unused for the broker leader (whoever holds the Lease then)
+     * @param downFor how long before it is started again, resumed or answers again (a killed broker replica is
+     *                replaced at once: the standby takes over)
      */
     record Kill(Target target, String which, long atMillis, long downFor) {}
 
@@ -48,15 +66,39 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
         }
         submissions.sort(Comparator.comparingLong(Submission::atMillis));
         deletions.sort(Comparator.comparingLong(Deletion::atMillis));
-        return new Plan(seed, submissions, deletions, kills(random, windowMs, clusters, kafkaNodes));
+        List<Kill> kills = new ArrayList<>(kills(random, windowMs, clusters, kafkaNodes));
+        kills.addAll(faults(random, windowMs, clusters));
+        kills.sort(Comparator.comparingLong(Kill::atMillis));
+        return new Plan(seed, submissions, deletions, kills);
     }
 
-    /** 4–6 kills, each kind at least once, one per equal slot of the window after its first 6 s. */
+    /** 2–3 other faults of different kinds, at random moments of the window after its first 6 s. */
+    private static List<Kill> faults(Random random, long windowMs, List<String> clusters) {
+        List<Target> kinds = new ArrayList<>(Target.FAULTS);
+        Collections.shuffle(kinds, random);
+        List<Kill> out = new ArrayList<>();
+        for (Target t : kinds.subList(0, 2 + random.nextInt(2))) {
+            long at = 6_000 + (long) (random.nextDouble() * (windowMs - 12_000));
+            String member = clusters.get(random.nextInt(clusters.size()));
+            out.add(
+                    switch (t) {
+                        case PAUSE_AGENT -> new Kill(t, member, at, 5_000 + random.nextInt(7_000));
+                        case PAUSE_LEADER -> new Kill(t, "leader", at, 20_000 + random.nextInt(5_000));
+                        case MEMBER_API -> new Kill(t, member, at, 8_000 + random.nextInt(7_000));
+                        case HUB_API -> new Kill(t, "hub", at, 8_000 + random.nextInt(7_000));
+                        case WATCH_EXPIRY -> new Kill(t, random.nextBoolean() ? "hub" : member, at, 0);
+                        default -> throw new IllegalStateException(t.toString());
+                    });
+        }
+        return out;
+    }
+
+    /** 4–6 kills, each kind of kill at least once, one per equal slot of the window after its first 6 s. */
     private static List<Kill> kills(Random random, long windowMs, List<String> clusters, int kafkaNodes) {
         int count = 4 + random.nextInt(3);
-        List<Target> targets = new ArrayList<>(List.of(Target.values()));
+        List<Target> targets = new ArrayList<>(Target.KILLS);
         while (targets.size() < count) {
-            targets.add(Target.values()[random.nextInt(Target.values().length)]);
+            targets.add(Target.KILLS.get(random.nextInt(Target.KILLS.size())));
         }
         Collections.shuffle(targets, random);
         long start = 6_000;
@@ -67,6 +109,8 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
             Target t = targets.get(i);
             kills.add(
                     switch (t) {
+                        case PAUSE_AGENT, PAUSE_LEADER, MEMBER_API, HUB_API, WATCH_EXPIRY ->
+                            throw new IllegalStateException(t + " is not a kill");
                         case BROKER_LEADER -> new Kill(t, "leader", at, 0);
                         case AGENT ->
                             new Kill(

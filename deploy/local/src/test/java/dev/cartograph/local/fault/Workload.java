@@ -44,10 +44,10 @@ final class Workload {
                 sleepUntil(next.atMillis());
                 Gang g = next.gang();
                 gangs.put(g.name(), g);
-                GenericKubernetesResource object = hub.genericKubernetesResources(g.kind().context)
+                GenericKubernetesResource object = asUser(() -> hub.genericKubernetesResources(g.kind().context)
                         .inNamespace(Clusters.NAMESPACE)
                         .resource(g.manifest())
-                        .create();
+                        .create());
                 created.put(g.name(), object);
                 timeline.add("submitted " + g + " uid " + object.getMetadata().getUid());
             } else {
@@ -55,10 +55,10 @@ final class Workload {
                 sleepUntil(next.atMillis());
                 Gang g = gangs.get(next.gang());
                 deletedAt.put(created.get(g.name()).getMetadata().getUid(), System.currentTimeMillis());
-                hub.genericKubernetesResources(g.kind().context)
+                asUser(() -> hub.genericKubernetesResources(g.kind().context)
                         .inNamespace(Clusters.NAMESPACE)
                         .withName(g.name())
-                        .delete();
+                        .delete());
                 deleted.add(g.name());
                 timeline.add("deleted " + g.name() + " uid "
                         + created.get(g.name()).getMetadata().getUid());
@@ -69,6 +69,24 @@ final class Workload {
                 new Verdict.Submitted(gangs.get(name), object.getMetadata().getUid(), deleted.contains(name))));
         out.sort(java.util.Comparator.comparing(x -> x.gang().name()));
         return out;
+    }
+
+    /**
+     * A user's call to the hub, tried again as kubectl's client does while the hub throttles or fails (429, 5xx; the
+     * suite's {@code HUB_API} fault): up to 20 times, a second apart. The mock answers those faults before it serves
+     * the request, so a call that failed did nothing.
+     */
+    private <T> T asUser(java.util.function.Supplier<T> call) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return call.get();
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (attempt >= 20 || !(e.getCode() == 429 || e.getCode() >= 500)) {
+                    throw e;
+                }
+                Thread.sleep(1_000);
+            }
+        }
     }
 
     /** Placement id (hub uid) → when the user asked the hub to delete it (wall-clock ms), for the history. */
