@@ -134,16 +134,14 @@ final class AgentReports {
 
     /**
      * The clusters whose agents report a copy of the hub object, each with the epoch that copy was applied at (0 when
-     * its cluster's summary does not say): what a placement whose record was lost is made again from. One look-up per
-     * cluster.
+     * its cluster's summary does not say): what a placement whose record was lost is made again from. One look-up
+     * when there is none (a new object).
      */
     Map<String, Long> copiesOf(HubObject object) {
         Map<String, Long> out = new HashMap<>();
-        for (String cluster : fleet.clusters()) {
-            store.copyAt(Forwarding.copy(object.target(), cluster))
-                    .filter(s -> s.placementId().equals(Optional.of(object.uid())))
-                    .ifPresent(s -> out.put(
-                            cluster, fleet.reportedEpoch(cluster, object.uid()).orElse(0L)));
+        for (WorkloadSummary s : store.copiesOf(object.uid())) {
+            String cluster = s.key().cluster();
+            out.put(cluster, fleet.reportedEpoch(cluster, object.uid()).orElse(0L));
         }
         return out;
     }

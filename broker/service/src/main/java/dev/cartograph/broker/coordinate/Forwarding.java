@@ -150,11 +150,7 @@ final class Forwarding {
 
     /** The placement's copy on {@code cluster}: the hub object's kind, namespace and name (the member copy keeps them). */
     static WorkloadKey copy(PlacementRecord p, String cluster) {
-        return copy(p.target(), cluster);
-    }
-
-    /** The copy of the hub object {@code t} on {@code cluster}. */
-    static WorkloadKey copy(PlacementRecord.Target t, String cluster) {
+        PlacementRecord.Target t = p.target();
         return new WorkloadKey(
                 cluster,
                 t.namespace(),

@@ -41,6 +41,8 @@ final class PlacementStore {
     private final Map<String, PlacementState> states = new HashMap<>();
     /** Every placed copy any agent reports, by its key; read in whatever order the topics interleave. */
     private final Map<WorkloadKey, WorkloadSummary> copies = new HashMap<>();
+    /** The same copies by the placement id they are labelled with (a placement without a record is found by it). */
+    private final Map<String, Set<WorkloadKey>> copiesByPlacement = new HashMap<>();
 
     /* Derived, persistent: shared as they are by the published view; each change costs O(log n). */
     private PMap<String, PlacementRecord> placements = HashTreePMap.empty();
@@ -282,6 +284,11 @@ final class PlacementStore {
     Optional<WorkloadSummary> copy(WorkloadSummary s) {
         writer.check();
         Optional<WorkloadSummary> before = Optional.ofNullable(copies.put(s.key(), s));
+        before.flatMap(WorkloadSummary::placementId).ifPresent(uid -> unindex(uid, s.key()));
+        s.placementId()
+                .ifPresent(uid -> copiesByPlacement
+                        .computeIfAbsent(uid, k -> new java.util.HashSet<>())
+                        .add(s.key()));
         before.flatMap(WorkloadSummary::placementId).ifPresent(this::memberChanged);
         s.placementId().ifPresent(this::memberChanged);
         return before;
@@ -291,19 +298,28 @@ final class PlacementStore {
     Optional<WorkloadSummary> copyGone(WorkloadKey key) {
         writer.check();
         Optional<WorkloadSummary> gone = Optional.ofNullable(copies.remove(key));
+        gone.flatMap(WorkloadSummary::placementId).ifPresent(uid -> unindex(uid, key));
         gone.flatMap(WorkloadSummary::placementId).ifPresent(this::memberChanged);
         return gone;
+    }
+
+    private void unindex(String uid, WorkloadKey key) {
+        Set<WorkloadKey> keys = copiesByPlacement.get(uid);
+        if (keys != null && keys.remove(key) && keys.isEmpty()) {
+            copiesByPlacement.remove(uid);
+        }
+    }
+
+    /** The copies agents report labelled with this placement id, wherever they are. */
+    List<WorkloadSummary> copiesOf(String uid) {
+        writer.check();
+        Set<WorkloadKey> keys = copiesByPlacement.get(uid);
+        return keys == null ? List.of() : keys.stream().map(copies::get).toList();
     }
 
     Collection<WorkloadSummary> copies() {
         writer.check();
         return copies.values();
-    }
-
-    /** The copy an agent reported under this key (the hub object's kind, namespace and name on a cluster), if any. */
-    Optional<WorkloadSummary> copyAt(WorkloadKey key) {
-        writer.check();
-        return Optional.ofNullable(copies.get(key));
     }
 
     /** The copy of the placement on the cluster it is placed on, as that cluster's agent last reported it. */
