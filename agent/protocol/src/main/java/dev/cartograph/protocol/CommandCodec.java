@@ -17,7 +17,8 @@ final class CommandCodec {
         ObjectNode o = Envelope.header(c instanceof Command.Apply ? "apply" : "delete");
         o.put("placementId", c.placementId())
                 .put("epoch", c.epoch())
-                .put("issued", c.issued().toString());
+                .put("issued", c.issued().toString())
+                .put("term", c.term());
         if (c instanceof Command.Apply apply) {
             o.set("manifest", apply.manifest());
             if (!apply.dependencies().isEmpty()) {
@@ -54,7 +55,8 @@ final class CommandCodec {
                             Fields.number(n, "epoch"),
                             Fields.instant(n, "issued"),
                             n.get("manifest"),
-                            dependencies);
+                            dependencies,
+                            term(n));
                 });
             }
             return Envelope.decode(
@@ -66,10 +68,23 @@ final class CommandCodec {
                             Fields.instant(n, "issued"),
                             WorkloadKey.parse(Fields.text(n, "copy"))
                                     .orElseThrow(() ->
-                                            new Fields.Bad("field 'copy' is not cluster/namespace/group/kind/name"))));
+                                            new Fields.Bad("field 'copy' is not cluster/namespace/group/kind/name")),
+                            term(n)));
         } catch (IOException e) {
             return new Decoded.Failed<>(Envelope.notJson(e));
         }
+    }
+
+    /** The writer's leader term: 0 when absent (a broker that predates the field). */
+    private static long term(JsonNode n) {
+        if (!n.has("term")) {
+            return 0;
+        }
+        long term = Fields.number(n, "term");
+        if (term < 0) {
+            throw new Fields.Bad("field 'term' is negative: " + term);
+        }
+        return term;
     }
 
     static byte[] encode(CommandResult r) {

@@ -1,6 +1,7 @@
 package dev.cartograph.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.cartograph.interpreter.resources.Quantity;
@@ -183,6 +184,42 @@ class WireTest {
                 "namespace kube-system is not allowed",
                 T);
         assertThat(Wire.decodeResult(Wire.encode(r))).isEqualTo(new Decoded.Ok<>(r));
+    }
+
+    @Test
+    void commandsCarryTheTermOfTheBrokerThatWroteThemAndOlderRecordsReadAsTermZero() {
+        Command.Apply apply = new Command.Apply(
+                        "p-9", 2, T, JsonNodeFactory.instance.objectNode().put("kind", "PyTorchJob"))
+                .withTerm(7);
+        String written = new String(Wire.encode(apply), StandardCharsets.UTF_8);
+        assertThat(written).contains("\"issued\":\"2026-12-02T12:00:00Z\",\"term\":7");
+        assertThat(Wire.decodeCommand(Wire.encode(apply))).isEqualTo(new Decoded.Ok<>(apply));
+        assertThat(((Decoded.Ok<Command>) Wire.decodeCommand(Wire.encode(apply)))
+                        .value()
+                        .term())
+                .isEqualTo(7);
+        Command.Delete delete = new Command.Delete(
+                "p-9", 3, T, new WorkloadKey("gpu-east", "team-a", "kubeflow.org", "PyTorchJob", "train"), 12);
+        assertThat(Wire.decodeCommand(Wire.encode(delete))).isEqualTo(new Decoded.Ok<>(delete));
+
+        // as a broker that predates the field wrote them: term 0
+        String olderApply = "{\"schema\":1,\"type\":\"apply\",\"placementId\":\"p-9\",\"epoch\":2,"
+                + "\"issued\":\"2026-12-02T12:00:00Z\",\"manifest\":{\"kind\":\"PyTorchJob\"}}";
+        assertThat(Wire.decodeCommand(olderApply.getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(new Decoded.Ok<>(new Command.Apply(
+                        "p-9", 2, T, JsonNodeFactory.instance.objectNode().put("kind", "PyTorchJob"), List.of(), 0)));
+        String olderDelete = "{\"schema\":1,\"type\":\"delete\",\"placementId\":\"p-9\",\"epoch\":3,"
+                + "\"issued\":\"2026-12-02T12:00:00Z\",\"copy\":\"gpu-east/team-a/kubeflow.org/PyTorchJob/train\"}";
+        assertThat(Wire.decodeCommand(olderDelete.getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(new Decoded.Ok<>(delete.withTerm(0)));
+
+        // a term that is not a whole number of 0 or more makes the command undecodable, named
+        assertThat(Wire.decodeCommand(olderDelete.replace("}", ",\"term\":-1}").getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(new Decoded.Failed<>("field 'term' is negative: -1"));
+        assertThat(Wire.decodeCommand(
+                        olderDelete.replace("}", ",\"term\":\"3\"}").getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(new Decoded.Failed<>("field 'term' is missing or not a whole number"));
+        assertThatThrownBy(() -> delete.withTerm(-1)).hasMessage("term must be 0 or more, not -1");
     }
 
     @Test
