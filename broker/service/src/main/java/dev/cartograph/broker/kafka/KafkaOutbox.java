@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * placement, a command — fails, and agents and brokers read with {@code read_committed}, so they never
  * see it. The coordinator's batch of writes — placement records, tombstones and the commands they lead to — is one
  * transaction ({@link #write}), committed before the call returns (durable, acks=all): an agent sees a command only
- * once the record that decided it is committed with it.
+ * once the record that decided it is committed with it. Every command it writes is stamped with the leader term it
+ * was activated for ({@link Command#withTerm}): agents order a placement's commands by it (docs/protocol.md).
  * Not thread-safe: the coordinator's thread only.
  */
 public final class KafkaOutbox implements Outbox, AutoCloseable {
@@ -48,6 +49,8 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
     private KafkaProducer<String, byte[]> producer;
     /** A write was fenced since the last activation: every later write says so (not only the first). */
     private boolean fenced;
+    /** The leader term of the last activation: every command written is stamped with it. */
+    private long term;
     /** The largest record the producer sends ({@code max.request.size}): a larger one is refused before it is sent. */
     private final int maxRecordBytes;
     /**
@@ -90,6 +93,8 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
         }
         producer = fresh;
         fenced = false;
+        this.term = term;
+        encoded.clear(); // encoded under the term before
         LOG.info("producer {} active for leader term {}", config.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG), term);
     }
 
@@ -139,9 +144,10 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
                 size, maxRecordBytes));
     }
 
+    /** The command as written now: stamped with this outbox's leader term. */
     private byte[] bytes(Command command) {
         byte[] done = encoded.get(command);
-        return done != null ? done : Wire.encode(command);
+        return done != null ? done : Wire.encode(command.withTerm(term));
     }
 
     @Override
