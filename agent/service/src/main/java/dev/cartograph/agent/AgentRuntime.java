@@ -12,6 +12,7 @@ import dev.cartograph.agent.kafka.Publisher;
 import dev.cartograph.agent.kube.ClusterCache;
 import dev.cartograph.agent.kube.KubeApplier;
 import dev.cartograph.agent.kube.MemberCluster;
+import dev.cartograph.agent.order.CommandOrder;
 import dev.cartograph.agent.report.Reporter;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.Interpreter;
@@ -115,7 +116,18 @@ public final class AgentRuntime implements AutoCloseable {
                 settings.cluster(),
                 () -> CommandSource.kafka(settings.kafka(), topic, settings.cluster()),
                 publisher,
-                new CommandHandler(settings.cluster(), cache, applier, () -> policy, changes, clock, observer),
+                new CommandHandler(
+                        settings.cluster(),
+                        cache,
+                        applier,
+                        () -> policy,
+                        changes,
+                        clock,
+                        observer,
+                        new CommandOrder(
+                                applier.deletions(settings.admission().agentNamespace(), clock),
+                                settings.commands(),
+                                clock)),
                 Backoff.DEFAULT,
                 clock);
         commandThread = new Thread(commands, "agent-commands");

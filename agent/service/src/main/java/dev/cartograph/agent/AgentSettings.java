@@ -2,6 +2,7 @@ package dev.cartograph.agent;
 
 import dev.cartograph.agent.apply.ApplyPolicy;
 import dev.cartograph.agent.fence.SelfFence;
+import dev.cartograph.agent.order.Deletions;
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
 import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.protocol.Topics;
@@ -25,6 +26,8 @@ import java.util.TreeSet;
  * @param admission        what the agent refuses to write whatever the broker sends: pod security, protected namespaces
  * @param topicSettings    replication factor and min.insync.replicas of the topics the agent creates (its own
  *                         three), as the broker's {@code topic-replication-factor}/{@code topic-min-insync-replicas}
+ * @param commands         how old a command may be when it is read, and how many deletes are remembered, in ConfigMap
+ *                         {@code cartograph-agent-commands} of the agent's namespace ({@link Deletions.Limits})
  */
 public record AgentSettings(
         String cluster,
@@ -37,7 +40,8 @@ public record AgentSettings(
         boolean createNamespaces,
         SelfFence.Settings fencing,
         Admission admission,
-        TopicSettings topicSettings) {
+        TopicSettings topicSettings,
+        Deletions.Limits commands) {
 
     /**
      * What no command gets past, checked again on the member whatever the broker decided. Immutable.
@@ -104,7 +108,36 @@ public record AgentSettings(
                 createNamespaces,
                 fencing,
                 Admission.DEFAULT,
-                TopicSettings.DEFAULTS);
+                TopicSettings.DEFAULTS,
+                Deletions.Limits.DEFAULT);
+    }
+
+    /** With {@link Deletions.Limits#DEFAULT}: commands count for 7 days, 5,000 deletes remembered. */
+    public AgentSettings(
+            String cluster,
+            Map<String, String> labels,
+            String topicPrefix,
+            Map<String, String> kafka,
+            Duration publishInterval,
+            Duration heartbeatInterval,
+            Set<String> allowedNamespaces,
+            boolean createNamespaces,
+            SelfFence.Settings fencing,
+            Admission admission,
+            TopicSettings topicSettings) {
+        this(
+                cluster,
+                labels,
+                topicPrefix,
+                kafka,
+                publishInterval,
+                heartbeatInterval,
+                allowedNamespaces,
+                createNamespaces,
+                fencing,
+                admission,
+                topicSettings,
+                Deletions.Limits.DEFAULT);
     }
 
     /** With {@link SelfFence.Settings#DEFAULT} fencing. */
@@ -152,6 +185,7 @@ public record AgentSettings(
         Objects.requireNonNull(fencing, "fencing");
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(topicSettings, "topicSettings");
+        Objects.requireNonNull(commands, "commands");
         if (fencing.after().isPresent() && fencing.after().get().compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException("self-fence-after ("
                     + fencing.after().get() + ") must be at least two heartbeat intervals ("
@@ -172,7 +206,8 @@ public record AgentSettings(
                 createNamespaces,
                 fencing,
                 admission,
-                topics);
+                topics,
+                commands);
     }
 
     /** These settings with another admission policy. */
@@ -188,6 +223,24 @@ public record AgentSettings(
                 createNamespaces,
                 fencing,
                 other,
-                topicSettings);
+                topicSettings,
+                commands);
+    }
+
+    /** These settings with other limits on commands read ({@link Deletions.Limits}). */
+    public AgentSettings withCommands(Deletions.Limits other) {
+        return new AgentSettings(
+                cluster,
+                labels,
+                topicPrefix,
+                kafka,
+                publishInterval,
+                heartbeatInterval,
+                allowedNamespaces,
+                createNamespaces,
+                fencing,
+                admission,
+                topicSettings,
+                other);
     }
 }

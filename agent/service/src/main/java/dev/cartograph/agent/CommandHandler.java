@@ -7,6 +7,8 @@ import dev.cartograph.agent.apply.Ownership;
 import dev.cartograph.agent.kube.ClusterCache;
 import dev.cartograph.agent.kube.DependencySync;
 import dev.cartograph.agent.kube.KubeApplier;
+import dev.cartograph.agent.order.CommandOrder;
+import dev.cartograph.agent.order.Deletions;
 import dev.cartograph.interpreter.Documents;
 import dev.cartograph.interpreter.kind.GroupVersionKind;
 import dev.cartograph.protocol.Command;
@@ -22,8 +24,10 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * One command at a time: find what this agent created for the placement, decide ({@link ApplyPolicy}), act
- * ({@link KubeApplier} for the workload, {@link DependencySync} for what its pods need), answer. Command thread only (the command loop calls it); not thread-safe.
+ * One command at a time: refuse one read again after a later delete of its placement ({@link CommandOrder}), find
+ * what this agent created for the placement, decide ({@link ApplyPolicy}), act ({@link KubeApplier} for the workload,
+ * {@link DependencySync} for what its pods need), answer. A delete is recorded durably before anything is deleted.
+ * Command thread only (the command loop calls it); not thread-safe.
  */
 final class CommandHandler implements Function<Command, CommandResult> {
     private static final Logger LOG = LoggerFactory.getLogger(CommandHandler.class);
@@ -36,8 +40,13 @@ final class CommandHandler implements Function<Command, CommandResult> {
     private final PendingChanges changes;
     private final Clock clock;
     private final AgentObserver observer;
+    private final CommandOrder order;
 
-    /** @param policy the admission policy of the definitions in force (they follow the cluster's Karta objects) */
+    /**
+     * With the deletes carried out remembered in this process's memory only (tests of what does not outlive it).
+     *
+     * @param policy the admission policy of the definitions in force (they follow the cluster's Karta objects)
+     */
     CommandHandler(
             String cluster,
             ClusterCache cache,
@@ -45,10 +54,21 @@ final class CommandHandler implements Function<Command, CommandResult> {
             Supplier<ApplyPolicy> policy,
             PendingChanges changes,
             Clock clock) {
-        this(cluster, cache, applier, policy, changes, clock, AgentObserver.NONE);
+        this(
+                cluster,
+                cache,
+                applier,
+                policy,
+                changes,
+                clock,
+                AgentObserver.NONE,
+                new CommandOrder(CommandOrder.inMemory(), Deletions.Limits.DEFAULT, clock));
     }
 
-    /** @param observer told each command's outcome and how long it took (metrics) */
+    /**
+     * @param observer told each command's outcome and how long it took (metrics)
+     * @param order    what refuses commands read again, and records each delete before it is carried out
+     */
     CommandHandler(
             String cluster,
             ClusterCache cache,
@@ -56,8 +76,10 @@ final class CommandHandler implements Function<Command, CommandResult> {
             Supplier<ApplyPolicy> policy,
             PendingChanges changes,
             Clock clock,
-            AgentObserver observer) {
+            AgentObserver observer,
+            CommandOrder order) {
         this.observer = observer;
+        this.order = order;
         this.cluster = cluster;
         this.cache = cache;
         this.applier = applier;
@@ -72,7 +94,7 @@ final class CommandHandler implements Function<Command, CommandResult> {
         long started = observer.started();
         KubeApplier.Outcome outcome = misaddressed(command)
                 .map(reason -> new KubeApplier.Outcome(CommandResult.Outcome.REJECTED, reason))
-                .orElseGet(() -> decideAndAct(command));
+                .orElseGet(() -> inOrder(command));
         changes.capacityChanged();
         observer.command(verb(command), outcome.outcome(), started);
         boolean done =
@@ -93,6 +115,18 @@ final class CommandHandler implements Function<Command, CommandResult> {
                 outcome.outcome(),
                 outcome.reason(),
                 clock.instant());
+    }
+
+    /** Carries the command out unless it is ordered before a delete remembered ({@link CommandOrder#check}). */
+    private KubeApplier.Outcome inOrder(Command command) {
+        CommandOrder.Verdict verdict = order.check(command);
+        if (verdict instanceof CommandOrder.Verdict.Stale stale) {
+            return new KubeApplier.Outcome(CommandResult.Outcome.STALE, stale.reason());
+        }
+        if (verdict instanceof CommandOrder.Verdict.Unknown unknown) {
+            return new KubeApplier.Outcome(CommandResult.Outcome.RETRY, unknown.reason());
+        }
+        return decideAndAct(command);
     }
 
     /**
@@ -120,7 +154,8 @@ final class CommandHandler implements Function<Command, CommandResult> {
     /**
      * Acts on the decision. An apply carried out (create or update) first creates or updates every dependency,
      * releases again what it added when the workload is not applied, and releases the dependencies the placement no
-     * longer lists once it is. A delete that leaves no copy releases every dependency labelled for the placement.
+     * longer lists once it is. A delete is recorded ({@link CommandOrder#remember}) before its copy is deleted, or
+     * found not there; one that leaves no copy releases every dependency labelled for the placement.
      */
     private KubeApplier.Outcome carryOut(Command command, ApplyPolicy.Decision decision) {
         if (command instanceof Command.Apply apply
@@ -144,6 +179,15 @@ final class CommandHandler implements Function<Command, CommandResult> {
                             CommandResult.Outcome.APPLIED,
                             applied.reason() + "; " + f.reason() + " (released at the placement's next command)"))
                     .orElse(applied);
+        }
+        if (command instanceof Command.Delete delete
+                && (decision instanceof ApplyPolicy.Decision.Delete
+                        || decision instanceof ApplyPolicy.Decision.NothingToDelete)) {
+            // durable before it is acted on: no crash leaves the copy deleted and the delete forgotten
+            Optional<String> unrecorded = order.remember(delete);
+            if (unrecorded.isPresent()) {
+                return new KubeApplier.Outcome(CommandResult.Outcome.RETRY, unrecorded.get());
+            }
         }
         KubeApplier.Outcome outcome = applier.carryOut(decision);
         if (command instanceof Command.Delete delete && outcome.outcome() == CommandResult.Outcome.DELETED) {

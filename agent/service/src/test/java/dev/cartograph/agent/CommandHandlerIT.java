@@ -105,7 +105,7 @@ class CommandHandlerIT {
 
     CommandResult delete() {
         return handler.apply(
-                new Command.Delete("p-1", 2, Instant.EPOCH, new WorkloadKey("member", "ml", "batch", "Job", "eval")));
+                new Command.Delete("p-1", 2, Instant.now(), new WorkloadKey("member", "ml", "batch", "Job", "eval")));
     }
 
     Job eval() {
@@ -170,7 +170,7 @@ class CommandHandlerIT {
                     Clock.systemUTC());
 
             CommandResult r = h.apply(new Command.Delete(
-                    "p-2", 1, Instant.EPOCH, new WorkloadKey("member", "ml", "kubeflow.org", "PyTorchJob", "train")));
+                    "p-2", 1, Instant.now(), new WorkloadKey("member", "ml", "kubeflow.org", "PyTorchJob", "train")));
 
             assertThat(r.outcome()).as(r.reason()).isEqualTo(CommandResult.Outcome.RETRY);
             assertThat(r.reason())

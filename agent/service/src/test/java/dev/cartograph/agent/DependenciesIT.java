@@ -106,12 +106,12 @@ class DependenciesIT {
     }
 
     CommandResult apply(String placement, long epoch, String job, JsonNode... dependencies) {
-        return handler.apply(new Command.Apply(placement, epoch, Instant.EPOCH, job(job), List.of(dependencies)));
+        return handler.apply(new Command.Apply(placement, epoch, Instant.now(), job(job), List.of(dependencies)));
     }
 
     CommandResult delete(String placement, long epoch, String job) {
         return handler.apply(new Command.Delete(
-                placement, epoch, Instant.EPOCH, new WorkloadKey("member", "ml", "batch", "Job", job)));
+                placement, epoch, Instant.now(), new WorkloadKey("member", "ml", "batch", "Job", job)));
     }
 
     Map<String, String> labels(HasMetadata o) {

@@ -75,7 +75,7 @@ class PodSecurityAdmissionIT {
     }
 
     CommandResult apply(String placement, JsonNode manifest) {
-        return handler.apply(new Command.Apply(placement, 1, Instant.EPOCH, manifest));
+        return handler.apply(new Command.Apply(placement, 1, Instant.now(), manifest));
     }
 
     int jobsAnywhere() {

@@ -6,6 +6,7 @@ import dev.cartograph.agent.AgentSettings;
 import dev.cartograph.agent.fence.SelfFence;
 import dev.cartograph.agent.kube.MemberCluster;
 import dev.cartograph.agent.metrics.AgentMetrics;
+import dev.cartograph.agent.order.Deletions;
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
@@ -85,7 +86,8 @@ public class AgentFactory {
                 new SelfFence.Settings(
                         p.selfFence() ? Optional.of(p.selfFenceAfter()) : Optional.empty(), p.selfFenceRunning()),
                 admission(p),
-                new TopicSettings(p.topicReplicationFactor(), p.topicMinInsyncReplicas()));
+                new TopicSettings(p.topicReplicationFactor(), p.topicMinInsyncReplicas()),
+                new Deletions.Limits(p.commandMaxAge(), Deletions.Limits.DEFAULT.maxEntries()));
     }
 
     /** {@code pod-security-level}, {@code privileged-namespaces}, {@code agent-namespace}, {@code system-namespaces}. */

@@ -20,7 +20,9 @@ import java.util.Map;
  * written to, nor are kube-system, kube-public and kube-node-lease.
  * {@code topic-replication-factor} and {@code topic-min-insync-replicas} are those of
  * the agent's own topics ({@code P.from.CLUSTER.*}, created by the agent when missing), as the broker's
- * settings of the same names are of its topics.
+ * settings of the same names are of its topics. {@code command-max-age} (default 7 days, Kafka's default
+ * {@code retention.ms}; at least 1 hour): a command issued longer ago when it is read is refused STALE, and a delete is
+ * remembered that long (docs/protocol.md, "Commands read again").
  */
 @ConfigurationProperties("cartograph.agent")
 public record AgentProperties(
@@ -46,4 +48,5 @@ public record AgentProperties(
         @Bindable(defaultValue = "cartograph-system") String agentNamespace,
         @Nullable List<String> systemNamespaces,
         @Bindable(defaultValue = "3") int topicReplicationFactor,
-        @Bindable(defaultValue = "2") int topicMinInsyncReplicas) {}
+        @Bindable(defaultValue = "2") int topicMinInsyncReplicas,
+        @Bindable(defaultValue = "7d") Duration commandMaxAge) {}

@@ -16,6 +16,9 @@
  *     state already recorded).</li>
  * <li>Dies after the commit: done; nothing is repeated.</li>
  * </ul>
+ * Offsets can still be lost (expired, reset): the group then starts from the earliest command. What was carried out
+ * is not carried out again only because the handler refuses a command ordered before a delete it recorded
+ * ({@link dev.cartograph.agent.order}).
  * {@code CommandLoopIT} injects the first two through the loop's seams ({@link
  * dev.cartograph.agent.kafka.CommandSource}, {@link dev.cartograph.agent.kafka.CommandLoop.Results}).
  */

@@ -57,6 +57,14 @@ public final class KubeApplier {
         return new DependencySync(client, writes, this::ensureNamespace);
     }
 
+    /**
+     * The deletes this agent carried out, kept in ConfigMap {@code cartograph-agent-commands} of {@code namespace} (the
+     * agent's own), read and written through this applier's retry and circuit breaker ({@link ConfigMapDeletions}).
+     */
+    public dev.cartograph.agent.order.CommandOrder.Store deletions(String namespace, java.time.Clock clock) {
+        return new ConfigMapDeletions(client, namespace, writes, clock);
+    }
+
     public Outcome carryOut(ApplyPolicy.Decision decision) {
         try {
             if (decision instanceof ApplyPolicy.Decision.Create c) {
