@@ -74,7 +74,9 @@ class ChartRbacTest {
     void theWriteRoleIsBoundInEachAllowedNamespaceOnly() {
         Rendered member = Chart.template("values-member.yaml"); // allowedNamespaces: [ml, research]
 
-        List<JsonNode> bindings = member.ofKind("RoleBinding");
+        List<JsonNode> bindings = member.ofKind("RoleBinding").stream()
+                .filter(b -> b.path("roleRef").path("kind").asText().equals("ClusterRole"))
+                .toList();
         assertThat(bindings)
                 .extracting(b -> b.path("metadata").path("namespace").asText())
                 .containsExactly("ml", "research");
@@ -82,6 +84,23 @@ class ChartRbacTest {
             assertBinding(b, "ClusterRole", "cartograph-agent-write", "cartograph-agent");
         }
         assertThat(member.config("agent").path("allowed-namespaces").toString()).isEqualTo("[\"ml\",\"research\"]");
+    }
+
+    /** Issue 33: the agent records its deletes in one ConfigMap of its own namespace, and may touch no other. */
+    @Test
+    void theAgentMayWriteOnlyItsCommandsConfigMapInItsOwnNamespace() throws Exception {
+        Rendered member = Chart.template("values-member.yaml");
+
+        JsonNode role = member.get("Role", "cartograph-agent-commands");
+        assertThat(role.path("metadata").path("namespace").asText()).isEqualTo(Chart.NAMESPACE);
+        assertThat(role.path("rules")).isEqualTo(RbacFiles.rules("agent.yaml", "Role", "cartograph-agent-commands"));
+        assertThat(role.path("rules"))
+                .isEqualTo(Chart.YAML.readTree("[{apiGroups: [''], resources: [configmaps], verbs: [create]},"
+                        + " {apiGroups: [''], resources: [configmaps], resourceNames: [cartograph-agent-commands],"
+                        + " verbs: [get, update]}]"));
+        JsonNode binding = member.get("RoleBinding", "cartograph-agent-commands");
+        assertThat(binding.path("metadata").path("namespace").asText()).isEqualTo(Chart.NAMESPACE);
+        assertBinding(binding, "Role", "cartograph-agent-commands", "cartograph-agent");
     }
 
     @Test
