@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
 public final class BrokerRuntime implements BrokerState, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerRuntime.class);
     /** How often the hub's listing is handed to the coordinator ({@code Input.HubListed}). */
-    static final java.time.Duration HUB_LISTED_EVERY = java.time.Duration.ofSeconds(30);
+    static final java.time.Duration HUB_LISTED_EVERY = java.time.Duration.ofSeconds(15);
 
     private final BrokerSettings settings;
     private final HubConnection hubConnection;
@@ -174,7 +174,7 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
                         LOG.warn("the hub's listing was not handed on: {}", e.toString());
                     }
                 },
-                HUB_LISTED_EVERY.toSeconds(),
+                5,
                 HUB_LISTED_EVERY.toSeconds(),
                 TimeUnit.SECONDS);
         if (settings.leaderElection()) {

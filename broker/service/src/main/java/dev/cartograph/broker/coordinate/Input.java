@@ -52,7 +52,7 @@ public sealed interface Input {
 
     /**
      * The hub's federated objects of these kinds ({@code group/Kind}) are all known to this instance now: their watches
-     * have listed them (and the hub's namespaces). Sent again every half minute, so that what vanished from the hub
+     * have listed them (and the hub's namespaces). Sent again every 15 s, so that what vanished from the hub
      * while nobody acted is found.
      */
     record HubListed(Set<String> kinds) implements Input {
