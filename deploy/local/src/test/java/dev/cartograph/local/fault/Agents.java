@@ -40,7 +40,7 @@ final class Agents implements AutoCloseable {
         p.put("micronaut.server.port", "-1");
         p.put("cartograph.agent.cluster", cluster);
         p.put("cartograph.agent.bootstrap-servers", bootstrapServers);
-        p.put("cartograph.agent.kubeconfig", clusters.kubeconfig(cluster).toString());
+        p.put("cartograph.agent.kubeconfig", clusters.agentKubeconfig(cluster).toString());
         p.put("cartograph.agent.publish-interval", "300ms");
         p.put("cartograph.agent.heartbeat-interval", FaultSuiteIT.HEARTBEAT.toMillis() + "ms");
         p.put("cartograph.agent.create-namespaces", "true");

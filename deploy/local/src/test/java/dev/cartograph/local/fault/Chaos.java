@@ -149,6 +149,11 @@ final class Chaos implements AutoCloseable {
                                 .forDuration(d));
                 record(kill, kill.which() + " API server: 40% 429, 10% 503 for " + d.toSeconds() + " s");
             }
+            case PARTITION_AGENT -> {
+                clusters.agentLink(kill.which()).cut();
+                record(kill, "the link between the agent of " + kill.which() + " and its API server cut");
+                restarts.schedule(() -> heal(kill.which()), kill.downFor(), TimeUnit.MILLISECONDS);
+            }
             case WATCH_EXPIRY -> {
                 MockApiServer server =
                         kill.which().equals("hub") ? clusters.hubServer() : clusters.memberServer(kill.which());
@@ -160,6 +165,12 @@ final class Chaos implements AutoCloseable {
                                 + compacted);
             }
         }
+    }
+
+    /** Heals a partitioned link. */
+    private void heal(String cluster) {
+        clusters.agentLink(cluster).heal();
+        timeline.add("healed the link between the agent of " + cluster + " and its API server");
     }
 
     /** SIGCONT, as far as the process is still there (it may have been killed while paused). */

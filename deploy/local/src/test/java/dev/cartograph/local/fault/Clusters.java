@@ -2,6 +2,7 @@ package dev.cartograph.local.fault;
 
 import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
+import dev.cartograph.local.fault.net.TcpProxy;
 import dev.cartograph.local.kube.MockClusters;
 import dev.cartograph.mock.fleet.ClusterProfile;
 import dev.cartograph.mock.fleet.FleetProfile;
@@ -35,6 +36,8 @@ final class Clusters implements AutoCloseable {
     private MockApiServer hub;
     private final Map<String, MockApiServer> members = new LinkedHashMap<>();
     private final List<MemberSimulator> simulators = new ArrayList<>();
+    /** Between each member's agent and its API server: the link a partition cuts. */
+    private final Map<String, TcpProxy> agentLinks = new LinkedHashMap<>();
 
     private Clusters(FleetProfile profile, Path dir) {
         this.profile = profile;
@@ -66,6 +69,9 @@ final class Clusters implements AutoCloseable {
             MockApiServer member = mocks.startMember(c);
             members.put(c.name(), member);
             member.writeKubeconfig(kubeconfig(c.name()), NAMESPACE);
+            TcpProxy link = TcpProxy.start(new java.net.InetSocketAddress("127.0.0.1", member.port()));
+            agentLinks.put(c.name(), link);
+            writeProxied(kubeconfig(c.name()), agentKubeconfig(c.name()), member.port(), link.port());
             simulators.add(MemberSimulators.start(
                     member.client(),
                     catalog,
@@ -99,6 +105,26 @@ final class Clusters implements AutoCloseable {
         return dir.resolve(cluster + ".kubeconfig");
     }
 
+    /** The kubeconfig an agent uses: its member's API server through {@link #agentLink}. */
+    Path agentKubeconfig(String cluster) {
+        return dir.resolve(cluster + "-agent.kubeconfig");
+    }
+
+    /** The link between a member's agent and its API server, to partition. */
+    TcpProxy agentLink(String cluster) {
+        return agentLinks.get(cluster);
+    }
+
+    private static void writeProxied(Path kubeconfig, Path proxied, int port, int proxyPort) {
+        try {
+            java.nio.file.Files.writeString(
+                    proxied,
+                    java.nio.file.Files.readString(kubeconfig).replace("127.0.0.1:" + port, "127.0.0.1:" + proxyPort));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     List<String> names() {
         return List.copyOf(members.keySet());
     }
@@ -109,6 +135,7 @@ final class Clusters implements AutoCloseable {
 
     @Override
     public void close() {
+        agentLinks.values().forEach(TcpProxy::close);
         simulators.forEach(MemberSimulator::close);
         members.values().forEach(MockApiServer::close);
         if (hub != null) {

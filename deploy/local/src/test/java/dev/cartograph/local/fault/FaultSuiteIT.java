@@ -106,7 +106,7 @@ class FaultSuiteIT {
                             && readyClusters(clusters) == clusters.names().size(),
                     () -> "a broker leader and every cluster Ready on the hub; logs in " + logs);
             long upMillis = millisSince(started);
-            Plan plan = Plan.draw(seed, gangs, WINDOW_MS, clusters.names(), KafkaNodes.SIZE);
+            Plan plan = Plan.draw(seed, gangs, WINDOW_MS, clusters.names(), KafkaNodes.SIZE, faults());
             MemberStores stores = new MemberStores(clusters);
             long t0 = System.nanoTime();
             Timeline timeline = new Timeline(t0);
@@ -147,6 +147,20 @@ class FaultSuiteIT {
                 return figures;
             }
         }
+    }
+
+    /**
+     * The other faults a run draws from: all of them, or those {@code -Dcartograph.fault.faults=PARTITION_AGENT,HUB_API}
+     * names (to replay one kind; the seed then draws another plan).
+     */
+    private static List<Plan.Target> faults() {
+        String named = System.getProperty("cartograph.fault.faults", "");
+        return named.isBlank()
+                ? Plan.Target.FAULTS
+                : java.util.Arrays.stream(named.split(","))
+                        .map(String::strip)
+                        .map(Plan.Target::valueOf)
+                        .toList();
     }
 
     /** Reads the verdict until it holds (the fleet has settled) or the limit passes; returns the last one. */

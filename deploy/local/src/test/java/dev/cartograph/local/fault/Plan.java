@@ -25,13 +25,16 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
         /** the hub's API server answers half its requests but Leases 429 or 503 for 8–15 s (Leases: issue 34) */
         HUB_API,
         /** every watch on a member or the hub is ended and its history compacted: informers resume with 410 */
-        WATCH_EXPIRY;
+        WATCH_EXPIRY,
+        /** the link between an agent and its member's API server cut both ways for 5–15 s (Kafka still in reach) */
+        PARTITION_AGENT;
 
         /** The process kills, each of which every run has at least once. */
         static final List<Target> KILLS = List.of(BROKER_LEADER, AGENT, KAFKA_NODE);
 
         /** The other faults, of which every run has some. */
-        static final List<Target> FAULTS = List.of(PAUSE_AGENT, PAUSE_LEADER, MEMBER_API, HUB_API, WATCH_EXPIRY);
+        static final List<Target> FAULTS =
+                List.of(PAUSE_AGENT, PAUSE_LEADER, MEMBER_API, HUB_API, WATCH_EXPIRY, PARTITION_AGENT);
     }
 
     record Submission(Gang gang, long atMillis) {}
@@ -53,6 +56,11 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
      * @param kafkaNodes  Kafka node ids are 1..kafkaNodes
      */
     static Plan draw(long seed, int gangs, long windowMs, List<String> clusters, int kafkaNodes) {
+        return draw(seed, gangs, windowMs, clusters, kafkaNodes, Target.FAULTS);
+    }
+
+    /** As {@link #draw}, the other faults drawn from {@code faults} only (to replay one kind of fault). */
+    static Plan draw(long seed, int gangs, long windowMs, List<String> clusters, int kafkaNodes, List<Target> faults) {
         Random random = new Random(seed);
         List<Submission> submissions = new ArrayList<>();
         List<Deletion> deletions = new ArrayList<>();
@@ -67,17 +75,17 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
         submissions.sort(Comparator.comparingLong(Submission::atMillis));
         deletions.sort(Comparator.comparingLong(Deletion::atMillis));
         List<Kill> kills = new ArrayList<>(kills(random, windowMs, clusters, kafkaNodes));
-        kills.addAll(faults(random, windowMs, clusters));
+        kills.addAll(faults(random, windowMs, clusters, faults));
         kills.sort(Comparator.comparingLong(Kill::atMillis));
         return new Plan(seed, submissions, deletions, kills);
     }
 
-    /** 2–3 other faults of different kinds, at random moments of the window after its first 6 s. */
-    private static List<Kill> faults(Random random, long windowMs, List<String> clusters) {
-        List<Target> kinds = new ArrayList<>(Target.FAULTS);
+    /** 2–3 other faults of different kinds (fewer when fewer are allowed), at random moments after the window's first 6 s. */
+    private static List<Kill> faults(Random random, long windowMs, List<String> clusters, List<Target> from) {
+        List<Target> kinds = new ArrayList<>(from);
         Collections.shuffle(kinds, random);
         List<Kill> out = new ArrayList<>();
-        for (Target t : kinds.subList(0, 2 + random.nextInt(2))) {
+        for (Target t : kinds.subList(0, Math.min(kinds.size(), 2 + random.nextInt(2)))) {
             long at = 6_000 + (long) (random.nextDouble() * (windowMs - 12_000));
             String member = clusters.get(random.nextInt(clusters.size()));
             out.add(
@@ -87,6 +95,7 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
                         case MEMBER_API -> new Kill(t, member, at, 8_000 + random.nextInt(7_000));
                         case HUB_API -> new Kill(t, "hub", at, 8_000 + random.nextInt(7_000));
                         case WATCH_EXPIRY -> new Kill(t, random.nextBoolean() ? "hub" : member, at, 0);
+                        case PARTITION_AGENT -> new Kill(t, member, at, 5_000 + random.nextInt(10_000));
                         default -> throw new IllegalStateException(t.toString());
                     });
         }
@@ -109,7 +118,7 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
             Target t = targets.get(i);
             kills.add(
                     switch (t) {
-                        case PAUSE_AGENT, PAUSE_LEADER, MEMBER_API, HUB_API, WATCH_EXPIRY ->
+                        case PAUSE_AGENT, PAUSE_LEADER, MEMBER_API, HUB_API, WATCH_EXPIRY, PARTITION_AGENT ->
                             throw new IllegalStateException(t + " is not a kill");
                         case BROKER_LEADER -> new Kill(t, "leader", at, 0);
                         case AGENT ->
