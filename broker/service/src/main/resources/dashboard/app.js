@@ -56,10 +56,14 @@ function age(seconds) {
 }
 
 // ---- tables: a header row and a body; past VIRTUAL_FROM rows only those in view are in the DOM ----
+// Rows that wrap are taller than ROW_PX, so a long table measures the rows it drew and sizes the spacers for those
+// not drawn by that height (kept across the refresh every 2 s), keeping the row on top where it was; the window drawn
+// never starts past the last rows, so scrolling to the end always shows the end.
 
 function table(container, columns, rows) {
   const before = container.querySelector(".scroll");
   const scrolledTo = before ? before.scrollTop : 0; // kept across the refresh every 2 s
+  let rowPx = Number(container.dataset.rowPx) || ROW_PX;
   container.replaceChildren();
   if (rows.length === 0) {
     container.append(el("p", { class: "empty", text: "None." }));
@@ -70,31 +74,48 @@ function table(container, columns, rows) {
   const tableEl = el("table", {}, el("thead", {}, head), tbody);
   const draw = (from, to) => {
     tbody.replaceChildren();
-    if (from > 0) tbody.append(spacer(columns.length, from));
+    if (from > 0) tbody.append(spacer(columns.length, from * rowPx));
     for (let i = from; i < to; i++) tbody.append(row(columns, rows[i]));
-    if (to < rows.length) tbody.append(spacer(columns.length, rows.length - to));
+    if (to < rows.length) tbody.append(spacer(columns.length, (rows.length - to) * rowPx));
   };
   if (rows.length < VIRTUAL_FROM) {
     draw(0, rows.length);
     container.append(tableEl);
     return;
   }
+  const measure = () => { // true when the rows drawn are not as tall as the spacers assumed
+    const drawn = tbody.querySelectorAll("tr[data-key]");
+    let sum = 0;
+    for (const tr of drawn) sum += tr.getBoundingClientRect().height;
+    const measured = sum > 0 ? sum / drawn.length : rowPx;
+    const changed = Math.abs(measured - rowPx) > 0.5;
+    rowPx = measured;
+    container.dataset.rowPx = String(rowPx);
+    return changed;
+  };
   const scroll = el("div", { class: "scroll" }, tableEl);
   const redraw = () => {
-    const first = Math.max(0, Math.floor(scroll.scrollTop / ROW_PX) - 20);
-    const visible = Math.ceil((scroll.clientHeight || 600) / ROW_PX) + 40;
-    draw(first, Math.min(rows.length, first + visible));
+    const top = scroll.scrollTop / rowPx; // the row at the top of the view
+    const place = () => {
+      const visible = Math.ceil((scroll.clientHeight || 600) / rowPx) + 40;
+      const first = Math.min(Math.max(0, Math.floor(top) - 20), Math.max(0, rows.length - visible));
+      draw(first, Math.min(rows.length, first + visible));
+    };
+    place();
+    if (measure()) place(); // drawn again with spacers of the measured height
+    const anchored = Math.round(top * rowPx); // the same row stays on top
+    if (Math.abs(scroll.scrollTop - anchored) > 1) scroll.scrollTop = anchored;
   };
   scroll.addEventListener("scroll", () => requestAnimationFrame(redraw));
   container.append(scroll);
-  draw(0, Math.min(rows.length, Math.floor(scrolledTo / ROW_PX) + 80)); // tall enough to scroll back to
+  draw(0, Math.min(rows.length, Math.floor(scrolledTo / rowPx) + 80)); // tall enough to scroll back to
   scroll.scrollTop = scrolledTo;
   redraw();
 }
 
-function spacer(span, count) {
+function spacer(span, height) {
   const td = el("td", { colspan: span });
-  td.style.height = count * ROW_PX + "px";
+  td.style.height = height + "px";
   td.style.padding = "0";
   td.style.border = "0";
   return el("tr", { "aria-hidden": "true" }, td);

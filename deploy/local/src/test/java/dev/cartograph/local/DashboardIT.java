@@ -278,6 +278,9 @@ class DashboardIT {
             }
             WebDriver browser = chromium();
             try {
+                // narrow enough that "why it waits" wraps: rows are taller than the table's nominal row height, and a
+                // table that assumed that height drew nothing past the end (CI run of stop 42)
+                browser.manage().window().setSize(new Dimension(720, 800));
                 browser.get(fleet.dashboardUrl());
                 waiting(browser)
                         .until(b -> !b.findElements(By.id("tab-queue")).isEmpty()
