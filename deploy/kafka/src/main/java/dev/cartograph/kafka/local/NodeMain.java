@@ -15,7 +15,8 @@ import java.util.concurrent.CountDownLatch;
  *
  * The node is configured exactly like a {@link LocalKafkaCluster} node (combined broker and
  * controller, automatic topic creation off, fenced 6 s after its last heartbeat); {@code --voters}
- * names every node of the cluster, this one included, with its controller port. The first start
+ * names every node of the cluster, this one included, with its controller port; each {@code --listener} adds a
+ * {@link ClientListener} (a fault harness's proxy in front of it). The first start
  * formats {@code DIR} for {@code --cluster-id} (start every voter at once: a node's start returns
  * only when a quorum has elected a controller); later starts recover what is there.
  *
@@ -25,7 +26,8 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class NodeMain {
     private static final String USAGE =
-            "usage: NodeMain --id N --data DIR --port N --cluster-id ID --voters ID@HOST:PORT,...";
+            "usage: NodeMain --id N --data DIR --port N --cluster-id ID --voters ID@HOST:PORT,..."
+                    + " [--listener NAME=PORT@ADVERTISED_PORT]...";
 
     private NodeMain() {}
 
@@ -33,11 +35,13 @@ public final class NodeMain {
         KafkaNode node;
         List<KafkaNode> voters;
         String clusterId;
+        List<ClientListener> listeners;
         try {
             Args a = Args.parse(args);
             node = new KafkaNode(a.id, a.data.toAbsolutePath(), a.port, a.controllerPortOf(a.id));
             voters = a.voters(node);
             clusterId = a.clusterId;
+            listeners = a.listeners;
         } catch (RuntimeException e) { // IllegalArgument, NumberFormat, ArrayIndexOutOfBounds
             System.err.println(e.getMessage() + "\n" + USAGE);
             System.exit(2);
@@ -45,7 +49,7 @@ public final class NodeMain {
         }
         try {
             node.formatIfNeeded(clusterId);
-            node.start(node.serverProperties(voters, false));
+            node.start(ClientListener.addedTo(node.serverProperties(voters, false), listeners));
         } catch (RuntimeException e) {
             System.err.println("Kafka node " + node.id() + " did not start: " + e);
             e.printStackTrace();
@@ -66,13 +70,15 @@ public final class NodeMain {
     }
 
     /** The command line, parsed; {@code voters} as {@code id@host:controllerPort}. */
-    private record Args(int id, Path data, int port, String clusterId, List<String[]> voters) {
+    private record Args(
+            int id, Path data, int port, String clusterId, List<String[]> voters, List<ClientListener> listeners) {
         static Args parse(String[] args) {
             Integer id = null;
             Path data = null;
             Integer port = null;
             String clusterId = null;
             List<String[]> voters = new ArrayList<>();
+            List<ClientListener> listeners = new ArrayList<>();
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--id" -> id = Integer.parseInt(args[++i]);
@@ -90,13 +96,14 @@ public final class NodeMain {
                             voters.add(new String[] {idAndAddress[0], hostAndPort[1]});
                         }
                     }
+                    case "--listener" -> listeners.add(ClientListener.parse(args[++i]));
                     default -> throw new IllegalArgumentException("unknown argument " + args[i]);
                 }
             }
             if (id == null || data == null || port == null || clusterId == null || voters.isEmpty()) {
                 throw new IllegalArgumentException("--id, --data, --port, --cluster-id and --voters are required");
             }
-            return new Args(id, data, port, clusterId, voters);
+            return new Args(id, data, port, clusterId, voters, List.copyOf(listeners));
         }
 
         int controllerPortOf(int node) {
