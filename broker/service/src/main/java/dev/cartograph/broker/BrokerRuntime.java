@@ -16,6 +16,7 @@ import dev.cartograph.broker.hub.QueueObjects;
 import dev.cartograph.broker.kafka.Ingest;
 import dev.cartograph.broker.kafka.KafkaOutbox;
 import dev.cartograph.broker.kafka.KafkaUsage;
+import dev.cartograph.broker.kafka.PlacementsTopicWatch;
 import dev.cartograph.broker.kafka.Topology;
 import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.broker.usage.StoredUsage;
@@ -44,6 +45,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class BrokerRuntime implements BrokerState, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerRuntime.class);
+    /** How often the broker asks Kafka whether its placements topic is still the one it read. */
+    static final Duration PLACEMENTS_TOPIC_CHECKED_EVERY = Duration.ofSeconds(10);
+
     /** How often the hub's listing is handed to the coordinator ({@code Input.HubListed}). */
     static final java.time.Duration HUB_LISTED_EVERY = java.time.Duration.ofSeconds(15);
 
@@ -70,6 +74,9 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
             Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "broker-tick"));
     private final ScheduledExecutorService hubSync =
             Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "broker-clusters"));
+    /** Asks Kafka about the placements topic: its calls may wait, so they wait on a thread of their own. */
+    private final ScheduledExecutorService topicCheck =
+            Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "broker-topic-check"));
 
     /** @param hubConnection the hub the broker watches and writes, and holds its leader Lease on */
     public BrokerRuntime(BrokerSettings settings, HubConnection hubConnection, Definitions definitions, Clock clock) {
@@ -177,6 +184,13 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
                 5,
                 HUB_LISTED_EVERY.toSeconds(),
                 TimeUnit.SECONDS);
+        // a placements topic deleted or made again under this broker is an alarm, and its records are written again
+        PlacementsTopicWatch placementsTopic = new PlacementsTopicWatch(topology);
+        topicCheck.scheduleWithFixedDelay(
+                () -> placementsTopic.check().ifPresent(reason -> coordinator.post(new Input.PlacementsLost(reason))),
+                PLACEMENTS_TOPIC_CHECKED_EVERY.toSeconds(),
+                PLACEMENTS_TOPIC_CHECKED_EVERY.toSeconds(),
+                TimeUnit.SECONDS);
         if (settings.leaderElection()) {
             election = hubConnection.election(settings.leaseNamespace(), settings.leaseName(), settings.brokerId());
             election.start(coordinator::leading);
@@ -264,6 +278,7 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
     public void close() {
         ticker.shutdownNow();
         hubSync.shutdownNow();
+        topicCheck.shutdownNow();
         if (election != null) {
             election.close();
         }

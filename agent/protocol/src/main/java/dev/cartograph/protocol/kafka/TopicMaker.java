@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -19,6 +20,7 @@ import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -111,6 +113,19 @@ public final class TopicMaker implements AutoCloseable {
         List<Shortfall> shortfalls = check(existing, unknown);
         known.addAll(unknown.keySet());
         return shortfalls;
+    }
+
+    /**
+     * The id Kafka gives {@code topic} now (a topic deleted and created again gets another), or empty when it does not
+     * exist — then it is no longer taken as known, so {@link #ensure} creates it again.
+     */
+    public Optional<Uuid> topicId(String topic) throws TopologyException, InterruptedException {
+        TopicDescription d = describe(List.of(topic)).get(topic);
+        if (d == null) {
+            known.remove(topic);
+            return Optional.empty();
+        }
+        return Optional.of(d.topicId());
     }
 
     @Override

@@ -43,7 +43,9 @@ public class BrokerHealth implements HealthIndicator {
                                 "quarantined",
                                 v.quarantined(),
                                 "recoveredPlacements",
-                                v.recovered()))
+                                v.recovered(),
+                                "placementsTopicLost",
+                                v.placementsLost()))
                         .build());
     }
 }

@@ -22,6 +22,8 @@ import org.pcollections.PSequence;
  * @param queues    each queue's quota, use and waiting gangs (ADR 0006); empty without Queues on the hub
  * @param recovered placements this instance found placed without a record and made again (an alarm: a placements
  *                  topic lost or recreated, or records a standby could not read)
+ * @param placementsLost times this instance found its placements topic deleted or created again while it ran (an
+ *                  alarm; as leader it wrote every record it holds again)
  */
 public record BrokerView(
         FleetSnapshot fleet,
@@ -35,6 +37,7 @@ public record BrokerView(
         long quarantined,
         QueueReport queues,
         long recovered,
+        long placementsLost,
         Instant at) {
     public static final BrokerView EMPTY = new BrokerView(
             FleetSnapshot.EMPTY,
@@ -47,6 +50,7 @@ public record BrokerView(
             0,
             0,
             QueueReport.EMPTY,
+            0,
             0,
             Instant.EPOCH);
 
@@ -73,6 +77,7 @@ public record BrokerView(
                 poisonRecords,
                 quarantined,
                 QueueReport.EMPTY,
+                0,
                 0,
                 at);
     }

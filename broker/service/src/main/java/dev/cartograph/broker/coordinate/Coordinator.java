@@ -206,6 +206,7 @@ public final class Coordinator implements Runnable, AutoCloseable {
                 machine.quarantine.count(),
                 machine.fairShare.report(machine.store),
                 machine.recovered(),
+                machine.placementsLost(),
                 clock.instant()));
     }
 

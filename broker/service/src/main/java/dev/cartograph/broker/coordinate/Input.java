@@ -62,6 +62,12 @@ public sealed interface Input {
     }
 
     /**
+     * The placements topic this instance read was deleted, or deleted and created again, while it ran: what it holds
+     * of every placement is no longer durable ({@code reason} says what was found).
+     */
+    record PlacementsLost(String reason) implements Input {}
+
+    /**
      * This instance gained or lost the leader lease, in leader term {@code term} (post it through
      * {@link Coordinator#leading}, which stops writes at once when the lease is lost).
      */

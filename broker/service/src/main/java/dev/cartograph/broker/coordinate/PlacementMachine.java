@@ -49,6 +49,7 @@ final class PlacementMachine {
     private final DemandCache demands;
     private final AgentReports reports;
     private final HubInventory inventory = new HubInventory();
+    private final LostTopic lostTopic;
     private final Clock clock;
     private final PriorityClasses priorityClasses;
     private Interpreter interpreter;
@@ -75,6 +76,7 @@ final class PlacementMachine {
         this.fairShare = new FairShare(fleet, clock, settings.heartbeatTimeout());
         this.effects = new Effects(outbox, hub, this::active, this::fenced, thread);
         this.store = new PlacementStore(thread, effects, fleet, fairShare);
+        this.lostTopic = new LostTopic(store, effects);
         this.leadership = new Leadership(!settings.leaderElection(), outbox, effects, clock, this::becameActive);
         this.demands = new DemandCache(settings.maxPodsPerGang(), settings.podSecurity(), store);
         DependencyCopies copies = new DependencyCopies(hubDependencies, demands, definitions);
@@ -122,6 +124,11 @@ final class PlacementMachine {
         return recovered;
     }
 
+    /** Times this instance found its placements topic lost while it ran ({@link Input.PlacementsLost}). */
+    long placementsLost() {
+        return lostTopic.count();
+    }
+
     /** Counts GPU time while this instance is active, at every tick (ADR 0006). */
     void account(UsageAccounting usage) {
         this.usage = usage;
@@ -166,6 +173,8 @@ final class PlacementMachine {
             HubObject.parse(h.object(), priorityClasses, clock.instant()).ifPresent(this::hubDeleted);
         } else if (input instanceof Input.HubListed l) {
             hubListed(l.kinds());
+        } else if (input instanceof Input.PlacementsLost l) {
+            lostTopic.lost(l.reason(), leadership.active());
         } else if (input instanceof Input.Leading l) {
             leadership.changed(l.leading(), l.term());
         } else if (input instanceof Input.Definitions d) {
@@ -345,6 +354,7 @@ final class PlacementMachine {
      * taken for strays), match member copies read before their placement records, and try the whole queue.
      */
     private void becameActive() {
+        lostTopic.activated(); // the placements topic was lost while this instance stood by
         fairShare.recount(store); // the fleet knows every cluster's nodes now, so each GPU's model
         store.holdRecordedReservations();
         for (HubObject object : store.objects()) {

@@ -44,6 +44,17 @@ public final class Topology implements AutoCloseable {
         return maker.ensure(Map.of(topics.placements(), Cleanup.COMPACT));
     }
 
+    /** The id of {@code P.placements} now, or empty when it does not exist ({@link TopicMaker#topicId}). */
+    public java.util.Optional<org.apache.kafka.common.Uuid> placementsTopicId()
+            throws TopologyException, InterruptedException {
+        return maker.topicId(topics.placements());
+    }
+
+    /** The placements topic's name. */
+    public String placementsTopic() {
+        return topics.placements();
+    }
+
     /** Creates {@code P.usage} (compacted) if it is missing, or checks it; returns what falls short. Cheap once known. */
     public List<Shortfall> ensureUsage() throws TopologyException, InterruptedException {
         return maker.ensure(Map.of(topics.usage(), Cleanup.COMPACT));

@@ -96,6 +96,14 @@ public final class ViewMetrics {
                         + " election, a standby that could not read them)")
                 .strongReference(true)
                 .register(registry);
+        Gauge.builder(
+                        "cartograph.broker.placements.topic.lost",
+                        state,
+                        s -> s.view().placementsLost())
+                .description("times this broker found its placements topic deleted, or deleted and created again,"
+                        + " while it ran; the leader wrote every placement record it held again")
+                .strongReference(true)
+                .register(registry);
         Gauge.builder("cartograph.broker.leader", state, s -> s.view().leading() ? 1 : 0)
                 .description("1 while this broker holds the leader lease (or needs none), else 0")
                 .strongReference(true)
