@@ -9,20 +9,21 @@ import java.util.TreeMap;
 /**
  * One agent per member, each in a child JVM ({@code dev.cartograph.agent.AgentApplication}, configured with
  * system properties as {@code deploy/bin/cartograph-agent} would be). The broker's classes are left off their
- * classpath, as they are off the agent's jar. A killed agent is started again as a new incarnation.
+ * classpath, as they are off the agent's jar. A killed agent is started again as a new incarnation. Each reaches
+ * Kafka through its own {@link KafkaNodes#link} (client: its cluster's name).
  * Thread-safe: lifecycle methods are synchronized.
  */
 final class Agents implements AutoCloseable {
     private final Clusters clusters;
-    private final String bootstrapServers;
+    private final KafkaNodes kafka;
     private final Path logs;
     private final Classpath classpath;
     private final Map<String, ChildJvm> running = new HashMap<>();
     private final Map<String, Integer> starts = new HashMap<>();
 
-    Agents(Clusters clusters, String bootstrapServers, Path logs, Classpath classpath) {
+    Agents(Clusters clusters, KafkaNodes kafka, Path logs, Classpath classpath) {
         this.clusters = clusters;
-        this.bootstrapServers = bootstrapServers;
+        this.kafka = kafka;
         this.logs = logs;
         this.classpath = classpath.without("dev.cartograph.broker.config.BrokerFactory");
     }
@@ -39,7 +40,7 @@ final class Agents implements AutoCloseable {
         Map<String, String> p = new TreeMap<>();
         p.put("micronaut.server.port", "-1");
         p.put("cartograph.agent.cluster", cluster);
-        p.put("cartograph.agent.bootstrap-servers", bootstrapServers);
+        p.put("cartograph.agent.bootstrap-servers", kafka.bootstrapServers(cluster));
         p.put("cartograph.agent.kubeconfig", clusters.agentKubeconfig(cluster).toString());
         p.put("cartograph.agent.publish-interval", "300ms");
         p.put("cartograph.agent.heartbeat-interval", FaultSuiteIT.HEARTBEAT.toMillis() + "ms");

@@ -1,9 +1,7 @@
 package dev.cartograph.local.fault;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,42 +10,55 @@ import java.util.TreeMap;
 /**
  * The broker, as {@value #REPLICAS} replicas in child JVMs ({@code dev.cartograph.broker.BrokerApplication},
  * configured with system properties as {@code deploy/bin/cartograph-broker} would be) electing a leader on
- * the hub Lease. Like a Deployment, a killed replica is replaced by a new one with a new identity.
- * Thread-safe: lifecycle methods are synchronized.
+ * the hub Lease. Like a Deployment, a killed replica is replaced by a new one with a new identity, in the same slot:
+ * a slot is where a replica runs, with its own link to the hub ({@link Clusters#brokerHubLink}) and to Kafka
+ * ({@link KafkaNodes#link}, client {@link #client}). Thread-safe: lifecycle methods are synchronized.
  */
 final class BrokerReplicas implements AutoCloseable {
     static final int REPLICAS = 2;
     static final String LEASE = "cartograph-broker";
 
-    private final KubernetesClient hub;
-    private final Path hubKubeconfig;
-    private final String bootstrapServers;
+    private final Clusters clusters;
+    private final KafkaNodes kafka;
     private final Path logs;
     private final Classpath classpath;
-    private final List<ChildJvm> replicas = new ArrayList<>();
+    private final ChildJvm[] replicas = new ChildJvm[REPLICAS];
     private int started;
 
-    BrokerReplicas(KubernetesClient hub, Path hubKubeconfig, String bootstrapServers, Path logs, Classpath classpath) {
+    BrokerReplicas(Clusters clusters, KafkaNodes kafka, Path logs, Classpath classpath) {
         this.classpath = classpath;
-        this.hub = hub;
-        this.hubKubeconfig = hubKubeconfig;
-        this.bootstrapServers = bootstrapServers;
+        this.clusters = clusters;
+        this.kafka = kafka;
         this.logs = logs;
     }
 
+    /** The Kafka client name of the replica in {@code slot}. */
+    static String client(int slot) {
+        return "broker-slot-" + slot;
+    }
+
+    /** The Kafka client names of every slot. */
+    static List<String> clients() {
+        return java.util.stream.IntStream.range(0, REPLICAS)
+                .mapToObj(BrokerReplicas::client)
+                .toList();
+    }
+
     synchronized void startAll() {
-        while (replicas.size() < REPLICAS) {
-            startOne();
+        for (int slot = 0; slot < REPLICAS; slot++) {
+            if (replicas[slot] == null) {
+                startOne(slot);
+            }
         }
     }
 
-    private void startOne() {
+    private void startOne(int slot) {
         String id = "broker-" + (++started);
         Map<String, String> p = new TreeMap<>();
         p.put("micronaut.server.port", "-1");
         p.put("cartograph.broker.id", id);
-        p.put("cartograph.broker.bootstrap-servers", bootstrapServers);
-        p.put("cartograph.broker.kubeconfig", hubKubeconfig.toString());
+        p.put("cartograph.broker.bootstrap-servers", kafka.bootstrapServers(client(slot)));
+        p.put("cartograph.broker.kubeconfig", clusters.brokerHubKubeconfig(slot).toString());
         p.put("cartograph.broker.lease-namespace", Clusters.SYSTEM_NAMESPACE);
         p.put("cartograph.broker.lease-name", LEASE);
         p.put("cartograph.broker.heartbeat-timeout", FaultSuiteIT.HEARTBEAT_TIMEOUT.toMillis() + "ms");
@@ -55,37 +66,51 @@ final class BrokerReplicas implements AutoCloseable {
         p.put("cartograph.broker.tick", "250ms");
         p.put("cartograph.broker.topic-replication-factor", "3"); // the defaults, on three Kafka nodes
         p.put("cartograph.broker.topic-min-insync-replicas", "2");
-        replicas.add(
-                ChildJvm.start(id, "dev.cartograph.broker.BrokerApplication", "384m", p, List.of(), logs, classpath));
+        replicas[slot] =
+                ChildJvm.start(id, "dev.cartograph.broker.BrokerApplication", "384m", p, List.of(), logs, classpath);
     }
 
     /** The Lease's holder, if a live replica holds it. */
     synchronized Optional<ChildJvm> leader() {
-        Lease lease = hub.resources(Lease.class)
+        return leaderSlot().stream().mapToObj(slot -> replicas[slot]).findFirst();
+    }
+
+    /** The slot of the Lease's holder, if a live replica holds it. */
+    synchronized java.util.OptionalInt leaderSlot() {
+        Lease lease = clusters.hub()
+                .resources(Lease.class)
                 .inNamespace(Clusters.SYSTEM_NAMESPACE)
                 .withName(LEASE)
                 .get();
         String holder = lease == null || lease.getSpec() == null
                 ? null
                 : lease.getSpec().getHolderIdentity();
-        return replicas.stream()
-                .filter(r -> r.name().equals(holder) && r.alive())
-                .findFirst();
+        for (int slot = 0; slot < REPLICAS; slot++) {
+            if (replicas[slot] != null && replicas[slot].name().equals(holder) && replicas[slot].alive()) {
+                return java.util.OptionalInt.of(slot);
+            }
+        }
+        return java.util.OptionalInt.empty();
     }
 
-    /** SIGKILLs the leader and starts its replacement; empty if no live replica held the Lease. */
+    /** SIGKILLs the leader and starts its replacement in its slot; empty if no live replica held the Lease. */
     synchronized Optional<String> killLeader() {
-        Optional<ChildJvm> leader = leader();
-        leader.ifPresent(l -> {
-            l.kill();
-            replicas.remove(l);
-            startOne();
-        });
-        return leader.map(ChildJvm::toString);
+        java.util.OptionalInt slot = leaderSlot();
+        if (slot.isEmpty()) {
+            return Optional.empty();
+        }
+        ChildJvm leader = replicas[slot.getAsInt()];
+        leader.kill();
+        startOne(slot.getAsInt());
+        return Optional.of(leader.toString());
     }
 
     @Override
     public synchronized void close() {
-        replicas.forEach(ChildJvm::kill);
+        for (ChildJvm r : replicas) {
+            if (r != null) {
+                r.kill();
+            }
+        }
     }
 }

@@ -1,17 +1,22 @@
 package dev.cartograph.local.fault;
 
+import dev.cartograph.local.fault.net.TcpProxy;
 import dev.cartograph.mock.fault.Fault;
 import dev.cartograph.mock.fault.FaultRule;
 import dev.cartograph.mock.fault.RequestMatch;
 import dev.cartograph.mock.server.MockApiServer;
+import dev.cartograph.protocol.TopicSettings;
+import dev.cartograph.protocol.kafka.TopicMaker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * Carries out a plan's kills and faults on its own thread, at their moments: SIGKILL, then a new process after the
  * planned down time (a killed broker leader is replaced at once and the standby takes the Lease); SIGSTOP, then
  * SIGCONT; an API server answering 429 and 503 for a while; every watch of an API server ended and its history
- * compacted. At most one Kafka node is down at a time, and a Kafka node is killed only once every partition is fully
+ * compacted; a {@link Link} cut one way or both, then healed; the placements topic deleted and made again. At most one Kafka node is down at a time, and a Kafka node is killed only once every partition is fully
  * in sync again, so the kills test failover, not the loss of a majority (which only pauses writes). Thread-safe.
  */
 final class Chaos implements AutoCloseable {
@@ -37,6 +42,7 @@ final class Chaos implements AutoCloseable {
     private final Timeline timeline;
     private final List<Executed> executed = Collections.synchronizedList(new ArrayList<>());
     private final List<String> notes = Collections.synchronizedList(new ArrayList<>());
+    private final List<ConsumerRecord<String, byte[]>> lostRecords = Collections.synchronizedList(new ArrayList<>());
     private final ScheduledExecutorService restarts =
             Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "chaos-restarts"));
     private final Thread thread;
@@ -149,11 +155,21 @@ final class Chaos implements AutoCloseable {
                                 .forDuration(d));
                 record(kill, kill.which() + " API server: 40% 429, 10% 503 for " + d.toSeconds() + " s");
             }
-            case PARTITION_AGENT -> {
-                clusters.agentLink(kill.which()).cut();
-                record(kill, "the link between the agent of " + kill.which() + " and its API server cut");
-                restarts.schedule(() -> heal(kill.which()), kill.downFor(), TimeUnit.MILLISECONDS);
+            case PARTITION_AGENT -> partition(kill, clusters.agentLink(kill.which()));
+            case PARTITION_AGENT_KAFKA -> partition(kill, kafka.link(kill.which()));
+            case PARTITION_LEADER_KAFKA, PARTITION_LEADER_HUB -> {
+                OptionalInt slot = brokers.leaderSlot();
+                if (slot.isEmpty()) {
+                    note("no live broker leader at " + now() + " ms: " + kill.target() + " skipped");
+                    return;
+                }
+                partition(
+                        kill,
+                        kill.target() == Plan.Target.PARTITION_LEADER_KAFKA
+                                ? kafka.link(BrokerReplicas.client(slot.getAsInt()))
+                                : clusters.brokerHubLink(slot.getAsInt()));
             }
+            case TOPIC_RECREATE -> recreatePlacements(kill);
             case WATCH_EXPIRY -> {
                 MockApiServer server =
                         kill.which().equals("hub") ? clusters.hubServer() : clusters.memberServer(kill.which());
@@ -167,10 +183,59 @@ final class Chaos implements AutoCloseable {
         }
     }
 
-    /** Heals a partitioned link. */
-    private void heal(String cluster) {
-        clusters.agentLink(cluster).heal();
-        timeline.add("healed the link between the agent of " + cluster + " and its API server");
+    /**
+     * Cuts both broker slots off from Kafka, waits until no transaction is open on the placements topic, keeps what it
+     * holds then (for the history: it was durable), deletes and creates the topic again, heals, and kills the leader
+     * 15 s later (by then it has found the topic made again and written its records there, or not: either way the new
+     * leader must not place a running gang again).
+     */
+    private void recreatePlacements(Plan.Kill kill) throws InterruptedException {
+        List<Link> brokerLinks =
+                BrokerReplicas.clients().stream().map(kafka::link).toList();
+        brokerLinks.forEach(Link::cut);
+        try {
+            // what was on its way lands, or is held back; a transaction left open is aborted after its timeout (15 s)
+            if (!kafka.awaitSettled(KafkaJournal.TOPICS.placements(), Duration.ofSeconds(30))) {
+                note("a transaction on the placements topic still open 30 s after the brokers were cut off");
+            }
+            List<ConsumerRecord<String, byte[]>> before = KafkaJournal.read(kafka.bootstrapServers());
+            lostRecords.addAll(KafkaJournal.placements(before));
+            kafka.recreate(TopicMaker.spec(
+                    KafkaJournal.TOPICS.placements(), TopicMaker.Cleanup.COMPACT, TopicSettings.DEFAULTS));
+        } finally {
+            brokerLinks.forEach(Link::heal);
+        }
+        record(kill, "the placements topic (" + lostRecords.size() + " records) deleted and created again empty");
+        restarts.schedule(
+                () -> {
+                    Optional<String> killed = brokers.killLeader();
+                    timeline.add("after the placements topic was made again, killed the leader: "
+                            + killed.orElse("none live"));
+                },
+                15_000,
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** The placement records the topic held when it was deleted: durable once, gone since. */
+    List<ConsumerRecord<String, byte[]>> lostRecords() {
+        return List.copyOf(lostRecords);
+    }
+
+    /** Cuts {@code link} the kill's way, and heals it after the kill's down time. */
+    private void partition(Plan.Kill kill, Link link) {
+        if (kill.detail().equals("both")) {
+            link.cut();
+        } else {
+            link.cut(TcpProxy.Direction.valueOf(kill.detail()));
+        }
+        record(kill, link + " cut (" + kill.detail() + ")");
+        restarts.schedule(
+                () -> {
+                    link.heal();
+                    timeline.add("healed " + link);
+                },
+                kill.downFor(),
+                TimeUnit.MILLISECONDS);
     }
 
     /** SIGCONT, as far as the process is still there (it may have been killed while paused). */

@@ -37,7 +37,9 @@ final class Clusters implements AutoCloseable {
     private final Map<String, MockApiServer> members = new LinkedHashMap<>();
     private final List<MemberSimulator> simulators = new ArrayList<>();
     /** Between each member's agent and its API server: the link a partition cuts. */
-    private final Map<String, TcpProxy> agentLinks = new LinkedHashMap<>();
+    private final Map<String, Link> agentLinks = new LinkedHashMap<>();
+    /** Between each broker replica's slot ({@link BrokerReplicas}) and the hub's API server. */
+    private final List<Link> brokerHubLinks = new ArrayList<>();
 
     private Clusters(FleetProfile profile, Path dir) {
         this.profile = profile;
@@ -65,12 +67,17 @@ final class Clusters implements AutoCloseable {
         }
         hub = mocks.startHub(0);
         hub.writeKubeconfig(hubKubeconfig(), NAMESPACE);
+        for (int slot = 0; slot < BrokerReplicas.REPLICAS; slot++) {
+            TcpProxy link = TcpProxy.start(new java.net.InetSocketAddress("127.0.0.1", hub.port()));
+            brokerHubLinks.add(new Link("the hub for broker slot " + slot, List.of(link)));
+            writeProxied(hubKubeconfig(), brokerHubKubeconfig(slot), hub.port(), link.port());
+        }
         for (ClusterProfile c : profile.clusters()) {
             MockApiServer member = mocks.startMember(c);
             members.put(c.name(), member);
             member.writeKubeconfig(kubeconfig(c.name()), NAMESPACE);
             TcpProxy link = TcpProxy.start(new java.net.InetSocketAddress("127.0.0.1", member.port()));
-            agentLinks.put(c.name(), link);
+            agentLinks.put(c.name(), new Link("the API server of " + c.name() + " for its agent", List.of(link)));
             writeProxied(kubeconfig(c.name()), agentKubeconfig(c.name()), member.port(), link.port());
             simulators.add(MemberSimulators.start(
                     member.client(),
@@ -111,8 +118,18 @@ final class Clusters implements AutoCloseable {
     }
 
     /** The link between a member's agent and its API server, to partition. */
-    TcpProxy agentLink(String cluster) {
+    Link agentLink(String cluster) {
         return agentLinks.get(cluster);
+    }
+
+    /** The kubeconfig the broker replica in {@code slot} uses: the hub through {@link #brokerHubLink}. */
+    Path brokerHubKubeconfig(int slot) {
+        return dir.resolve("hub-broker-" + slot + ".kubeconfig");
+    }
+
+    /** The link between the broker replica in {@code slot} and the hub's API server, to partition. */
+    Link brokerHubLink(int slot) {
+        return brokerHubLinks.get(slot);
     }
 
     private static void writeProxied(Path kubeconfig, Path proxied, int port, int proxyPort) {
@@ -135,7 +152,8 @@ final class Clusters implements AutoCloseable {
 
     @Override
     public void close() {
-        agentLinks.values().forEach(TcpProxy::close);
+        agentLinks.values().forEach(Link::close);
+        brokerHubLinks.forEach(Link::close);
         simulators.forEach(MemberSimulator::close);
         members.values().forEach(MockApiServer::close);
         if (hub != null) {

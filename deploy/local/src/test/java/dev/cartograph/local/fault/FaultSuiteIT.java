@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cartograph.broker.hub.ClusterObjects;
 import dev.cartograph.interpreter.testing.Eventually;
 import dev.cartograph.local.fault.history.Checker;
+import dev.cartograph.local.fault.history.Durable;
 import dev.cartograph.local.fault.history.History;
 import dev.cartograph.local.fault.history.Violation;
 import dev.cartograph.mock.fleet.FleetProfile;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -93,10 +95,10 @@ class FaultSuiteIT {
         long started = System.nanoTime();
         Classpath classpath = Classpath.snapshot(dir.resolve("classpath"));
         try (Clusters clusters = Clusters.start(FleetProfile.defaultProfile(), dir, BATCH_RUN_TIME);
-                KafkaNodes kafka = KafkaNodes.start(dir.resolve("kafka"), logs, classpath);
-                BrokerReplicas brokers = new BrokerReplicas(
-                        clusters.hub(), clusters.hubKubeconfig(), kafka.bootstrapServers(), logs, classpath);
-                Agents agents = new Agents(clusters, kafka.bootstrapServers(), logs, classpath)) {
+                KafkaNodes kafka =
+                        KafkaNodes.start(dir.resolve("kafka"), logs, classpath, kafkaClients(clusters.names()));
+                BrokerReplicas brokers = new BrokerReplicas(clusters, kafka, logs, classpath);
+                Agents agents = new Agents(clusters, kafka, logs, classpath)) {
             agents.startAll(); // while Kafka starts: an agent waits for Kafka and for its command topic
             kafka.awaitBrokers(KafkaNodes.SIZE, Duration.ofSeconds(120));
             brokers.startAll();
@@ -127,7 +129,7 @@ class FaultSuiteIT {
                 Verdict verdict = settle(clusters, stores, submitted);
                 long settleMillis = millisSince(settleFrom);
                 recorder.close();
-                History history = history(kafka, dir, recorder, workload);
+                History history = history(kafka, chaos.lostRecords(), dir, recorder, workload);
                 List<Violation> violations = Checker.check(history);
                 timeline.write(dir.resolve("timeline.txt"));
                 Figures figures = new Figures(
@@ -163,6 +165,13 @@ class FaultSuiteIT {
                         .toList();
     }
 
+    /** Who reaches Kafka through a link of its own: each broker slot and each member's agent. */
+    private static List<String> kafkaClients(List<String> members) {
+        List<String> clients = new java.util.ArrayList<>(BrokerReplicas.clients());
+        clients.addAll(members);
+        return clients;
+    }
+
     /** Reads the verdict until it holds (the fleet has settled) or the limit passes; returns the last one. */
     private static Verdict settle(Clusters clusters, MemberStores stores, List<Verdict.Submitted> submitted)
             throws InterruptedException {
@@ -180,13 +189,22 @@ class FaultSuiteIT {
      * The run's history: the recorder's samples, the committed placement records and commands, the user's deletions;
      * written beside the logs ({@code history.json}, and the journal as text), to be checked again offline.
      */
-    private static History history(KafkaNodes kafka, Path dir, Recorder recorder, Workload workload)
+    private static History history(
+            KafkaNodes kafka, List<ConsumerRecord<String, byte[]>> lost, Path dir, Recorder recorder, Workload workload)
             throws IOException {
-        List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> records =
-                KafkaJournal.read(kafka.bootstrapServers());
-        KafkaJournal.write(records, dir.resolve("kafka-journal.txt"));
-        History history = new History(
-                recorder.samples(), KafkaJournal.durable(records), KafkaJournal.sent(records), workload.deletedAt());
+        List<ConsumerRecord<String, byte[]>> records = KafkaJournal.read(kafka.bootstrapServers());
+        List<ConsumerRecord<String, byte[]>> all = new java.util.ArrayList<>(lost);
+        all.addAll(records);
+        all.sort(java.util.Comparator.comparingLong(ConsumerRecord::timestamp));
+        KafkaJournal.write(all, dir.resolve("kafka-journal.txt"));
+        // the records of a placements topic deleted during the run come first, the new topic's offsets after theirs
+        long after = lost.stream().mapToLong(r -> r.offset() + 1).max().orElse(0);
+        List<Durable> durable = new java.util.ArrayList<>(KafkaJournal.durable(lost));
+        KafkaJournal.durable(records).stream()
+                .map(d -> new Durable(
+                        d.at(), after + d.offset(), d.uid(), d.epoch(), d.cluster(), d.state(), d.tombstone()))
+                .forEach(durable::add);
+        History history = new History(recorder.samples(), durable, KafkaJournal.sent(records), workload.deletedAt());
         history.write(dir.resolve("history.json"));
         return history;
     }

@@ -38,7 +38,7 @@ final class KafkaJournal {
     private static final DateTimeFormatter TIME =
             DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
-    private static final Topics TOPICS = new Topics("cartograph");
+    static final Topics TOPICS = new Topics("cartograph");
 
     private KafkaJournal() {}
 
@@ -73,6 +73,13 @@ final class KafkaJournal {
                 .thenComparing(ConsumerRecord::topic)
                 .thenComparingLong(ConsumerRecord::offset));
         return records;
+    }
+
+    /** The records of the placements topic among {@code records}. */
+    static List<ConsumerRecord<String, byte[]>> placements(List<ConsumerRecord<String, byte[]>> records) {
+        return records.stream()
+                .filter(r -> r.topic().equals(TOPICS.placements()))
+                .toList();
     }
 
     /** The committed placement records and tombstones among the records, for the history. */

@@ -1,13 +1,17 @@
 package dev.cartograph.local.fault;
 
+import dev.cartograph.kafka.local.ClientListener;
+import dev.cartograph.local.fault.net.TcpProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +29,10 @@ import org.apache.kafka.common.Uuid;
 
 /**
  * A Kafka cluster of three KRaft nodes, each a child JVM ({@code dev.cartograph.kafka.local.NodeMain}),
- * killed with SIGKILL and started again on the same ports and data. Thread-safe: lifecycle methods
- * are synchronized.
+ * killed with SIGKILL and started again on the same ports and data. Each named client (a broker replica's slot, an
+ * agent) reaches the nodes through a listener of its own behind a {@link TcpProxy} per node, so {@link #link} cuts one
+ * client off from Kafka, one way or both, while the nodes and the other clients still talk. Thread-safe: lifecycle
+ * methods are synchronized.
  */
 final class KafkaNodes implements AutoCloseable {
     static final int SIZE = 3;
@@ -40,33 +46,71 @@ final class KafkaNodes implements AutoCloseable {
     private final int[] controllerPorts = new int[SIZE + 1];
     private final ChildJvm[] nodes = new ChildJvm[SIZE + 1];
     private final int[] starts = new int[SIZE + 1];
+    /** Per client, its listener's port on each node (index 1..SIZE) and the proxy in front of it. */
+    private final Map<String, int[]> clientPorts = new LinkedHashMap<>();
 
-    private KafkaNodes(Path data, Path logs, Classpath classpath) {
+    private final Map<String, Link> links = new LinkedHashMap<>();
+
+    private KafkaNodes(Path data, Path logs, Classpath classpath, List<String> clients) {
         this.data = data;
         this.logs = logs;
         this.classpath = classpath;
         Set<Integer> chosen = new LinkedHashSet<>();
-        while (chosen.size() < 2 * SIZE) {
+        while (chosen.size() < (2 + clients.size()) * SIZE) {
             chosen.add(freePort());
         }
-        List<Integer> free = new ArrayList<>(chosen);
+        java.util.Iterator<Integer> free = chosen.iterator();
         for (int id = 1; id <= SIZE; id++) {
-            ports[id] = free.get(2 * id - 2);
-            controllerPorts[id] = free.get(2 * id - 1);
+            ports[id] = free.next();
+            controllerPorts[id] = free.next();
+        }
+        for (String client : clients) {
+            int[] listenerPorts = new int[SIZE + 1];
+            List<TcpProxy> proxies = new ArrayList<>();
+            for (int id = 1; id <= SIZE; id++) {
+                listenerPorts[id] = free.next();
+                proxies.add(TcpProxy.start(new InetSocketAddress(HOST, listenerPorts[id])));
+            }
+            clientPorts.put(client, listenerPorts);
+            links.put(client, new Link("kafka for " + client, proxies));
         }
     }
 
-    /** Starts every node at once (a node's first start waits for a quorum); {@link #awaitBrokers} waits until they serve. */
-    static KafkaNodes start(Path data, Path logs, Classpath classpath) {
-        KafkaNodes k = new KafkaNodes(data, logs, classpath);
+    /**
+     * Starts every node at once (a node's first start waits for a quorum); {@link #awaitBrokers} waits until they serve.
+     *
+     * @param clients the clients that reach Kafka through a link of their own ({@link #bootstrapServers(String)})
+     */
+    static KafkaNodes start(Path data, Path logs, Classpath classpath, List<String> clients) {
+        KafkaNodes k = new KafkaNodes(data, logs, classpath, clients);
         IntStream.rangeClosed(1, SIZE).forEach(k::launch);
         return k;
     }
 
+    /** The nodes' own listeners: for the harness (admin, journal), never cut. */
     String bootstrapServers() {
         return IntStream.rangeClosed(1, SIZE)
                 .mapToObj(id -> HOST + ":" + ports[id])
                 .collect(Collectors.joining(","));
+    }
+
+    /** Where {@code client} bootstraps: its proxies, whose addresses the nodes advertise to it. */
+    String bootstrapServers(String client) {
+        return link(client).proxies().stream().map(p -> HOST + ":" + p.port()).collect(Collectors.joining(","));
+    }
+
+    /** The link between {@code client} and every node. */
+    Link link(String client) {
+        Link link = links.get(client);
+        if (link == null) {
+            throw new IllegalArgumentException("no Kafka client " + client + "; clients are " + links.keySet());
+        }
+        return link;
+    }
+
+    /** {@code gpu-east} → {@code C_GPU_EAST}: a listener name as Kafka accepts it. */
+    private static String listenerName(String client) {
+        return "C_" + client.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
     }
 
     synchronized boolean running(int id) {
@@ -96,22 +140,31 @@ final class KafkaNodes implements AutoCloseable {
         String voters = IntStream.rangeClosed(1, SIZE)
                 .mapToObj(n -> n + "@" + HOST + ":" + controllerPorts[n])
                 .collect(Collectors.joining(","));
+        List<String> args = new ArrayList<>(List.of(
+                "--id",
+                String.valueOf(id),
+                "--data",
+                data.resolve("node-" + id).toString(),
+                "--port",
+                String.valueOf(ports[id]),
+                "--cluster-id",
+                clusterId,
+                "--voters",
+                voters));
+        clientPorts.forEach((client, listenerPorts) -> {
+            args.add("--listener");
+            args.add(new ClientListener(
+                            listenerName(client),
+                            listenerPorts[id],
+                            link(client).proxies().get(id - 1).port())
+                    .argument());
+        });
         nodes[id] = ChildJvm.start(
                 "kafka-" + id + "-" + starts[id],
                 "dev.cartograph.kafka.local.NodeMain",
                 "512m",
                 Map.of(),
-                List.of(
-                        "--id",
-                        String.valueOf(id),
-                        "--data",
-                        data.resolve("node-" + id).toString(),
-                        "--port",
-                        String.valueOf(ports[id]),
-                        "--cluster-id",
-                        clusterId,
-                        "--voters",
-                        voters),
+                args,
                 logs,
                 classpath);
     }
@@ -170,6 +223,79 @@ final class KafkaNodes implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until no transaction is open on {@code topic} (its last stable offset is its high watermark: every record
+     * in it is committed or aborted, and a read_committed reader sees all that was committed); false if that did not
+     * happen within {@code timeout}. A transaction left open by a producer cut off is aborted by Kafka after the
+     * transaction timeout.
+     */
+    boolean awaitSettled(String topic, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        try (Admin admin = admin()) {
+            while (System.nanoTime() < end) {
+                try {
+                    TopicDescription d = admin.describeTopics(List.of(topic))
+                            .allTopicNames()
+                            .get(5, TimeUnit.SECONDS)
+                            .get(topic);
+                    Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
+                            new HashMap<>();
+                    d.partitions()
+                            .forEach(p -> latest.put(
+                                    new org.apache.kafka.common.TopicPartition(topic, p.partition()),
+                                    org.apache.kafka.clients.admin.OffsetSpec.latest()));
+                    var committed = admin.listOffsets(
+                                    latest,
+                                    new org.apache.kafka.clients.admin.ListOffsetsOptions(
+                                            org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
+                            .all()
+                            .get(5, TimeUnit.SECONDS);
+                    var written = admin.listOffsets(latest).all().get(5, TimeUnit.SECONDS);
+                    if (latest.keySet().stream()
+                            .allMatch(tp -> committed.get(tp).offset()
+                                    == written.get(tp).offset())) {
+                        return true;
+                    }
+                } catch (ExecutionException | TimeoutException e) {
+                    // ask again
+                }
+                Thread.sleep(200);
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Deletes {@code spec}'s topic, waits until Kafka no longer lists it, and creates it again empty from {@code spec}:
+     * what an operator's restore, or a Kafka rebuilt from nothing, leaves behind.
+     */
+    void recreate(org.apache.kafka.clients.admin.NewTopic spec) throws InterruptedException {
+        try (Admin admin = admin()) {
+            admin.deleteTopics(List.of(spec.name())).all().get(30, TimeUnit.SECONDS);
+            long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (admin.listTopics().names().get(10, TimeUnit.SECONDS).contains(spec.name())) {
+                if (System.nanoTime() > end) {
+                    throw new IllegalStateException(spec.name() + " still listed 30 s after its deletion");
+                }
+                Thread.sleep(100);
+            }
+            while (true) {
+                try {
+                    admin.createTopics(List.of(spec)).all().get(30, TimeUnit.SECONDS);
+                    return;
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)
+                            || System.nanoTime() > end) { // exists: the deletion is not complete on every node yet
+                        throw new IllegalStateException("cannot create " + spec.name() + " again", e);
+                    }
+                    Thread.sleep(200);
+                }
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot delete " + spec.name(), e);
+        }
+    }
+
     private Admin admin() {
         Map<String, Object> conf = new HashMap<>();
         conf.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
@@ -185,6 +311,7 @@ final class KafkaNodes implements AutoCloseable {
                 nodes[id].kill();
             }
         }
+        links.values().forEach(Link::close);
     }
 
     private static int freePort() {

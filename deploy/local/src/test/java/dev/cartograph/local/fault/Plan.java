@@ -27,14 +27,37 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
         /** every watch on a member or the hub is ended and its history compacted: informers resume with 410 */
         WATCH_EXPIRY,
         /** the link between an agent and its member's API server cut both ways for 5–15 s (Kafka still in reach) */
-        PARTITION_AGENT;
+        PARTITION_AGENT,
+        /** an agent cut off from every Kafka node, both ways or one way, for 5–20 s (its API server still in reach) */
+        PARTITION_AGENT_KAFKA,
+        /**
+         * the broker leader cut off from every Kafka node, both ways or one way, for 4–12 s: short of the 15 s
+         * transaction timeout (a leader cut off past it is issue 34's)
+         */
+        PARTITION_LEADER_KAFKA,
+        /** the broker leader cut off from the hub, both ways or one way, for 5–20 s: it loses the Lease, or keeps it */
+        PARTITION_LEADER_HUB,
+        /**
+         * the placements topic deleted and created again empty (a restore, a Kafka rebuilt from nothing), the brokers
+         * cut off from Kafka meanwhile; the leader killed 15 s later, so the standby builds its state from what is left
+         */
+        TOPIC_RECREATE;
 
         /** The process kills, each of which every run has at least once. */
         static final List<Target> KILLS = List.of(BROKER_LEADER, AGENT, KAFKA_NODE);
 
         /** The other faults, of which every run has some. */
-        static final List<Target> FAULTS =
-                List.of(PAUSE_AGENT, PAUSE_LEADER, MEMBER_API, HUB_API, WATCH_EXPIRY, PARTITION_AGENT);
+        static final List<Target> FAULTS = List.of(
+                PAUSE_AGENT,
+                PAUSE_LEADER,
+                MEMBER_API,
+                HUB_API,
+                WATCH_EXPIRY,
+                PARTITION_AGENT,
+                PARTITION_AGENT_KAFKA,
+                PARTITION_LEADER_KAFKA,
+                PARTITION_LEADER_HUB,
+                TOPIC_RECREATE);
     }
 
     record Submission(Gang gang, long atMillis) {}
@@ -46,8 +69,14 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
      *                expire ({@code hub} for the hub's); unused for the broker leader (whoever holds the Lease then)
      * @param downFor how long before it is started again, resumed or answers again (a killed broker replica is
      *                replaced at once: the standby takes over)
+     * @param detail  which way a partition cuts: {@code both}, or the one direction held back
+     *                ({@link dev.cartograph.local.fault.net.TcpProxy.Direction}); {@code both} for the other faults
      */
-    record Kill(Target target, String which, long atMillis, long downFor) {}
+    record Kill(Target target, String which, long atMillis, long downFor, String detail) {
+        Kill(Target target, String which, long atMillis, long downFor) {
+            this(target, which, atMillis, downFor, "both");
+        }
+    }
 
     /**
      * @param gangs       how many gangs, submitted at uniformly random moments of the window
@@ -84,6 +113,14 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
     private static List<Kill> faults(Random random, long windowMs, List<String> clusters, List<Target> from) {
         List<Target> kinds = new ArrayList<>(from);
         Collections.shuffle(kinds, random);
+        // a replica that lost its Lease never campaigns again (issue 34): two Lease losses without a kill between
+        // them would leave nobody to lead, so a run pauses the leader or cuts it off from the hub, not both
+        if (kinds.contains(Target.PAUSE_LEADER) && kinds.contains(Target.PARTITION_LEADER_HUB)) {
+            kinds.remove(
+                    kinds.indexOf(Target.PAUSE_LEADER) < kinds.indexOf(Target.PARTITION_LEADER_HUB)
+                            ? Target.PARTITION_LEADER_HUB
+                            : Target.PAUSE_LEADER);
+        }
         List<Kill> out = new ArrayList<>();
         for (Target t : kinds.subList(0, Math.min(kinds.size(), 2 + random.nextInt(2)))) {
             long at = 6_000 + (long) (random.nextDouble() * (windowMs - 12_000));
@@ -96,10 +133,26 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
                         case HUB_API -> new Kill(t, "hub", at, 8_000 + random.nextInt(7_000));
                         case WATCH_EXPIRY -> new Kill(t, random.nextBoolean() ? "hub" : member, at, 0);
                         case PARTITION_AGENT -> new Kill(t, member, at, 5_000 + random.nextInt(10_000));
+                        case PARTITION_AGENT_KAFKA ->
+                            new Kill(t, member, at, 5_000 + random.nextInt(15_000), way(random));
+                        case PARTITION_LEADER_KAFKA ->
+                            new Kill(t, "leader", at, 4_000 + random.nextInt(8_000), way(random));
+                        case PARTITION_LEADER_HUB ->
+                            new Kill(t, "leader", at, 5_000 + random.nextInt(15_000), way(random));
+                        case TOPIC_RECREATE -> new Kill(t, "placements", at, 0);
                         default -> throw new IllegalStateException(t.toString());
                     });
         }
         return out;
+    }
+
+    /** Both ways half the time, else one direction held back. */
+    private static String way(Random random) {
+        return switch (random.nextInt(4)) {
+            case 0 -> "CLIENT_TO_SERVER";
+            case 1 -> "SERVER_TO_CLIENT";
+            default -> "both";
+        };
     }
 
     /** 4–6 kills, each kind of kill at least once, one per equal slot of the window after its first 6 s. */
@@ -118,8 +171,6 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
             Target t = targets.get(i);
             kills.add(
                     switch (t) {
-                        case PAUSE_AGENT, PAUSE_LEADER, MEMBER_API, HUB_API, WATCH_EXPIRY, PARTITION_AGENT ->
-                            throw new IllegalStateException(t + " is not a kill");
                         case BROKER_LEADER -> new Kill(t, "leader", at, 0);
                         case AGENT ->
                             new Kill(
@@ -133,6 +184,7 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
                                     String.valueOf(1 + random.nextInt(kafkaNodes)),
                                     at,
                                     2_000 + random.nextInt(6_000));
+                        default -> throw new IllegalStateException(t + " is not a kill");
                     });
         }
         return kills;
