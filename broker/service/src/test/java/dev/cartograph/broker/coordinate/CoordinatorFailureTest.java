@@ -2,15 +2,11 @@ package dev.cartograph.broker.coordinate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cartograph.broker.settings.BrokerSettings;
 import dev.cartograph.interpreter.dependency.Dependency;
-import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.CommandResult;
 import dev.cartograph.protocol.PlacementRecord;
 import dev.cartograph.protocol.PlacementRecord.State;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -274,18 +270,7 @@ class CoordinatorFailureTest extends CoordinatorHarness {
 
     @Test
     void aDeposedLeaderWritesNothingMoreEvenWhileItsInboxStillHoldsWork() {
-        CoordinatorHarness electing = new CoordinatorHarness(new BrokerSettings(
-                "b",
-                "t",
-                Map.of(),
-                Duration.ofSeconds(30),
-                Duration.ofSeconds(60),
-                "cartograph.dev/federate=true",
-                Planner.Policy.BIN_PACK,
-                false,
-                "leases",
-                "",
-                Duration.ofSeconds(1)));
+        CoordinatorHarness electing = new CoordinatorHarness(settings("leases"));
         electing.coordinator.leading(true);
         electing.step(new Input.Leading(true), new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0)));
         electing.step(new Input.HubChanged(job("a", "uid-a", T0, 8, "", "")));

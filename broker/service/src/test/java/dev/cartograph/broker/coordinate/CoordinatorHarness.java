@@ -169,7 +169,12 @@ class CoordinatorHarness {
     final Coordinator coordinator;
 
     CoordinatorHarness() {
-        this(new BrokerSettings(
+        this(settings(""));
+    }
+
+    /** Settings of a broker that elects its leader on a Lease in {@code leaseNamespace} (none: {@code ""}). */
+    static BrokerSettings settings(String leaseNamespace) {
+        return new BrokerSettings(
                 "test",
                 "t",
                 Map.of(),
@@ -178,9 +183,9 @@ class CoordinatorHarness {
                 "cartograph.dev/federate=true",
                 Planner.Policy.BIN_PACK,
                 false,
+                leaseNamespace,
                 "",
-                "",
-                Duration.ofSeconds(1)));
+                Duration.ofSeconds(1));
     }
 
     /** Each placement attempt the coordinator reported, as "outcome after mark" (marks count up from 1). */

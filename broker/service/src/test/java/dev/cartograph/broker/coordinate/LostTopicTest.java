@@ -2,11 +2,7 @@ package dev.cartograph.broker.coordinate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cartograph.broker.settings.BrokerSettings;
-import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.PlacementRecord;
-import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -45,18 +41,7 @@ class LostTopicTest extends CoordinatorHarness {
 
     @Test
     void aStandbyWritesWhatItHoldsOnceItLeads() {
-        CoordinatorHarness b = new CoordinatorHarness(new BrokerSettings(
-                "b",
-                "t",
-                Map.of(),
-                Duration.ofSeconds(30),
-                Duration.ofSeconds(60),
-                "cartograph.dev/federate=true",
-                Planner.Policy.BIN_PACK,
-                false,
-                "leases",
-                "",
-                Duration.ofSeconds(1)));
+        CoordinatorHarness b = new CoordinatorHarness(settings("leases"));
         b.coordinator.leading(true);
         b.step(new Input.Leading(true), new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0)));
         b.step(new Input.HubChanged(job("a", "uid-a", T0, 8, "", "")));

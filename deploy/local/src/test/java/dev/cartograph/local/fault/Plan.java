@@ -46,18 +46,10 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
         /** The process kills, each of which every run has at least once. */
         static final List<Target> KILLS = List.of(BROKER_LEADER, AGENT, KAFKA_NODE);
 
-        /** The other faults, of which every run has some. */
-        static final List<Target> FAULTS = List.of(
-                PAUSE_AGENT,
-                PAUSE_LEADER,
-                MEMBER_API,
-                HUB_API,
-                WATCH_EXPIRY,
-                PARTITION_AGENT,
-                PARTITION_AGENT_KAFKA,
-                PARTITION_LEADER_KAFKA,
-                PARTITION_LEADER_HUB,
-                TOPIC_RECREATE);
+        /** The other faults, of which every run has some: every target but the kills. */
+        static final List<Target> FAULTS = java.util.Arrays.stream(values())
+                .filter(t -> !KILLS.contains(t))
+                .toList();
     }
 
     record Submission(Gang gang, long atMillis) {}
