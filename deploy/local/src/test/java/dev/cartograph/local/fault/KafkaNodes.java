@@ -3,7 +3,6 @@ package dev.cartograph.local.fault;
 import dev.cartograph.kafka.local.ClientListener;
 import dev.cartograph.local.fault.net.TcpProxy;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -314,11 +313,34 @@ final class KafkaNodes implements AutoCloseable {
         links.values().forEach(Link::close);
     }
 
+    /**
+     * A port free now and below the kernel's ephemeral range, so that no socket bound to port 0 — a proxy, any
+     * client's outgoing connection — takes it before the node binds it (seed 125 lost a node that way: "Socket
+     * server failed to bind … Address already in use"). A node binds its ports again on every restart.
+     */
     private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 0, InetAddress.getByName(HOST))) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port on " + HOST, e);
+        int below = ephemeralLow();
+        for (int tries = 0; tries < 1_000; tries++) {
+            int port = 10_000 + PORTS.nextInt(below - 10_000);
+            try (ServerSocket s = new ServerSocket(port, 0, InetAddress.getByName(HOST))) {
+                return s.getLocalPort();
+            } catch (IOException e) {
+                // taken: draw another
+            }
+        }
+        throw new IllegalStateException("no free port on " + HOST + " between 10000 and " + below);
+    }
+
+    private static final java.util.Random PORTS = new java.util.Random();
+
+    /** The lowest ephemeral port ({@code /proc/sys/net/ipv4/ip_local_port_range}), 32768 where it cannot be read. */
+    private static int ephemeralLow() {
+        try {
+            String range = java.nio.file.Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+            int low = Integer.parseInt(range.strip().split("\\s+")[0]);
+            return low > 11_000 ? low : 32_768;
+        } catch (IOException | RuntimeException e) {
+            return 32_768;
         }
     }
 }
