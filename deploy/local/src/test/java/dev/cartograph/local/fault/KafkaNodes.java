@@ -45,7 +45,7 @@ final class KafkaNodes implements AutoCloseable {
     private final int[] controllerPorts = new int[SIZE + 1];
     private final ChildJvm[] nodes = new ChildJvm[SIZE + 1];
     private final int[] starts = new int[SIZE + 1];
-    /** Per client, its listener's port on each node (index 1..SIZE) and the proxy in front of it. */
+    /** Per client, its listener's port on each node (index 1..SIZE); {@link #links} holds the proxies in front. */
     private final Map<String, int[]> clientPorts = new LinkedHashMap<>();
 
     private final Map<String, Link> links = new LinkedHashMap<>();
