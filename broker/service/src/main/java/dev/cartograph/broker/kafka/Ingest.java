@@ -198,10 +198,15 @@ public final class Ingest implements Runnable, AutoCloseable {
         return behind;
     }
 
-    /** Drops the partitions read up to their end offset (and those no longer assigned); true when none is left. */
+    /**
+     * Drops the partitions read up to their end offset, or to the end of a log now shorter than that ({@link CatchUp}),
+     * and those no longer assigned; true when none is left.
+     */
     private boolean reached(Map<TopicPartition, Long> end) {
         end.keySet().retainAll(assignment.assigned());
-        end.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
+        end.entrySet()
+                .removeIf(e ->
+                        CatchUp.reached(consumer.position(e.getKey()), e.getValue(), consumer.currentLag(e.getKey())));
         return end.isEmpty();
     }
 
