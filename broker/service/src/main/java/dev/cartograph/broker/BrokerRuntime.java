@@ -142,6 +142,10 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
         coordinator.account(usage);
         ingest = new Ingest(settings.kafka(), topics, topology, coordinator);
         coordinator.catchUpWith(ingest::mark);
+        if (settings.leaderElection()) {
+            election = hubConnection.election(settings.leaseNamespace(), settings.leaseName(), settings.brokerId());
+            coordinator.resignWith(election::resign);
+        }
         coordinatorThread = new Thread(coordinator, "broker-coordinator");
         coordinatorThread.start();
         ingestThread = new Thread(ingest, "broker-ingest");
@@ -191,8 +195,7 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
                 PLACEMENTS_TOPIC_CHECKED_EVERY.toSeconds(),
                 PLACEMENTS_TOPIC_CHECKED_EVERY.toSeconds(),
                 TimeUnit.SECONDS);
-        if (settings.leaderElection()) {
-            election = hubConnection.election(settings.leaseNamespace(), settings.leaseName(), settings.brokerId());
+        if (election != null) {
             election.start(coordinator::leading);
         }
         LOG.info(

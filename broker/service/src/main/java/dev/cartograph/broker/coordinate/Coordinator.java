@@ -112,6 +112,14 @@ public final class Coordinator implements Runnable, AutoCloseable {
         machine.leadership.catchUpWith(mark);
     }
 
+    /**
+     * How this instance gives its leader lease up when its writes are fenced although it leads
+     * ({@link LeaderElection#resign}). Without it (no election), a fenced instance activates again. Call before {@link #run}.
+     */
+    public void resignWith(Runnable resign) {
+        machine.leadership.resignWith(resign);
+    }
+
     /** Counts GPU time while this instance is active, at every tick (ADR 0006). Call before {@link #run}. */
     public void account(UsageAccounting usage) {
         machine.account(usage);

@@ -31,6 +31,10 @@ final class Leadership {
     private long marks;
     private long markPending = -1;
     private LongConsumer catchUp = this::marked;
+    /** Gives the lease up so that a newer term begins; without leader election, nothing (this instance leads alone). */
+    private Runnable resign = () -> {};
+
+    private final boolean leadsAlone;
     private Instant activeSince = Instant.MAX;
 
     /**
@@ -38,6 +42,7 @@ final class Leadership {
      * @param becameActive what to do once active (hold recorded reservations, act on every hub object)
      */
     Leadership(boolean leadsAlone, Outbox outbox, Effects effects, Clock clock, Runnable becameActive) {
+        this.leadsAlone = leadsAlone;
         this.outbox = outbox;
         this.effects = effects;
         this.clock = clock;
@@ -56,6 +61,10 @@ final class Leadership {
 
     void catchUpWith(LongConsumer mark) {
         this.catchUp = mark;
+    }
+
+    void resignWith(Runnable resign) {
+        this.resign = resign;
     }
 
     boolean active() {
@@ -127,12 +136,25 @@ final class Leadership {
         becameActive.run();
     }
 
-    /** A write was refused because a newer leader fenced this one: act as a follower from now on. */
+    /**
+     * A write was refused because this instance's producer was fenced. That happens when a newer leader took over, and
+     * also when Kafka aborted a transaction that outlived its timeout (Kafka nodes slow or out of reach) and bumped the
+     * producer's epoch: the outbox cannot tell the two apart, and the lease may still be this instance's. So it stops
+     * acting and gives the lease up: a newer term begins, on whichever instance takes the lease — another, or this
+     * one again after a while — and its activation fences every earlier writer. Leading alone (no election), it
+     * activates again at the next tick, in the same term (nobody else writes).
+     */
     void fenced() {
-        LOG.error("fenced: a newer leader has taken over; this instance stops acting as leader");
+        stepDown();
+        if (leadsAlone) {
+            LOG.error("fenced: this instance's transaction was aborted by Kafka; it takes the lead again");
+            return;
+        }
+        LOG.error("fenced: a newer leader took over, or Kafka aborted this instance's transaction; giving up the"
+                + " lease so that a newer term begins");
         wanted.set(false);
         leading.set(false);
-        stepDown();
+        resign.run();
     }
 
     private void stepDown() {

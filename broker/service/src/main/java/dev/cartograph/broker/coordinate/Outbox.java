@@ -86,7 +86,11 @@ public interface Outbox {
      */
     boolean command(String cluster, Command command);
 
-    /** A newer leader has taken over: this instance's writes are refused and it must stop acting as leader. */
+    /**
+     * This instance's writes are refused until it is activated again: a newer leader took over, or its writer was lost
+     * (Kafka aborted a transaction that outlived its timeout). It must stop acting as leader; {@link Leadership#fenced}
+     * decides what follows.
+     */
     final class Fenced extends Exception {
         public Fenced(String message, Throwable cause) {
             super(message, cause);

@@ -47,8 +47,11 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
     private final Topics topics;
     private final Consumer<String> ensureCommandTopic;
     private KafkaProducer<String, byte[]> producer;
-    /** A write was fenced since the last activation: every later write says so (not only the first). */
-    private boolean fenced;
+    /**
+     * Why the producer was dropped since the last activation, when it was (fenced, or its transaction could not be
+     * aborted): every later write is refused with it (not only the first), until the next activation.
+     */
+    private String fenced;
     /** The leader term of the last activation: every command written is stamped with it. */
     private long term;
     /** The largest record the producer sends ({@code max.request.size}): a larger one is refused before it is sent. */
@@ -92,7 +95,7 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
             throw e;
         }
         producer = fresh;
-        fenced = false;
+        fenced = null;
         this.term = term;
         encoded.clear(); // encoded under the term before
         LOG.info("producer {} active for leader term {}", config.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG), term);
@@ -210,8 +213,8 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
     /** Sends the records in one transaction: all of them count, or none. */
     private void send(List<ProducerRecord<String, byte[]>> records) throws Exception {
         if (producer == null) {
-            if (fenced) {
-                throw new Fenced("another broker has taken the lead; this one's writes are refused", null);
+            if (fenced != null) {
+                throw new Fenced(fenced, null);
             }
             throw new IllegalStateException("the outbox is not active (this instance has not taken the lead)");
         }
@@ -226,19 +229,28 @@ public final class KafkaOutbox implements Outbox, AutoCloseable {
             }
             producer.commitTransaction();
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
-            producer.close(Duration.ZERO);
-            producer = null;
-            fenced = true;
-            throw new Fenced("another broker has taken the lead; this one's writes are refused", e);
+            // a newer leader initialized the transactional id, or Kafka aborted a transaction that outlived its
+            // timeout and bumped the epoch: either way this producer is done, and only a new activation makes another
+            throw drop(
+                    "this broker's producer was fenced (a newer leader took over, or Kafka aborted a transaction"
+                            + " that outlived its timeout): " + e.getMessage(),
+                    e);
         } catch (KafkaException e) {
             try {
                 producer.abortTransaction();
             } catch (KafkaException again) {
-                producer.close(Duration.ZERO);
-                producer = null; // the next activation makes a fresh one
+                throw drop("a failed transaction could not be aborted (" + again + "); the producer is dropped", e);
             }
             throw e;
         }
+    }
+
+    /** Drops the producer: every write is refused as {@link Fenced} with {@code why} until the next activation. */
+    private Fenced drop(String why, KafkaException cause) {
+        producer.close(Duration.ZERO);
+        producer = null;
+        fenced = why;
+        return new Fenced(why, cause);
     }
 
     /** Throws what the producer refused a record with, if it did; the send is complete (flushed). */

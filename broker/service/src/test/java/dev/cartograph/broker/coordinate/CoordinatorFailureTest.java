@@ -286,6 +286,46 @@ class CoordinatorFailureTest extends CoordinatorHarness {
     }
 
     @Test
+    void aLeaderWhoseWritesAreFencedGivesUpItsLeaseAndActsAgainInTheNextTermItIsGiven() {
+        // issue 34: Kafka aborts a transaction that outlived its timeout (two of three nodes stalled) and bumps the
+        // producer's epoch; the outbox cannot tell that from a newer leader. It used to stop acting for good while its
+        // elector went on renewing the Lease, so no standby could take over.
+        CoordinatorHarness electing = new CoordinatorHarness(settings("leases"));
+        java.util.concurrent.atomic.AtomicInteger resigned = new java.util.concurrent.atomic.AtomicInteger();
+        electing.coordinator.resignWith(resigned::incrementAndGet);
+        electing.coordinator.leading(true, 4);
+        electing.step(
+                new Input.Leading(true, 4), new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0)));
+        electing.fenced = true;
+        electing.step(new Input.HubChanged(job("a", "uid-a", T0, 8, "", "")));
+        assertThat(resigned).hasValue(1);
+        assertThat(electing.coordinator.view().active()).isFalse();
+        electing.step(new Input.HubChanged(job("b", "uid-b", T0, 8, "", "")), new Input.Tick());
+        assertThat(resigned)
+                .as("once: it does not try again while it does not lead")
+                .hasValue(1);
+        assertThat(electing.commands).isEmpty();
+
+        electing.fenced = false; // the Lease is this instance's again, in a newer term (or another's: it stays idle)
+        electing.coordinator.leading(true, 5);
+        electing.step(new Input.Leading(true, 5), new Input.Tick());
+        assertThat(electing.coordinator.view().active()).isTrue();
+        assertThat(electing.commands).containsExactlyInAnyOrder("apply uid-a@east#1", "apply uid-b@east#1");
+    }
+
+    @Test
+    void leadingAloneAFencedWriteIsRetriedAfterTheProducerIsMadeAgain() {
+        fenced = true;
+        step(new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0)));
+        step(new Input.HubChanged(job("a", "uid-a", T0, 8, "", "")));
+        assertThat(commands).isEmpty();
+        fenced = false;
+        step(new Input.Tick(), new Input.Tick());
+        assertThat(coordinator.view().active()).isTrue();
+        assertThat(commands).containsExactly("apply uid-a@east#1");
+    }
+
+    @Test
     void aWaitingGangIsWrittenAndAnnouncedOnceNotOnEveryCapacityChange() {
         step(
                 new Input.CaughtUp(),

@@ -41,6 +41,8 @@ class CoordinatorHarness {
     final List<String> hubWrites = new ArrayList<>();
     /** When set, the next placement writes fail (the placements topic is unreachable). */
     boolean placementsDown;
+    /** When set, every batch written is refused as fenced (a newer writer took over, or Kafka aborted a transaction). */
+    boolean fenced;
     /** Look-ups of hub dependencies that throw (a broken hub client): of those whose name it accepts. */
     java.util.function.Predicate<String> findFails = name -> false;
     /** Hub writes that throw (a broken hub client): marks on objects whose name it accepts. */
@@ -99,6 +101,9 @@ class CoordinatorHarness {
         /** One batch at a time, as a transaction would: all of it, or (when the placements topic is down) none. */
         @Override
         public void write(List<Write> writes) throws Exception {
+            if (fenced) {
+                throw new Outbox.Fenced("the producer's epoch was bumped", null);
+            }
             if (placementsDown && writes.stream().anyMatch(w -> !(w instanceof Write.ToCluster))) {
                 throw new java.util.concurrent.TimeoutException("placements topic not reachable");
             }

@@ -42,6 +42,9 @@ final class Chaos implements AutoCloseable {
     private final Timeline timeline;
     private final List<Executed> executed = Collections.synchronizedList(new ArrayList<>());
     private final List<String> notes = Collections.synchronizedList(new ArrayList<>());
+    /** The Kafka nodes stopped now by {@link Plan.Target#STALL_KAFKA}: no node is killed meanwhile. */
+    private final java.util.Set<Integer> stalledKafka = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private final List<ConsumerRecord<String, byte[]>> lostRecords = Collections.synchronizedList(new ArrayList<>());
     private final ScheduledExecutorService restarts =
             Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "chaos-restarts"));
@@ -104,6 +107,9 @@ final class Chaos implements AutoCloseable {
             }
             case KAFKA_NODE -> {
                 int id = Integer.parseInt(kill.which());
+                if (!await(Duration.ofSeconds(40), () -> stalledKafka.isEmpty())) {
+                    note("Kafka still stalled 40 s later at " + now() + " ms: node " + id + " killed anyway");
+                }
                 if (!await(Duration.ofSeconds(60), this::allKafkaNodesReady)
                         || !kafka.awaitInSync(Duration.ofSeconds(60))) {
                     note("Kafka not fully in sync within 60 s at " + now() + " ms: node " + id + " killed anyway");
@@ -137,10 +143,7 @@ final class Chaos implements AutoCloseable {
             case MEMBER_API, HUB_API -> {
                 MockApiServer server =
                         kill.which().equals("hub") ? clusters.hubServer() : clusters.memberServer(kill.which());
-                // Leases stay served: a hub that throttles its Lease renewals is issue 34's scenario
-                RequestMatch match = kill.target() == Plan.Target.HUB_API
-                        ? RequestMatch.any().path("(?!.*/leases(/.*)?$).*")
-                        : RequestMatch.any();
+                RequestMatch match = RequestMatch.any(); // on the hub, the leader's Lease renewals too (issue 34)
                 Duration d = Duration.ofMillis(kill.downFor());
                 long seed = plan.seed() ^ kill.atMillis();
                 server.faults()
@@ -169,7 +172,13 @@ final class Chaos implements AutoCloseable {
                                 ? kafka.link(BrokerReplicas.client(slot.getAsInt()))
                                 : clusters.brokerHubLink(slot.getAsInt()));
             }
-            case TOPIC_RECREATE -> recreatePlacements(kill);
+            case TOPIC_RECREATE -> {
+                if (!await(Duration.ofSeconds(40), () -> stalledKafka.isEmpty())) {
+                    note("Kafka still stalled 40 s later at " + now() + " ms: placements topic made again anyway");
+                }
+                recreatePlacements(kill);
+            }
+            case STALL_KAFKA -> stallKafka(kill);
             case WATCH_EXPIRY -> {
                 MockApiServer server =
                         kill.which().equals("hub") ? clusters.hubServer() : clusters.memberServer(kill.which());
@@ -213,6 +222,36 @@ final class Chaos implements AutoCloseable {
                             + killed.orElse("none live"));
                 },
                 15_000,
+                TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Stops two Kafka nodes (SIGSTOP) and resumes them after the kill's down time: a majority stalled past the
+     * transaction timeout. A node that is down already (killed, not yet back) is stopped once it is back.
+     */
+    private void stallKafka(Plan.Kill kill) throws InterruptedException {
+        List<Integer> ids = java.util.Arrays.stream(kill.which().split(","))
+                .map(Integer::valueOf)
+                .toList();
+        if (!await(Duration.ofSeconds(40), this::allKafkaNodesReady)) {
+            note("a Kafka node still down 40 s later at " + now() + " ms: stall goes ahead");
+        }
+        stalledKafka.addAll(ids);
+        ids.forEach(id -> kafka.signal(id, "STOP"));
+        record(kill, "kafka nodes " + kill.which() + " stopped");
+        restarts.schedule(
+                () -> {
+                    for (int id : ids) {
+                        try {
+                            kafka.signal(id, "CONT");
+                        } catch (RuntimeException e) {
+                            note("could not resume kafka node " + id + ": " + e.getMessage());
+                        }
+                    }
+                    stalledKafka.clear();
+                    timeline.add("resumed kafka nodes " + kill.which());
+                },
+                kill.downFor(),
                 TimeUnit.MILLISECONDS);
     }
 

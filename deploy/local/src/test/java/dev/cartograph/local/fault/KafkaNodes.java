@@ -126,6 +126,11 @@ final class KafkaNodes implements AutoCloseable {
         nodes[id].kill();
     }
 
+    /** Sends node {@code id} a signal ({@code STOP}, {@code CONT}). */
+    synchronized void signal(int id, String signal) {
+        nodes[id].signal(signal);
+    }
+
     /** Starts node {@code id} again on its data (it recovers its logs as after a crash); does not wait. */
     synchronized void restart(int id) {
         if (running(id)) {

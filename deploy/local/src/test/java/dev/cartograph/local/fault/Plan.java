@@ -22,7 +22,7 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
         PAUSE_LEADER,
         /** a member's API server answers half its requests 429 (Retry-After 1 s) or 503 for 8–15 s */
         MEMBER_API,
-        /** the hub's API server answers half its requests but Leases 429 or 503 for 8–15 s (Leases: issue 34) */
+        /** the hub's API server answers half its requests 429 (Retry-After 1 s) or 503 for 8–15 s, Lease renewals too */
         HUB_API,
         /** every watch on a member or the hub is ended and its history compacted: informers resume with 410 */
         WATCH_EXPIRY,
@@ -31,8 +31,8 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
         /** an agent cut off from every Kafka node, both ways or one way, for 5–20 s (its API server still in reach) */
         PARTITION_AGENT_KAFKA,
         /**
-         * the broker leader cut off from every Kafka node, both ways or one way, for 4–12 s: short of the 15 s
-         * transaction timeout (a leader cut off past it is issue 34's)
+         * the broker leader cut off from every Kafka node, both ways or one way, for 4–25 s: short of the 15 s
+         * transaction timeout or past it (Kafka aborts its open transaction and bumps its producer's epoch)
          */
         PARTITION_LEADER_KAFKA,
         /** the broker leader cut off from the hub, both ways or one way, for 5–20 s: it loses the Lease, or keeps it */
@@ -41,7 +41,13 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
          * the placements topic deleted and created again empty (a restore, a Kafka rebuilt from nothing), the brokers
          * cut off from Kafka meanwhile; the leader killed 15 s later, so the standby builds its state from what is left
          */
-        TOPIC_RECREATE;
+        TOPIC_RECREATE,
+        /**
+         * two of the three Kafka nodes stopped (SIGSTOP) for 18–25 s, past the broker's 15 s transaction timeout, then
+         * resumed: no partition takes writes, the controllers have no quorum, an open transaction is aborted and its
+         * producer's epoch bumped
+         */
+        STALL_KAFKA;
 
         /** The process kills, each of which every run has at least once. */
         static final List<Target> KILLS = List.of(BROKER_LEADER, AGENT, KAFKA_NODE);
@@ -96,23 +102,16 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
         submissions.sort(Comparator.comparingLong(Submission::atMillis));
         deletions.sort(Comparator.comparingLong(Deletion::atMillis));
         List<Kill> kills = new ArrayList<>(kills(random, windowMs, clusters, kafkaNodes));
-        kills.addAll(faults(random, windowMs, clusters, faults));
+        kills.addAll(faults(random, windowMs, clusters, kafkaNodes, faults));
         kills.sort(Comparator.comparingLong(Kill::atMillis));
         return new Plan(seed, submissions, deletions, kills);
     }
 
     /** 2–3 other faults of different kinds (fewer when fewer are allowed), at random moments after the window's first 6 s. */
-    private static List<Kill> faults(Random random, long windowMs, List<String> clusters, List<Target> from) {
+    private static List<Kill> faults(
+            Random random, long windowMs, List<String> clusters, int kafkaNodes, List<Target> from) {
         List<Target> kinds = new ArrayList<>(from);
         Collections.shuffle(kinds, random);
-        // a replica that lost its Lease never campaigns again (issue 34): two Lease losses without a kill between
-        // them would leave nobody to lead, so a run pauses the leader or cuts it off from the hub, not both
-        if (kinds.contains(Target.PAUSE_LEADER) && kinds.contains(Target.PARTITION_LEADER_HUB)) {
-            kinds.remove(
-                    kinds.indexOf(Target.PAUSE_LEADER) < kinds.indexOf(Target.PARTITION_LEADER_HUB)
-                            ? Target.PARTITION_LEADER_HUB
-                            : Target.PAUSE_LEADER);
-        }
         List<Kill> out = new ArrayList<>();
         for (Target t : kinds.subList(0, Math.min(kinds.size(), 2 + random.nextInt(2)))) {
             long at = 6_000 + (long) (random.nextDouble() * (windowMs - 12_000));
@@ -128,14 +127,22 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
                         case PARTITION_AGENT_KAFKA ->
                             new Kill(t, member, at, 5_000 + random.nextInt(15_000), way(random));
                         case PARTITION_LEADER_KAFKA ->
-                            new Kill(t, "leader", at, 4_000 + random.nextInt(8_000), way(random));
+                            new Kill(t, "leader", at, 4_000 + random.nextInt(21_000), way(random));
                         case PARTITION_LEADER_HUB ->
                             new Kill(t, "leader", at, 5_000 + random.nextInt(15_000), way(random));
                         case TOPIC_RECREATE -> new Kill(t, "placements", at, 0);
+                        case STALL_KAFKA -> new Kill(t, twoOf(random, kafkaNodes), at, 18_000 + random.nextInt(7_000));
                         default -> throw new IllegalStateException(t.toString());
                     });
         }
         return out;
+    }
+
+    /** Two distinct Kafka node ids of 1..{@code nodes}, as {@code "1,3"}. */
+    private static String twoOf(Random random, int nodes) {
+        int first = 1 + random.nextInt(nodes);
+        int second = 1 + (first + random.nextInt(nodes - 1)) % nodes;
+        return first + "," + second;
     }
 
     /** Both ways half the time, else one direction held back. */

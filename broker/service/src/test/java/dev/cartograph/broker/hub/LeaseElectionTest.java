@@ -1,0 +1,190 @@
+package dev.cartograph.broker.hub;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cartograph.mock.fault.Fault;
+import dev.cartograph.mock.fault.FaultRule;
+import dev.cartograph.mock.fault.RequestMatch;
+import dev.cartograph.mock.server.MockApiServer;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The broker's leader election against an API server that answers as a real one does (409 on a write naming an old
+ * resourceVersion; 503s and slow answers injected), with a 2 s lease, 1.2 s renew deadline and 0.2 s retry period.
+ */
+class LeaseElectionTest {
+    private static final LeaseElection.Timing FAST =
+            new LeaseElection.Timing(Duration.ofSeconds(2), Duration.ofMillis(1_200), Duration.ofMillis(200));
+    private static final RequestMatch LEASE =
+            RequestMatch.any().resource("coordination.k8s.io", "leases").name("broker");
+
+    private final MockApiServer hub = MockApiServer.start();
+    private final List<LeaseElection> elections = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        elections.forEach(LeaseElection::close);
+        hub.close();
+    }
+
+    /** What one replica was told, in order. */
+    private static final class Told {
+        private final List<Long> terms = new ArrayList<>(); // -1 for "no longer leading"
+
+        synchronized void leading(boolean now, long term) {
+            terms.add(now ? term : -1);
+        }
+
+        synchronized boolean leads() {
+            return !terms.isEmpty() && terms.get(terms.size() - 1) >= 0;
+        }
+
+        synchronized long term() {
+            return terms.get(terms.size() - 1);
+        }
+
+        synchronized List<Long> all() {
+            return List.copyOf(terms);
+        }
+    }
+
+    private Told start(String identity) {
+        LeaseElection e = new LeaseElection(hub.client(), "default", "broker", identity, FAST, System::nanoTime);
+        elections.add(e);
+        Told told = new Told();
+        e.start(told::leading);
+        return told;
+    }
+
+    @Test
+    void oneOfTwoLeadsAndWhenItResignsTheOtherLeadsInANewerTerm() throws Exception {
+        Told a = start("a");
+        awaitTrue(a::leads, 5);
+        Told b = start("b");
+        assertStays(() -> !b.leads(), 3); // a renews: b never finds the Lease expired
+        assertThat(a.all()).containsExactly(0L);
+
+        elections.get(0).resign();
+        assertThat(a.leads()).isFalse(); // at once, before the Lease is written
+        awaitTrue(b::leads, 3);
+        assertThat(b.term()).isEqualTo(1);
+        assertStays(() -> !a.leads(), 1); // it holds off, and then finds b's Lease live
+
+        elections.get(1).close(); // b releases the Lease as it stops: a, campaigning again, takes it
+        awaitTrue(a::leads, 5);
+        assertThat(a.all()).containsExactly(0L, -1L, 2L);
+        assertThat(hub.client()
+                        .resources(Lease.class)
+                        .inNamespace("default")
+                        .withName("broker")
+                        .get()
+                        .getSpec())
+                .satisfies(s -> {
+                    assertThat(s.getHolderIdentity()).isEqualTo("a");
+                    assertThat(s.getLeaseTransitions()).isEqualTo(2);
+                });
+    }
+
+    @Test
+    void aLeaderWhoseRenewalsFailStopsByItsDeadlineAndLeadsAgainOnceTheyLand() throws Exception {
+        Told a = start("a");
+        awaitTrue(a::leads, 5);
+        hub.faults()
+                .add(FaultRule.on(
+                                RequestMatch.verbs("update")
+                                        .resource("coordination.k8s.io", "leases")
+                                        .name("broker"),
+                                Fault.serviceUnavailable("overloaded"))
+                        .forDuration(Duration.ofSeconds(3)));
+        long failing = System.nanoTime();
+        awaitTrue(() -> !a.leads(), 3);
+        assertThat(Duration.ofNanos(System.nanoTime() - failing)).isLessThan(Duration.ofMillis(2_000)); // < the lease
+        awaitTrue(a::leads, 6); // fabric8's elector would never campaign again
+        assertThat(a.all()).containsExactly(0L, -1L, 1L);
+    }
+
+    @Test
+    void aLeaderWhoseCallsHangStopsByItsDeadline() throws Exception {
+        Told a = start("a");
+        awaitTrue(a::leads, 5);
+        hub.faults().add(FaultRule.on(LEASE, Fault.delay(Duration.ofSeconds(4))).forDuration(Duration.ofSeconds(1)));
+        long hanging = System.nanoTime();
+        awaitTrue(() -> !a.leads(), 3);
+        assertThat(Duration.ofNanos(System.nanoTime() - hanging)).isLessThan(Duration.ofMillis(2_000));
+    }
+
+    @Test
+    void aLeaseItsHolderKeepsRenewingIsNeverTakenHoweverOldItsRenewTimeReads() throws Exception {
+        // the holder's clock runs an hour behind this replica's: fabric8's elector would take the Lease at once
+        ZonedDateTime anHourAgo = ZonedDateTime.now(ZoneOffset.UTC).minusHours(1);
+        hub.client()
+                .resource(new LeaseBuilder()
+                        .withNewMetadata()
+                        .withNamespace("default")
+                        .withName("broker")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withHolderIdentity("ghost")
+                        .withLeaseDurationSeconds(2)
+                        .withRenewTime(anHourAgo)
+                        .withLeaseTransitions(7)
+                        .endSpec()
+                        .build())
+                .create();
+        AtomicBoolean renewing = new AtomicBoolean(true);
+        Thread ghost = new Thread(() -> {
+            for (int i = 1; renewing.get(); i++) {
+                Lease l = hub.client()
+                        .resources(Lease.class)
+                        .inNamespace("default")
+                        .withName("broker")
+                        .get();
+                l.getSpec().setRenewTime(anHourAgo.plusNanos(i * 1_000L));
+                hub.client().resource(l).update();
+                sleep(300);
+            }
+        });
+        ghost.start();
+        Told b = start("b");
+        assertStays(() -> !b.leads(), 4);
+        renewing.set(false);
+        ghost.join();
+        awaitTrue(b::leads, 4);
+        assertThat(b.term()).isEqualTo(8);
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, int seconds) {
+        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("within %d s", seconds).isLessThan(end);
+            sleep(20);
+        }
+    }
+
+    private static void assertStays(BooleanSupplier condition, int seconds) {
+        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+        while (System.nanoTime() < end) {
+            assertThat(condition.getAsBoolean()).isTrue();
+            sleep(20);
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
