@@ -16,6 +16,7 @@ import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.TopicSettings;
+import dev.cartograph.protocol.launch.ProcessClock;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -41,6 +42,9 @@ import org.slf4j.LoggerFactory;
 /** Wires the broker from its configuration: the hub client, the catalog, the runtime (started eagerly). */
 @Factory
 public class BrokerFactory {
+    /** The wall clock: the system's, skewed only in fault tests ({@link ProcessClock}). */
+    private static final Clock CLOCK = ProcessClock.fromSystemProperties();
+
     private static final Logger LOG = LoggerFactory.getLogger(BrokerFactory.class);
 
     @Singleton
@@ -83,7 +87,7 @@ public class BrokerFactory {
                         reviews,
                         reviews,
                         "bearer tokens reviewed by the hub (TokenReview), permissions by SubjectAccessReview",
-                        Clock.systemUTC(),
+                        CLOCK,
                         settings.cacheTtl(),
                         settings.cacheSize());
             }
@@ -94,7 +98,7 @@ public class BrokerFactory {
                         tokens,
                         Authorizer.ALLOW_ALL,
                         "the static token file " + file + " (" + tokens.size() + " users, each allowed everything)",
-                        Clock.systemUTC(),
+                        CLOCK,
                         settings.cacheTtl(),
                         settings.cacheSize());
             }
@@ -129,7 +133,7 @@ public class BrokerFactory {
                 settings(p).withTopologyLevels(topologyLevels(p.topologyLevels())),
                 new HubConnection(hub),
                 catalog.definitions(),
-                Clock.systemUTC(),
+                CLOCK,
                 decisions == null ? DecisionObserver.NONE : decisions,
                 usage == null ? UsageObserver.NONE : usage,
                 usageRetention(p.usageRetention()));

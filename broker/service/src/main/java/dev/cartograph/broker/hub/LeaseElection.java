@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -146,7 +148,6 @@ final class LeaseElection implements LeaderElection {
     }
 
     private void renew(long leadsIn) {
-        long sent = nanos.getAsLong();
         Lease lease = lease().get();
         if (lease == null || !identity.equals(holder(lease)) || transitions(lease) != leadsIn) {
             synchronized (this) {
@@ -157,7 +158,8 @@ final class LeaseElection implements LeaderElection {
             return;
         }
         lease.getSpec().setRenewTime(now());
-        client.resource(lease).update(); // names the resourceVersion read: 409 if anyone wrote since
+        long sent = nanos.getAsLong(); // others time the Lease from when they see this write: later than this
+        write(lease); // names the resourceVersion read: 409 if anyone wrote since
         synchronized (this) {
             if (term == leadsIn) {
                 renewedAt = Math.max(renewedAt, sent);
@@ -173,6 +175,7 @@ final class LeaseElection implements LeaderElection {
         Lease lease = lease().get();
         Candidacy.Move move = candidacy.next(Optional.ofNullable(lease).map(LeaseElection::seen), now);
         long newTerm;
+        long sent = nanos.getAsLong();
         switch (move) {
             case WAIT -> {
                 return;
@@ -201,7 +204,7 @@ final class LeaseElection implements LeaderElection {
                 lease.getSpec().setAcquireTime(now());
                 lease.getSpec().setRenewTime(now());
                 lease.getSpec().setLeaseTransitions((int) newTerm);
-                client.resource(lease).update(); // 409 when another replica took it first
+                write(lease); // 409 when another replica took it first
             }
             default -> throw new IllegalStateException(move.toString());
         }
@@ -210,7 +213,7 @@ final class LeaseElection implements LeaderElection {
                 return;
             }
             term = newTerm;
-            renewedAt = now;
+            renewedAt = sent;
             candidacy.reset();
             LOG.info("took the leader Lease {}/{} as {} (term {})", namespace, name, identity, newTerm);
             leading.leading(true, newTerm);
@@ -242,12 +245,29 @@ final class LeaseElection implements LeaderElection {
             if (lease != null && identity.equals(holder(lease)) && transitions(lease) == was) {
                 lease.getSpec().setHolderIdentity("");
                 lease.getSpec().setLeaseDurationSeconds(1);
-                client.resource(lease).update();
+                write(lease);
                 LOG.info("released the leader Lease {}/{} (term {})", namespace, name, was);
             }
         } catch (KubernetesClientException e) {
             LOG.warn("could not release the leader Lease {}/{}: {}; it expires", namespace, name, e.toString());
         }
+    }
+
+    /**
+     * Writes {@code lease}'s spec as a JSON merge patch that names the resourceVersion it was read at: the API server
+     * answers 409 Conflict when anyone wrote the Lease since (a precondition, as an update's would be). A patch, not an
+     * update, because the broker's Role allows {@code get} and {@code patch} on its Lease (deploy/rbac/broker.yaml).
+     */
+    void write(Lease lease) {
+        Lease patch = new LeaseBuilder()
+                .withNewMetadata()
+                .withResourceVersion(lease.getMetadata().getResourceVersion())
+                .endMetadata()
+                .withSpec(lease.getSpec())
+                .build();
+        lease().patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        client.getKubernetesSerialization().asJson(patch));
     }
 
     private Resource<Lease> lease() {

@@ -1,6 +1,7 @@
 package dev.cartograph.broker.hub;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cartograph.mock.fault.Fault;
 import dev.cartograph.mock.fault.FaultRule;
@@ -8,6 +9,7 @@ import dev.cartograph.mock.fault.RequestMatch;
 import dev.cartograph.mock.server.MockApiServer;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -96,12 +98,40 @@ class LeaseElectionTest {
     }
 
     @Test
+    void aWriteOfTheLeaseReadBeforeAnotherWroteItIsRefused() throws Exception {
+        Told a = start("a");
+        awaitTrue(a::leads, 5);
+        Lease read = hub.client()
+                .resources(Lease.class)
+                .inNamespace("default")
+                .withName("broker")
+                .get();
+        Lease stale = new LeaseBuilder(read).build();
+        awaitTrue(
+                () -> !hub.client()
+                        .resources(Lease.class)
+                        .inNamespace("default")
+                        .withName("broker")
+                        .get()
+                        .getMetadata()
+                        .getResourceVersion()
+                        .equals(read.getMetadata().getResourceVersion()),
+                3); // a renewed it since
+        stale.getSpec().setHolderIdentity("b");
+        assertThatThrownBy(() -> elections.get(0).write(stale))
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getCode()).isEqualTo(409));
+        assertThat(a.all()).containsExactly(0L);
+    }
+
+    @Test
     void aLeaderWhoseRenewalsFailStopsByItsDeadlineAndLeadsAgainOnceTheyLand() throws Exception {
         Told a = start("a");
         awaitTrue(a::leads, 5);
         hub.faults()
                 .add(FaultRule.on(
-                                RequestMatch.verbs("update")
+                                RequestMatch.verbs("patch")
                                         .resource("coordination.k8s.io", "leases")
                                         .name("broker"),
                                 Fault.serviceUnavailable("overloaded"))

@@ -18,11 +18,13 @@ final class Agents implements AutoCloseable {
     private final KafkaNodes kafka;
     private final Path logs;
     private final Classpath classpath;
+    private final MachineClocks clocks;
     private final Map<String, ChildJvm> running = new HashMap<>();
     private final Map<String, Integer> starts = new HashMap<>();
 
-    Agents(Clusters clusters, KafkaNodes kafka, Path logs, Classpath classpath) {
+    Agents(Clusters clusters, KafkaNodes kafka, Path logs, Classpath classpath, MachineClocks clocks) {
         this.clusters = clusters;
+        this.clocks = clocks;
         this.kafka = kafka;
         this.logs = logs;
         this.classpath = classpath.without("dev.cartograph.broker.config.BrokerFactory");
@@ -54,6 +56,7 @@ final class Agents implements AutoCloseable {
                                 .minus(FaultSuiteIT.HEARTBEAT_TIMEOUT)
                                 .toMillis() + "ms");
         clusters.labels(cluster).forEach((k, v) -> p.put("cartograph.agent.labels." + k, v));
+        p.putAll(clocks.property(cluster));
         running.put(
                 cluster,
                 ChildJvm.start(

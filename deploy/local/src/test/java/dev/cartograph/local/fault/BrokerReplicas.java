@@ -22,11 +22,13 @@ final class BrokerReplicas implements AutoCloseable {
     private final KafkaNodes kafka;
     private final Path logs;
     private final Classpath classpath;
+    private final MachineClocks clocks;
     private final ChildJvm[] replicas = new ChildJvm[REPLICAS];
     private int started;
 
-    BrokerReplicas(Clusters clusters, KafkaNodes kafka, Path logs, Classpath classpath) {
+    BrokerReplicas(Clusters clusters, KafkaNodes kafka, Path logs, Classpath classpath, MachineClocks clocks) {
         this.classpath = classpath;
+        this.clocks = clocks;
         this.clusters = clusters;
         this.kafka = kafka;
         this.logs = logs;
@@ -66,6 +68,7 @@ final class BrokerReplicas implements AutoCloseable {
         p.put("cartograph.broker.tick", "250ms");
         p.put("cartograph.broker.topic-replication-factor", "3"); // the defaults, on three Kafka nodes
         p.put("cartograph.broker.topic-min-insync-replicas", "2");
+        p.putAll(clocks.property(client(slot))); // a replica started again in its slot: the same machine, its clock
         replicas[slot] =
                 ChildJvm.start(id, "dev.cartograph.broker.BrokerApplication", "384m", p, List.of(), logs, classpath);
     }

@@ -38,6 +38,7 @@ final class Chaos implements AutoCloseable {
     private final Agents agents;
     private final KafkaNodes kafka;
     private final Clusters clusters;
+    private final MachineClocks clocks;
     private final long t0;
     private final Timeline timeline;
     private final List<Executed> executed = Collections.synchronizedList(new ArrayList<>());
@@ -56,9 +57,11 @@ final class Chaos implements AutoCloseable {
             Agents agents,
             KafkaNodes kafka,
             Clusters clusters,
+            MachineClocks clocks,
             long t0,
             Timeline timeline) {
         this.clusters = clusters;
+        this.clocks = clocks;
         this.timeline = timeline;
         this.plan = plan;
         this.brokers = brokers;
@@ -179,6 +182,7 @@ final class Chaos implements AutoCloseable {
                 recreatePlacements(kill);
             }
             case STALL_KAFKA -> stallKafka(kill);
+            case CLOCK_STEP -> stepClock(kill);
             case WATCH_EXPIRY -> {
                 MockApiServer server =
                         kill.which().equals("hub") ? clusters.hubServer() : clusters.memberServer(kill.which());
@@ -250,6 +254,32 @@ final class Chaos implements AutoCloseable {
                     }
                     stalledKafka.clear();
                     timeline.add("resumed kafka nodes " + kill.which());
+                },
+                kill.downFor(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Steps a machine's wall clock by the kill's step, and back after its down time. */
+    private void stepClock(Plan.Kill kill) {
+        String machine;
+        if (kill.which().equals("leader") || kill.which().equals("standby")) {
+            OptionalInt leader = brokers.leaderSlot();
+            if (leader.isEmpty()) {
+                note("no live broker leader at " + now() + " ms: clock step skipped");
+                return;
+            }
+            int slot = kill.which().equals("leader") ? leader.getAsInt() : 1 - leader.getAsInt();
+            machine = BrokerReplicas.client(slot);
+        } else {
+            machine = kill.which();
+        }
+        Duration step = Duration.ofMillis(Long.parseLong(kill.detail()));
+        clocks.step(machine, step);
+        record(kill, "the clock of " + machine + " (" + kill.which() + ") stepped " + step.toMillis() + " ms");
+        restarts.schedule(
+                () -> {
+                    clocks.step(machine, Duration.ZERO);
+                    timeline.add("stepped the clock of " + machine + " back");
                 },
                 kill.downFor(),
                 TimeUnit.MILLISECONDS);

@@ -94,11 +94,12 @@ class FaultSuiteIT {
                 "fault suite: seed %d (replay with -Dcartograph.fault.seed=%d); logs in %s%n", seed, seed, logs);
         long started = System.nanoTime();
         Classpath classpath = Classpath.snapshot(dir.resolve("classpath"));
+        MachineClocks clocks = new MachineClocks(dir.resolve("clocks"));
         try (Clusters clusters = Clusters.start(FleetProfile.defaultProfile(), dir, BATCH_RUN_TIME);
                 KafkaNodes kafka =
                         KafkaNodes.start(dir.resolve("kafka"), logs, classpath, kafkaClients(clusters.names()));
-                BrokerReplicas brokers = new BrokerReplicas(clusters, kafka, logs, classpath);
-                Agents agents = new Agents(clusters, kafka, logs, classpath)) {
+                BrokerReplicas brokers = new BrokerReplicas(clusters, kafka, logs, classpath, clocks);
+                Agents agents = new Agents(clusters, kafka, logs, classpath, clocks)) {
             agents.startAll(); // while Kafka starts: an agent waits for Kafka and for its command topic
             kafka.awaitBrokers(KafkaNodes.SIZE, Duration.ofSeconds(120));
             brokers.startAll();
@@ -116,7 +117,7 @@ class FaultSuiteIT {
             List<Chaos.Executed> kills;
             List<String> notes;
             try (Recorder recorder = new Recorder(clusters, Duration.ofMillis(200));
-                    Chaos chaos = new Chaos(plan, brokers, agents, kafka, clusters, t0, timeline)) {
+                    Chaos chaos = new Chaos(plan, brokers, agents, kafka, clusters, clocks, t0, timeline)) {
                 recorder.start();
                 chaos.start();
                 Workload workload = new Workload(clusters.hub(), plan, t0, timeline);

@@ -47,7 +47,12 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
          * resumed: no partition takes writes, the controllers have no quorum, an open transaction is aborted and its
          * producer's epoch bumped
          */
-        STALL_KAFKA;
+        STALL_KAFKA,
+        /**
+         * the wall clock of one machine — the broker leader's, the standby's, or a member's agent's — stepped 20 s to
+         * 6 min ahead or behind, as NTP steps a clock, and stepped back 20–40 s later
+         */
+        CLOCK_STEP;
 
         /** The process kills, each of which every run has at least once. */
         static final List<Target> KILLS = List.of(BROKER_LEADER, AGENT, KAFKA_NODE);
@@ -68,7 +73,8 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
      * @param downFor how long before it is started again, resumed or answers again (a killed broker replica is
      *                replaced at once: the standby takes over)
      * @param detail  which way a partition cuts: {@code both}, or the one direction held back
-     *                ({@link dev.cartograph.local.fault.net.TcpProxy.Direction}); {@code both} for the other faults
+     *                ({@link dev.cartograph.local.fault.net.TcpProxy.Direction}); for a clock step, the step in ms;
+     *                {@code both} for the other faults
      */
     record Kill(Target target, String which, long atMillis, long downFor, String detail) {
         Kill(Target target, String which, long atMillis, long downFor) {
@@ -132,6 +138,18 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
                             new Kill(t, "leader", at, 5_000 + random.nextInt(15_000), way(random));
                         case TOPIC_RECREATE -> new Kill(t, "placements", at, 0);
                         case STALL_KAFKA -> new Kill(t, twoOf(random, kafkaNodes), at, 18_000 + random.nextInt(7_000));
+                        case CLOCK_STEP ->
+                            new Kill(
+                                    t,
+                                    switch (random.nextInt(3)) {
+                                        case 0 -> "leader";
+                                        case 1 -> "standby";
+                                        default -> member;
+                                    },
+                                    at,
+                                    20_000 + random.nextInt(20_000),
+                                    Long.toString(
+                                            (random.nextBoolean() ? 1 : -1) * (20_000 + random.nextInt(340_000))));
                         default -> throw new IllegalStateException(t.toString());
                     });
         }
