@@ -144,8 +144,9 @@ public final class Fleet {
 
     /**
      * Takes a cluster summary unless it is older than the one held: within an incarnation by
-     * sequence, across incarnations (a restarted agent) by heartbeat time. Releases reservations
-     * the agent now accounts for.
+     * sequence, across incarnations (a restarted agent) by the order this broker first read them
+     * ({@link Incarnations}; never by the agents' clocks). Releases reservations the agent now
+     * accounts for.
      */
     public Outcome accept(ClusterSummary s) {
         return accept(s, s.heartbeat());
@@ -173,13 +174,14 @@ public final class Fleet {
         if (held != null
                 && (held.incarnation().equals(s.incarnation())
                         ? s.sequence() <= held.sequence()
-                        : !s.heartbeat().isAfter(held.heartbeat()))) {
+                        : m.incarnations().older(s.incarnation(), held.incarnation()))) {
             return Outcome.STALE;
         }
         if (m == null) {
             m = new Member();
             members.put(s.cluster(), m);
         }
+        m.incarnations().read(s.incarnation());
         boolean sameAgent = held != null && held.incarnation().equals(s.incarnation());
         // what the agent now accounts for is released in the same step as its nodes are taken in: never
         // counted twice on a node, so never displaced on the way out

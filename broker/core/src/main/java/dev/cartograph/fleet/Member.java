@@ -24,6 +24,7 @@ import java.util.TreeMap;
 final class Member {
     private ClusterSummary summary;
     private Instant received;
+    private final Incarnations incarnations = new Incarnations();
     private final ClusterCapacity capacity = new ClusterCapacity();
     /** Reserved amounts per node, summed over the cluster's reservations, as the reservations name them. */
     private final TreeMap<String, ResourceList> reserved = new TreeMap<>();
@@ -38,6 +39,11 @@ final class Member {
 
     ClusterSummary summary() {
         return summary;
+    }
+
+    /** The order this cluster's agent incarnations were first read in. */
+    Incarnations incarnations() {
+        return incarnations;
     }
 
     /** The summary {@link #gpusByModel} was counted from, and its count (counted again only for a newer summary). */

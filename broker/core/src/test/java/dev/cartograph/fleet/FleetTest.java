@@ -36,16 +36,32 @@ class FleetTest {
     }
 
     @Test
-    void staleRecordsAreIgnoredAndARestartedAgentIsTakenByHeartbeat() {
+    void staleRecordsAreIgnoredAndARestartedAgentIsTakenFromItsFirstSummaryWhateverItsClock() {
         Fleet fleet = new Fleet();
         assertThat(fleet.accept(summary("a", "i1", 5, T, 1, List.of()))).isEqualTo(Fleet.Outcome.ACCEPTED);
         assertThat(fleet.accept(summary("a", "i1", 4, T.plusSeconds(1), 1, List.of())))
                 .isEqualTo(Fleet.Outcome.STALE);
-        assertThat(fleet.accept(summary("a", "i0", 99, T.minusSeconds(60), 1, List.of())))
-                .isEqualTo(Fleet.Outcome.STALE);
-        assertThat(fleet.accept(summary("a", "i2", 1, T.plusSeconds(2), 1, List.of())))
+        // restarted on a machine whose clock runs six minutes behind: taken at once (issue 34)
+        assertThat(fleet.accept(summary("a", "i2", 1, T.minusSeconds(360), 1, List.of())))
                 .isEqualTo(Fleet.Outcome.ACCEPTED);
         assertThat(fleet.snapshot().clusters().get("a").incarnation()).isEqualTo("i2");
+        // the old agent, paused and resuming, with a clock ahead: older all the same
+        assertThat(fleet.accept(summary("a", "i1", 6, T.plusSeconds(600), 1, List.of())))
+                .isEqualTo(Fleet.Outcome.STALE);
+        assertThat(fleet.accept(summary("a", "i2", 2, T.minusSeconds(359), 1, List.of())))
+                .isEqualTo(Fleet.Outcome.ACCEPTED);
+    }
+
+    @Test
+    void incarnationsAreRememberedBoundedAndOneForgottenCountsAsNew() {
+        Fleet fleet = new Fleet();
+        for (int i = 0; i <= Incarnations.REMEMBERED; i++) {
+            assertThat(fleet.accept(summary("a", "i" + i, 1, T, 1, List.of()))).isEqualTo(Fleet.Outcome.ACCEPTED);
+        }
+        assertThat(fleet.accept(summary("a", "i1", 2, T, 1, List.of()))).isEqualTo(Fleet.Outcome.STALE);
+        assertThat(fleet.accept(summary("a", "i0", 2, T, 1, List.of())))
+                .as("forgotten after %d newer ones", Incarnations.REMEMBERED)
+                .isEqualTo(Fleet.Outcome.ACCEPTED);
     }
 
     @Test

@@ -11,6 +11,8 @@ import dev.cartograph.catalog.Catalog;
 import dev.cartograph.interpreter.Definitions;
 import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
 import dev.cartograph.protocol.TopicSettings;
+import dev.cartograph.protocol.launch.ProcessClock;
+import dev.cartograph.protocol.launch.SteadyClock;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -35,6 +37,12 @@ import java.util.Optional;
 @Factory
 @io.micronaut.context.annotation.Requires(property = "cartograph.agent.cluster")
 public class AgentFactory {
+    /**
+     * The clock everything here times with: the wall clock at start (the system's, skewed only in fault tests:
+     * {@link ProcessClock}), moved on by the monotonic clock, so an NTP step while it runs changes no timeout
+     * ({@link SteadyClock}, issue 34).
+     */
+    private static final Clock CLOCK = SteadyClock.from(ProcessClock.fromSystemProperties());
 
     @Singleton
     @Bean(preDestroy = "close")
@@ -57,7 +65,7 @@ public class AgentFactory {
                 settings(p),
                 new MemberCluster(client),
                 catalog.definitions(),
-                Clock.systemUTC(),
+                CLOCK,
                 metrics == null ? AgentObserver.NONE : metrics);
         if (metrics != null) {
             metrics.informers(runtime::informersSynced);

@@ -17,6 +17,7 @@ import dev.cartograph.interpreter.podsecurity.PodSecurityPolicy;
 import dev.cartograph.placement.Planner;
 import dev.cartograph.protocol.TopicSettings;
 import dev.cartograph.protocol.launch.ProcessClock;
+import dev.cartograph.protocol.launch.SteadyClock;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -42,8 +43,12 @@ import org.slf4j.LoggerFactory;
 /** Wires the broker from its configuration: the hub client, the catalog, the runtime (started eagerly). */
 @Factory
 public class BrokerFactory {
-    /** The wall clock: the system's, skewed only in fault tests ({@link ProcessClock}). */
-    private static final Clock CLOCK = ProcessClock.fromSystemProperties();
+    /**
+     * The clock everything here times with: the wall clock at start (the system's, skewed only in fault tests:
+     * {@link ProcessClock}), moved on by the monotonic clock, so an NTP step while it runs changes no timeout
+     * ({@link SteadyClock}, issue 34).
+     */
+    private static final Clock CLOCK = SteadyClock.from(ProcessClock.fromSystemProperties());
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerFactory.class);
 

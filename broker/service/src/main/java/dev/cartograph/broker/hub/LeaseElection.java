@@ -57,6 +57,12 @@ final class LeaseElection implements LeaderElection {
     private final Candidacy candidacy;
     private final ScheduledExecutorService loop;
     private final ScheduledExecutorService watchdog;
+    /**
+     * Tells {@link Leading} of every gain and loss, in the order they happened (queued under this object's lock), on a
+     * thread of its own: the coordinator's callback may block on a full inbox, and the coordinator's own thread calls
+     * {@link #resign}, so neither the election's threads nor the caller may run it.
+     */
+    private final java.util.concurrent.ExecutorService notifier;
 
     private Leading leading;
     /** The term this replica leads in; -1 while it does not lead. Guarded by this. */
@@ -88,6 +94,7 @@ final class LeaseElection implements LeaderElection {
         this.candidacy = new Candidacy(identity);
         this.loop = Executors.newSingleThreadScheduledExecutor(daemon("broker-lease"));
         this.watchdog = Executors.newSingleThreadScheduledExecutor(daemon("broker-lease-deadline"));
+        this.notifier = Executors.newSingleThreadExecutor(daemon("broker-lease-notify"));
     }
 
     @Override
@@ -216,7 +223,7 @@ final class LeaseElection implements LeaderElection {
             renewedAt = sent;
             candidacy.reset();
             LOG.info("took the leader Lease {}/{} as {} (term {})", namespace, name, identity, newTerm);
-            leading.leading(true, newTerm);
+            notifier.execute(() -> leading.leading(true, newTerm));
         }
     }
 
@@ -235,7 +242,7 @@ final class LeaseElection implements LeaderElection {
         LOG.warn("no longer leading (term {}): {}{}", term, why, closed ? "" : "; campaigning again");
         term = -1;
         candidacy.reset();
-        leading.leading(false, 0);
+        notifier.execute(() -> leading.leading(false, 0));
     }
 
     /** Gives the Lease up if this replica still holds it in {@code was}: a standby takes it at its next look. */
@@ -323,6 +330,7 @@ final class LeaseElection implements LeaderElection {
         }
         watchdog.shutdownNow();
         loop.shutdownNow();
+        notifier.shutdown(); // what is queued is still told
         if (was >= 0) {
             release(was); // on the caller's thread: the loop is gone
         }

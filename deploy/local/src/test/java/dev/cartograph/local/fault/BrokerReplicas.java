@@ -108,6 +108,14 @@ final class BrokerReplicas implements AutoCloseable {
         return Optional.of(leader.toString());
     }
 
+    /** SIGKILLs the replica in {@code slot} and starts a new one there (on that slot's machine, so its clock). */
+    synchronized String restart(int slot) {
+        ChildJvm old = replicas[slot];
+        old.kill();
+        startOne(slot);
+        return old.toString();
+    }
+
     @Override
     public synchronized void close() {
         for (ChildJvm r : replicas) {

@@ -259,9 +259,15 @@ final class Chaos implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
     }
 
-    /** Steps a machine's wall clock by the kill's step, and back after its down time. */
+    /**
+     * Steps a machine's wall clock by the kill's step and restarts the service on it, then steps the clock back after
+     * the kill's down time. The services time everything on a clock that a step while they run does not move
+     * ({@code SteadyClock}), so the restart is what makes the step count: the new process runs skewed by the step for
+     * as long as it lives — a standby minutes ahead of the leader, an agent minutes behind its predecessor (issue 34).
+     */
     private void stepClock(Plan.Kill kill) {
-        String machine;
+        Duration step = Duration.ofMillis(Long.parseLong(kill.detail()));
+        String restarted;
         if (kill.which().equals("leader") || kill.which().equals("standby")) {
             OptionalInt leader = brokers.leaderSlot();
             if (leader.isEmpty()) {
@@ -269,13 +275,20 @@ final class Chaos implements AutoCloseable {
                 return;
             }
             int slot = kill.which().equals("leader") ? leader.getAsInt() : 1 - leader.getAsInt();
-            machine = BrokerReplicas.client(slot);
+            clocks.step(BrokerReplicas.client(slot), step);
+            restarted = brokers.restart(slot);
+            schedule(kill, BrokerReplicas.client(slot));
         } else {
-            machine = kill.which();
+            clocks.step(kill.which(), step);
+            restarted = agents.kill(kill.which());
+            agents.start(kill.which());
+            schedule(kill, kill.which());
         }
-        Duration step = Duration.ofMillis(Long.parseLong(kill.detail()));
-        clocks.step(machine, step);
-        record(kill, "the clock of " + machine + " (" + kill.which() + ") stepped " + step.toMillis() + " ms");
+        record(kill, restarted + " restarted on a clock stepped " + step.toMillis() + " ms (" + kill.which() + ")");
+    }
+
+    /** Steps {@code machine}'s clock back after the kill's down time (what runs there keeps the clock it started on). */
+    private void schedule(Plan.Kill kill, String machine) {
         restarts.schedule(
                 () -> {
                     clocks.step(machine, Duration.ZERO);

@@ -50,7 +50,8 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
         STALL_KAFKA,
         /**
          * the wall clock of one machine — the broker leader's, the standby's, or a member's agent's — stepped 20 s to
-         * 6 min ahead or behind, as NTP steps a clock, and stepped back 20–40 s later
+         * 6 min ahead or behind and its service restarted (it runs skewed from then on), the clock stepped back 20–40 s
+         * later
          */
         CLOCK_STEP;
 
