@@ -23,10 +23,20 @@ final class BrokerReplicas implements AutoCloseable {
     private final Path logs;
     private final Classpath classpath;
     private final MachineClocks clocks;
+    /** An older build to start a standby of ({@link OldBuild}), when the run has one. */
+    private final Optional<Classpath> older;
+
     private final ChildJvm[] replicas = new ChildJvm[REPLICAS];
     private int started;
 
-    BrokerReplicas(Clusters clusters, KafkaNodes kafka, Path logs, Classpath classpath, MachineClocks clocks) {
+    BrokerReplicas(
+            Clusters clusters,
+            KafkaNodes kafka,
+            Path logs,
+            Classpath classpath,
+            MachineClocks clocks,
+            Optional<Classpath> older) {
+        this.older = older;
         this.classpath = classpath;
         this.clocks = clocks;
         this.clusters = clusters;
@@ -55,7 +65,11 @@ final class BrokerReplicas implements AutoCloseable {
     }
 
     private void startOne(int slot) {
-        String id = "broker-" + (++started);
+        startOne(slot, classpath, "");
+    }
+
+    private void startOne(int slot, Classpath build, String suffix) {
+        String id = "broker-" + (++started) + suffix;
         Map<String, String> p = new TreeMap<>();
         p.put("micronaut.server.port", "-1");
         p.put("cartograph.broker.id", id);
@@ -70,7 +84,7 @@ final class BrokerReplicas implements AutoCloseable {
         p.put("cartograph.broker.topic-min-insync-replicas", "2");
         p.putAll(clocks.property(client(slot))); // a replica started again in its slot: the same machine, its clock
         replicas[slot] =
-                ChildJvm.start(id, "dev.cartograph.broker.BrokerApplication", "384m", p, List.of(), logs, classpath);
+                ChildJvm.start(id, "dev.cartograph.broker.BrokerApplication", "384m", p, List.of(), logs, build);
     }
 
     /** The Lease's holder, if a live replica holds it. */
@@ -113,6 +127,20 @@ final class BrokerReplicas implements AutoCloseable {
         ChildJvm old = replicas[slot];
         old.kill();
         startOne(slot);
+        return old.toString();
+    }
+
+    /**
+     * SIGKILLs the replica in {@code slot} and starts one of the older build there (a rolling upgrade rolled back, or
+     * half done); a replica started in the slot after it is of this build again.
+     */
+    synchronized String restartOlder(int slot) {
+        ChildJvm old = replicas[slot];
+        old.kill();
+        startOne(
+                slot,
+                older.orElseThrow(() -> new IllegalStateException("no older build: set -D" + OldBuild.PROPERTY)),
+                "-older");
         return old.toString();
     }
 

@@ -134,9 +134,12 @@ final class Chaos implements AutoCloseable {
                 restarts.schedule(() -> resume(agent), kill.downFor(), TimeUnit.MILLISECONDS);
             }
             case PAUSE_LEADER -> {
+                if (leaderSlot(kill).isEmpty()) {
+                    return;
+                }
                 Optional<ChildJvm> leader = brokers.leader();
                 if (leader.isEmpty()) {
-                    note("no live broker leader at " + now() + " ms: pause skipped");
+                    note("the broker leader went at " + now() + " ms: pause skipped");
                     return;
                 }
                 leader.get().signal("STOP");
@@ -164,9 +167,8 @@ final class Chaos implements AutoCloseable {
             case PARTITION_AGENT -> partition(kill, clusters.agentLink(kill.which()));
             case PARTITION_AGENT_KAFKA -> partition(kill, kafka.link(kill.which()));
             case PARTITION_LEADER_KAFKA, PARTITION_LEADER_HUB -> {
-                OptionalInt slot = brokers.leaderSlot();
+                OptionalInt slot = leaderSlot(kill);
                 if (slot.isEmpty()) {
-                    note("no live broker leader at " + now() + " ms: " + kill.target() + " skipped");
                     return;
                 }
                 partition(
@@ -183,6 +185,7 @@ final class Chaos implements AutoCloseable {
             }
             case STALL_KAFKA -> stallKafka(kill);
             case CLOCK_STEP -> stepClock(kill);
+            case OLDER_STANDBY -> olderStandby(kill);
             case WATCH_EXPIRY -> {
                 MockApiServer server =
                         kill.which().equals("hub") ? clusters.hubServer() : clusters.memberServer(kill.which());
@@ -265,13 +268,12 @@ final class Chaos implements AutoCloseable {
      * ({@code SteadyClock}), so the restart is what makes the step count: the new process runs skewed by the step for
      * as long as it lives — a standby minutes ahead of the leader, an agent minutes behind its predecessor (issue 34).
      */
-    private void stepClock(Plan.Kill kill) {
+    private void stepClock(Plan.Kill kill) throws InterruptedException {
         Duration step = Duration.ofMillis(Long.parseLong(kill.detail()));
         String restarted;
         if (kill.which().equals("leader") || kill.which().equals("standby")) {
-            OptionalInt leader = brokers.leaderSlot();
+            OptionalInt leader = leaderSlot(kill);
             if (leader.isEmpty()) {
-                note("no live broker leader at " + now() + " ms: clock step skipped");
                 return;
             }
             int slot = kill.which().equals("leader") ? leader.getAsInt() : 1 - leader.getAsInt();
@@ -285,6 +287,32 @@ final class Chaos implements AutoCloseable {
             schedule(kill, kill.which());
         }
         record(kill, restarted + " restarted on a clock stepped " + step.toMillis() + " ms (" + kill.which() + ")");
+    }
+
+    /** Replaces the standby by an older build, and kills the leader after the kill's down time. */
+    private void olderStandby(Plan.Kill kill) throws InterruptedException {
+        OptionalInt leader = leaderSlot(kill);
+        if (leader.isEmpty()) {
+            return;
+        }
+        String replaced = brokers.restartOlder(1 - leader.getAsInt());
+        record(kill, replaced + " (standby) replaced by the older build");
+        restarts.schedule(
+                () -> {
+                    Optional<String> killed = brokers.killLeader();
+                    timeline.add("killed the leader so that the older build leads: " + killed.orElse("none live"));
+                },
+                kill.downFor(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** The leader's slot, waiting up to 40 s for one (after a leader kill the Lease takes 15 s to pass); noted if none. */
+    private OptionalInt leaderSlot(Plan.Kill kill) throws InterruptedException {
+        if (!await(Duration.ofSeconds(40), () -> brokers.leaderSlot().isPresent())) {
+            note("no live broker leader within 40 s at " + now() + " ms: " + kill.target() + " skipped");
+            return OptionalInt.empty();
+        }
+        return brokers.leaderSlot();
     }
 
     /** Steps {@code machine}'s clock back after the kill's down time (what runs there keeps the clock it started on). */

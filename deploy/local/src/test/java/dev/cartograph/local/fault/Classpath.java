@@ -69,7 +69,7 @@ record Classpath(List<String> entries) {
     }
 
     /** The test's own classpath, expanded from a manifest-only booter jar when the test runner uses one. */
-    private static List<String> ofTest() {
+    static List<String> ofTest() {
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> entries = List.of(cp.split(File.pathSeparator));
         if (entries.size() == 1 && entries.get(0).endsWith(".jar")) {

@@ -95,10 +95,12 @@ class FaultSuiteIT {
         long started = System.nanoTime();
         Classpath classpath = Classpath.snapshot(dir.resolve("classpath"));
         MachineClocks clocks = new MachineClocks(dir.resolve("clocks"));
+        java.util.Optional<Classpath> older =
+                OldBuild.classpath(Path.of("target").toAbsolutePath());
         try (Clusters clusters = Clusters.start(FleetProfile.defaultProfile(), dir, BATCH_RUN_TIME);
                 KafkaNodes kafka =
                         KafkaNodes.start(dir.resolve("kafka"), logs, classpath, kafkaClients(clusters.names()));
-                BrokerReplicas brokers = new BrokerReplicas(clusters, kafka, logs, classpath, clocks);
+                BrokerReplicas brokers = new BrokerReplicas(clusters, kafka, logs, classpath, clocks, older);
                 Agents agents = new Agents(clusters, kafka, logs, classpath, clocks)) {
             agents.startAll(); // while Kafka starts: an agent waits for Kafka and for its command topic
             kafka.awaitBrokers(KafkaNodes.SIZE, Duration.ofSeconds(120));
@@ -158,12 +160,15 @@ class FaultSuiteIT {
      */
     private static List<Plan.Target> faults() {
         String named = System.getProperty("cartograph.fault.faults", "");
-        return named.isBlank()
+        List<Plan.Target> all = named.isBlank()
                 ? Plan.Target.FAULTS
                 : java.util.Arrays.stream(named.split(","))
                         .map(String::strip)
                         .map(Plan.Target::valueOf)
                         .toList();
+        return System.getProperty(OldBuild.PROPERTY, "").isBlank()
+                ? all.stream().filter(t -> t != Plan.Target.OLDER_STANDBY).toList()
+                : all;
     }
 
     /** Who reaches Kafka through a link of its own: each broker slot and each member's agent. */

@@ -53,7 +53,13 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
          * 6 min ahead or behind and its service restarted (it runs skewed from then on), the clock stepped back 20–40 s
          * later
          */
-        CLOCK_STEP;
+        CLOCK_STEP,
+        /**
+         * the standby replaced by a replica of an older build (a rolling upgrade rolled back, or half done) and the
+         * leader killed 10–20 s later, so the older build leads from what the newer one wrote; only when the run has an
+         * older build ({@code -Dcartograph.fault.old-build=REV}, soaks)
+         */
+        OLDER_STANDBY;
 
         /** The process kills, each of which every run has at least once. */
         static final List<Target> KILLS = List.of(BROKER_LEADER, AGENT, KAFKA_NODE);
@@ -139,6 +145,7 @@ record Plan(long seed, List<Submission> submissions, List<Deletion> deletions, L
                             new Kill(t, "leader", at, 5_000 + random.nextInt(15_000), way(random));
                         case TOPIC_RECREATE -> new Kill(t, "placements", at, 0);
                         case STALL_KAFKA -> new Kill(t, twoOf(random, kafkaNodes), at, 18_000 + random.nextInt(7_000));
+                        case OLDER_STANDBY -> new Kill(t, "standby", at, 10_000 + random.nextInt(10_000));
                         case CLOCK_STEP ->
                             new Kill(
                                     t,
