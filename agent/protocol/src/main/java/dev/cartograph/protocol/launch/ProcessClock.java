@@ -7,8 +7,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -22,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * file counts as the last offset read (zero at first). Only the wall clock moves: timers and timeouts run on the
  * monotonic clock, as on a machine. Not a setting: nothing but a fault test has a reason to set it. Thread-safe.
  */
-public final class ProcessClock extends Clock {
+public final class ProcessClock extends UtcClock {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessClock.class);
     /** The system property naming the offset file. */
     public static final String OFFSET_FILE = "cartograph.clock.offset-file";
@@ -86,18 +84,5 @@ public final class ProcessClock extends Clock {
     @Override
     public long millis() {
         return System.currentTimeMillis() + offsetMillis();
-    }
-
-    @Override
-    public ZoneId getZone() {
-        return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-        if (zone.equals(ZoneOffset.UTC)) {
-            return this;
-        }
-        throw new UnsupportedOperationException("a skewed process clock is UTC only");
     }
 }

@@ -2,8 +2,6 @@ package dev.cartograph.protocol.launch;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.function.LongSupplier;
 
 /**
@@ -14,7 +12,7 @@ import java.util.function.LongSupplier;
  * made since the process started; what people read with a wall clock in mind (Events on the hub) keeps the wall clock.
  * Thread-safe: immutable.
  */
-public final class SteadyClock extends Clock {
+public final class SteadyClock extends UtcClock {
     private final Instant anchor;
     private final long anchorNanos;
     private final LongSupplier nanos;
@@ -37,18 +35,5 @@ public final class SteadyClock extends Clock {
     @Override
     public Instant instant() {
         return anchor.plusNanos(nanos.getAsLong() - anchorNanos);
-    }
-
-    @Override
-    public ZoneId getZone() {
-        return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-        if (zone.equals(ZoneOffset.UTC)) {
-            return this;
-        }
-        throw new UnsupportedOperationException("a steady clock is UTC only");
     }
 }

@@ -80,7 +80,12 @@ final class Chaos implements AutoCloseable {
         try {
             for (Plan.Kill kill : plan.kills()) {
                 sleepUntil(kill.atMillis());
-                execute(kill);
+                try {
+                    execute(kill);
+                } catch (RuntimeException e) { // one fault that could not be made does not end the others
+                    LOG.error("fault suite: {} at {} ms could not be made", kill.target(), now(), e);
+                    note(kill.target() + " at " + now() + " ms could not be made: " + e);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -244,7 +249,13 @@ final class Chaos implements AutoCloseable {
             note("a Kafka node still down 40 s later at " + now() + " ms: stall goes ahead");
         }
         stalledKafka.addAll(ids);
-        ids.forEach(id -> kafka.signal(id, "STOP"));
+        for (int id : ids) {
+            try {
+                kafka.signal(id, "STOP");
+            } catch (RuntimeException e) {
+                note("could not stop kafka node " + id + ": " + e.getMessage());
+            }
+        }
         record(kill, "kafka nodes " + kill.which() + " stopped");
         restarts.schedule(
                 () -> {
