@@ -176,11 +176,11 @@ final class LeaseElection implements LeaderElection {
 
     private void campaign() {
         long now = nanos.getAsLong();
-        if (now < holdOffUntil) {
-            return;
-        }
         Lease lease = lease().get();
         Candidacy.Move move = candidacy.next(Optional.ofNullable(lease).map(LeaseElection::seen), now);
+        if (now < holdOffUntil) {
+            return; // it looks, so that it knows how long the Lease has stood when the hold-off ends, but takes nothing
+        }
         long newTerm;
         long sent = nanos.getAsLong();
         switch (move) {
