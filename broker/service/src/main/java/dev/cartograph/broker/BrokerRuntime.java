@@ -136,6 +136,7 @@ public final class BrokerRuntime implements BrokerState, AutoCloseable {
                 watch.dependencies(),
                 decisions);
         ref.set(coordinator);
+        hub.fenceBy(coordinator::actingTerm);
         KafkaUsage usageStore = new KafkaUsage(settings.kafka(), topics, topology, outbox);
         usage = new UsageAccounting(usageStore, usageObserver, UsageAccounting.FLUSH_EVERY, usageRetention);
         storedUsage = new StoredUsage(usageStore, clock, UsageAccounting.FLUSH_EVERY);

@@ -125,6 +125,14 @@ public final class Coordinator implements Runnable, AutoCloseable {
         machine.account(usage);
     }
 
+    /**
+     * The leader term this instance acts in now, -1 while it does not act (a standby, one catching up, one deposed).
+     * A hub write queued in one term is dropped when it is not this instance's acting term any more. Thread-safe.
+     */
+    public long actingTerm() {
+        return machine.leadership.actingTerm();
+    }
+
     public BrokerView view() {
         return view.get();
     }

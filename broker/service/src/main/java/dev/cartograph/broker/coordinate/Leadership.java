@@ -36,6 +36,8 @@ final class Leadership {
 
     private final boolean leadsAlone;
     private Instant activeSince = Instant.MAX;
+    /** The term this instance acts in, -1 while it does not: what its queued hub writes are checked against. */
+    private final java.util.concurrent.atomic.AtomicLong actingTerm = new java.util.concurrent.atomic.AtomicLong(-1);
 
     /**
      * @param leadsAlone   true without leader election (this instance leads from the start)
@@ -56,6 +58,7 @@ final class Leadership {
         wanted.set(now);
         if (!now) {
             leading.set(false);
+            actingTerm.set(-1);
         }
     }
 
@@ -77,6 +80,11 @@ final class Leadership {
 
     boolean caughtUp() {
         return caughtUp;
+    }
+
+    /** The term this instance acts in now, -1 while it does not act. Thread-safe. */
+    long actingTerm() {
+        return actingTerm.get();
     }
 
     /** When this instance last became active ({@link Instant#MAX} while it is not). */
@@ -132,6 +140,7 @@ final class Leadership {
         markPending = -1;
         activated = true;
         activeSince = clock.instant();
+        actingTerm.set(term);
         LOG.info("active as leader of term {}: read every placement committed before", term);
         becameActive.run();
     }
@@ -158,6 +167,7 @@ final class Leadership {
     }
 
     private void stepDown() {
+        actingTerm.set(-1);
         activated = false;
         markPending = -1;
         activeSince = Instant.MAX;

@@ -74,11 +74,23 @@ public final class KubeHub implements Hub, AutoCloseable {
                     .maxAttempts(8)
                     .intervalFunction(io.github.resilience4j.core.IntervalFunction.ofExponentialBackoff(
                             Duration.ofMillis(200), 2.0, Duration.ofSeconds(10)))
-                    .retryOnException(e -> !(e instanceof KubernetesClientException k
-                            && (k.getCode() == 404 || k.getCode() == 403 || k.getCode() == 422)))
+                    .retryOnException(e -> !(e instanceof Deposed)
+                            && !(e instanceof KubernetesClientException k
+                                    && (k.getCode() == 404 || k.getCode() == 403 || k.getCode() == 422)))
                     .build());
 
     private final java.time.Clock clock;
+    /** The term the broker acts in now (-1: it does not act); null: every write is made (no leadership to check). */
+    private volatile java.util.function.LongSupplier actingTerm;
+
+    private final java.util.concurrent.atomic.AtomicLong deposed = new java.util.concurrent.atomic.AtomicLong();
+
+    /** A write queued in a term the broker no longer acts in: dropped, never retried. */
+    private static final class Deposed extends RuntimeException {
+        Deposed() {
+            super(null, null, false, false);
+        }
+    }
 
     /** @param clock the broker's one clock: the time Events carry */
     KubeHub(KubernetesClient client, HubWatch watch, java.time.Clock clock) {
@@ -223,13 +235,47 @@ public final class KubeHub implements Hub, AutoCloseable {
                 .withName(m.path("name").asText()));
     }
 
+    /**
+     * From now on, a write is made only while the broker still acts in the term it was queued in (issue 34): a deposed
+     * leader's queued statuses, marks, finalizers and Events are dropped, before each try, not sent after a newer
+     * leader's. Call once, before the coordinator runs.
+     */
+    public void fenceBy(java.util.function.LongSupplier actingTerm) {
+        this.actingTerm = actingTerm;
+    }
+
+    /** Writes dropped because they were queued in a term the broker no longer acts in. */
+    public long deposedWrites() {
+        return deposed.get();
+    }
+
     private void submit(JsonNode object, String what, Runnable write) {
         String subject = object.path("kind").asText() + " "
                 + object.path("metadata").path("namespace").asText() + "/"
                 + object.path("metadata").path("name").asText();
+        java.util.function.LongSupplier term = actingTerm;
+        long queuedIn = term == null ? 0 : term.getAsLong();
+        Runnable checked = term == null
+                ? write
+                : () -> {
+                    if (term.getAsLong() != queuedIn || queuedIn < 0) {
+                        throw new Deposed();
+                    }
+                    write.run();
+                };
         writer.execute(() -> {
             try {
-                Retry.decorateRunnable(retry, write).run();
+                Retry.decorateRunnable(retry, checked).run();
+            } catch (Deposed e) {
+                if (deposed.incrementAndGet() % 100 == 1) {
+                    LOG.info(
+                            "hub write '{}' on {} dropped: queued in term {}, which this broker no longer acts in"
+                                    + " ({} dropped so far)",
+                            what,
+                            subject,
+                            queuedIn,
+                            deposed.get());
+                }
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 404) {
                     LOG.warn("hub write '{}' on {} failed: {}", what, subject, e.getMessage());
