@@ -53,17 +53,25 @@ class KubeHubFencingTest {
         }
     }
 
-    @Test
-    void writesQueuedInATermTheBrokerNoLongerActsInAreDropped() throws Exception {
+    /**
+     * Fences the hub by {@link #term}, queues the Event "First" with its create answered 800 ms late, then the Events
+     * {@code behind} it, and returns once "First" has reached the server: the others are still queued.
+     */
+    private void slowFirstWriteThen(String... behind) throws InterruptedException {
         hub.fenceBy(term::get);
-        // the first write is slow: the ones behind it are still queued when the Lease is lost
         ActiveFault slow = server.faults()
                 .add(FaultRule.on(RequestMatch.verbs("create"), Fault.delay(Duration.ofMillis(800)))
                         .forNext(1));
-        hub.event(job, "Normal", "First", "made: it was under way when the leader was deposed");
-        hub.event(job, "Normal", "Second", "queued behind it");
-        hub.event(job, "Normal", "Third", "queued behind it");
+        hub.event(job, "Normal", "First", "made: it was under way when the term changed");
+        for (String reason : behind) {
+            hub.event(job, "Normal", reason, "queued behind it");
+        }
         awaitUnderWay(slow);
+    }
+
+    @Test
+    void writesQueuedInATermTheBrokerNoLongerActsInAreDropped() throws Exception {
+        slowFirstWriteThen("Second", "Third");
         term.set(-1); // deposed
         hub.drain(Duration.ofSeconds(5));
         assertThat(reasons()).containsExactly("First");
@@ -77,13 +85,7 @@ class KubeHubFencingTest {
 
     @Test
     void aWriteQueuedInAnEarlierTermIsDroppedEvenWhenTheBrokerActsAgain() throws Exception {
-        hub.fenceBy(term::get);
-        ActiveFault slow = server.faults()
-                .add(FaultRule.on(RequestMatch.verbs("create"), Fault.delay(Duration.ofMillis(800)))
-                        .forNext(1));
-        hub.event(job, "Normal", "First", "under way");
-        hub.event(job, "Normal", "Second", "queued in term 3");
-        awaitUnderWay(slow);
+        slowFirstWriteThen("Second");
         term.set(4); // lost the Lease and took it again: term 3's writes are another leader's past
         hub.drain(Duration.ofSeconds(5));
         assertThat(reasons()).containsExactly("First");
