@@ -296,10 +296,14 @@ class CoordinatorFailureTest extends CoordinatorHarness {
         electing.coordinator.leading(true, 4);
         electing.step(
                 new Input.Leading(true, 4), new Input.CaughtUp(), new Input.Cluster(cluster("east", 1, now, 0, 0)));
+        assertThat(electing.coordinator.actingTerm()).isEqualTo(4);
         electing.fenced = true;
         electing.step(new Input.HubChanged(job("a", "uid-a", T0, 8, "", "")));
         assertThat(resigned).hasValue(1);
         assertThat(electing.coordinator.view().active()).isFalse();
+        assertThat(electing.coordinator.actingTerm())
+                .as("its queued hub writes are dropped")
+                .isEqualTo(-1);
         electing.step(new Input.HubChanged(job("b", "uid-b", T0, 8, "", "")), new Input.Tick());
         assertThat(resigned)
                 .as("once: it does not try again while it does not lead")
@@ -310,6 +314,7 @@ class CoordinatorFailureTest extends CoordinatorHarness {
         electing.coordinator.leading(true, 5);
         electing.step(new Input.Leading(true, 5), new Input.Tick());
         assertThat(electing.coordinator.view().active()).isTrue();
+        assertThat(electing.coordinator.actingTerm()).isEqualTo(5);
         assertThat(electing.commands).containsExactlyInAnyOrder("apply uid-a@east#1", "apply uid-b@east#1");
     }
 
