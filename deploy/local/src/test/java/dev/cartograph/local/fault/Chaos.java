@@ -1,6 +1,7 @@
 package dev.cartograph.local.fault;
 
 import dev.cartograph.local.fault.net.TcpProxy;
+import dev.cartograph.mock.fault.ActiveFault;
 import dev.cartograph.mock.fault.Fault;
 import dev.cartograph.mock.fault.FaultRule;
 import dev.cartograph.mock.fault.RequestMatch;
@@ -395,12 +396,22 @@ final class Chaos implements AutoCloseable {
         timeline.add(what);
     }
 
-    /** Waits until every kill is done and every restart has been started. */
+    /** Waits until every kill is done, every restart has been started, and the API servers' faults have run out. */
     void awaitDone(Duration timeout) throws InterruptedException {
         thread.join(timeout.toMillis());
         restarts.shutdown();
         if (!restarts.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS) || thread.isAlive()) {
             throw new IllegalStateException("the kills and restarts did not finish within " + timeout);
+        }
+        // an API server's 429s and 503s last their own time: the faults have healed once those have run out too
+        List<MockApiServer> servers = new ArrayList<>();
+        servers.add(clusters.hubServer());
+        clusters.names().forEach(name -> servers.add(clusters.memberServer(name)));
+        if (!await(
+                timeout,
+                () -> servers.stream()
+                        .allMatch(s -> s.faults().active().stream().noneMatch(ActiveFault::isActive)))) {
+            throw new IllegalStateException("the API servers' faults did not run out within " + timeout);
         }
     }
 
